@@ -1,0 +1,54 @@
+//! Command-line definition (clap). The `///` comments are the `--help` text.
+
+use clap::{Parser, Subcommand};
+use std::path::PathBuf;
+
+/// Keeps a Claude Code session's open work across compaction.
+///
+/// Installed as a Claude Code plugin, `save` runs as the PreCompact hook and `restore` as the
+/// SessionStart hook (matcher `compact`). Both read the hook's JSON on stdin and always exit 0.
+/// Settings come from the environment: COMPACT_GUARDIAN_DIR, COMPACT_GUARDIAN_TTL_SECS,
+/// COMPACT_GUARDIAN_SCAN_BYTES, COMPACT_GUARDIAN_BUDGET_MS, COMPACT_GUARDIAN_STEER,
+/// COMPACT_GUARDIAN_DEBUG (see the README).
+#[derive(Debug, Parser)]
+#[command(name = "compact-guardian", version, max_term_width = 100)]
+pub struct Cli {
+    /// What to do.
+    #[command(subcommand)]
+    pub command: Command,
+}
+
+/// The subcommands.
+#[derive(Debug, Subcommand)]
+pub enum Command {
+    /// PreCompact hook: snapshot the session's open work from its transcript.
+    ///
+    /// Reads the hook JSON (session_id, transcript_path, cwd, trigger, custom_instructions) on
+    /// stdin, writes `compact-snapshot-<session_id>.md` in the snapshot folder, and prints a short
+    /// directive for the summarizer (COMPACT_GUARDIAN_STEER=0 turns it off). Always exits 0.
+    Save,
+    /// SessionStart(compact) hook: print the session's fresh snapshot once, then delete it.
+    ///
+    /// Reads the hook JSON (session_id, transcript_path, source) on stdin. Without a fresh
+    /// snapshot, rebuilds one from the transcript part before the last compaction. Always exits 0.
+    Restore,
+    /// Print what restore would print for a snapshot made from TRANSCRIPT now (for debugging).
+    Preview {
+        /// Print the structured extraction as JSON instead of the snapshot text.
+        #[arg(long)]
+        json: bool,
+        /// A session transcript (.jsonl).
+        transcript: PathBuf,
+    },
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use clap::CommandFactory;
+
+    #[test]
+    fn cli_is_well_formed() {
+        Cli::command().debug_assert();
+    }
+}

@@ -1,0 +1,69 @@
+//! `restore`: the SessionStart(compact) hook. Prints the session's fresh snapshot exactly once;
+//! without one, rebuilds the context from the transcript part that was just compacted.
+
+use crate::config::Config;
+use crate::extract::extract;
+use crate::failopen::debug;
+use crate::hook_input;
+use crate::render::{Meta, Source, render};
+use crate::store::{Store, Taken};
+use crate::transcript::{self, Limits, Part};
+use anyhow::{Context, Result, bail};
+use std::io::{Read, Write};
+use std::path::Path;
+use std::time::{Instant, SystemTime};
+
+/// Reads hook input from `input` and prints the session's context to `out`.
+pub fn restore(input: impl Read, cfg: &Config, deadline: Instant, out: &mut impl Write) -> Result<()> {
+    let hook = hook_input::read(input)?;
+    let session = hook.session_id.as_deref().context("hook input has no session_id")?;
+    let dir = cfg.dir.clone().context("no snapshot folder: set COMPACT_GUARDIAN_DIR or HOME")?;
+    let store = Store::new(dir, cfg.ttl);
+    let taken = store.take_fresh(session, |text| {
+        out.write_all(text.as_bytes())?;
+        out.flush()
+    })?;
+    debug(cfg.debug, || format!("snapshot for this session: {taken:?}"));
+    if taken == Taken::Printed {
+        return Ok(());
+    }
+    let rebuilt = rebuild(&hook, cfg, deadline, out);
+    if let Taken::Refused(why) = taken {
+        bail!("ignored {}: {why}", store.path_for(session).display());
+    }
+    rebuilt
+}
+
+/// The fallback: no fresh snapshot, so extract from the records before the last compaction.
+fn rebuild(hook: &hook_input::HookInput, cfg: &Config, deadline: Instant, out: &mut impl Write) -> Result<()> {
+    if hook.source.as_deref().is_some_and(|s| s != "compact") {
+        return Ok(()); // not after a compaction: nothing to restore
+    }
+    let Some(path) = hook.transcript_path.as_deref() else {
+        return Ok(());
+    };
+    let limits = Limits {
+        max_bytes: cfg.scan_bytes,
+        deadline: Some(deadline),
+    };
+    let scan = transcript::scan(Path::new(path), Part::BeforeLastCompaction, limits)?;
+    debug(cfg.debug, || format!("rebuild scan: {:?}", scan.stats));
+    if !scan.stats.found_boundary {
+        return Ok(());
+    }
+    let ex = extract(&scan.records);
+    if ex.is_empty() {
+        return Ok(());
+    }
+    let meta = Meta {
+        taken_at: SystemTime::now(),
+        trigger: None,
+        cwd: hook.cwd.clone(),
+        git_branch: None,
+        focus: None,
+        source: Source::Rebuilt,
+    };
+    out.write_all(render(&ex, &meta).as_bytes())?;
+    out.flush()?;
+    Ok(())
+}

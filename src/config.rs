@@ -1,0 +1,85 @@
+//! Every setting, resolved once from the environment into a plain [`Config`].
+//!
+//! | variable | meaning | default |
+//! |---|---|---|
+//! | `COMPACT_GUARDIAN_DIR` | snapshot folder | `$CLAUDE_CONFIG_DIR`, else `~/.claude` |
+//! | `COMPACT_GUARDIAN_TTL_SECS` | how long a snapshot stays fresh | 600 |
+//! | `COMPACT_GUARDIAN_SCAN_BYTES` | most bytes read from a transcript's end | 64 MiB |
+//! | `COMPACT_GUARDIAN_BUDGET_MS` | time after which a hook stops reading and uses what it has | 2000 |
+//! | `COMPACT_GUARDIAN_STEER` | `0` stops `save` printing its directive for the summarizer | on |
+//! | `COMPACT_GUARDIAN_DEBUG` | `1` adds detail on stderr | off |
+
+use std::path::PathBuf;
+use std::time::Duration;
+
+/// Resolved settings.
+#[derive(Debug, Clone)]
+pub struct Config {
+    /// Snapshot folder; `None` when no home folder can be found and nothing is set.
+    pub dir: Option<PathBuf>,
+    /// Freshness limit of a snapshot.
+    pub ttl: Duration,
+    /// Most bytes scanned from a transcript's end.
+    pub scan_bytes: u64,
+    /// Soft time budget of one hook run.
+    pub budget: Duration,
+    /// Whether `save` prints the summarizer directive.
+    pub steer: bool,
+    /// Extra diagnostics on stderr.
+    pub debug: bool,
+}
+
+impl Config {
+    /// Settings from the process environment.
+    pub fn from_env() -> Config {
+        Config::from_vars(|k| std::env::var_os(k).map(|v| v.to_string_lossy().into_owned()), dirs::home_dir())
+    }
+
+    /// Settings from a variable lookup and a home folder (a seam for tests).
+    pub fn from_vars(var: impl Fn(&str) -> Option<String>, home: Option<PathBuf>) -> Config {
+        let set = |k: &str| var(k).filter(|v| !v.trim().is_empty());
+        let number = |k: &str, default: u64| set(k).and_then(|v| v.trim().parse::<u64>().ok()).unwrap_or(default);
+        let dir = set("COMPACT_GUARDIAN_DIR")
+            .or_else(|| set("CLAUDE_CONFIG_DIR"))
+            .map(PathBuf::from)
+            .or_else(|| home.map(|h| h.join(".claude")));
+        let flag = |k: &str| set(k).map(|v| !matches!(v.trim().to_ascii_lowercase().as_str(), "0" | "false" | "no" | "off"));
+        Config {
+            dir,
+            ttl: Duration::from_secs(number("COMPACT_GUARDIAN_TTL_SECS", 600)),
+            scan_bytes: number("COMPACT_GUARDIAN_SCAN_BYTES", 64 * 1024 * 1024),
+            budget: Duration::from_millis(number("COMPACT_GUARDIAN_BUDGET_MS", 2000)),
+            steer: flag("COMPACT_GUARDIAN_STEER").unwrap_or(true),
+            debug: flag("COMPACT_GUARDIAN_DEBUG").unwrap_or(false),
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use std::collections::HashMap;
+
+    fn cfg(vars: &[(&str, &str)]) -> Config {
+        let m: HashMap<String, String> = vars.iter().map(|(k, v)| (k.to_string(), v.to_string())).collect();
+        Config::from_vars(|k| m.get(k).cloned(), Some(PathBuf::from("/home/u")))
+    }
+
+    #[test]
+    fn folder_precedence() {
+        assert_eq!(cfg(&[]).dir, Some(PathBuf::from("/home/u/.claude")));
+        assert_eq!(cfg(&[("CLAUDE_CONFIG_DIR", "/c")]).dir, Some(PathBuf::from("/c")));
+        assert_eq!(cfg(&[("CLAUDE_CONFIG_DIR", "/c"), ("COMPACT_GUARDIAN_DIR", "/g")]).dir, Some(PathBuf::from("/g")));
+        assert_eq!(cfg(&[("COMPACT_GUARDIAN_DIR", " ")]).dir, Some(PathBuf::from("/home/u/.claude")));
+    }
+
+    #[test]
+    fn numbers_and_flags() {
+        let c = cfg(&[("COMPACT_GUARDIAN_TTL_SECS", "5"), ("COMPACT_GUARDIAN_STEER", "0"), ("COMPACT_GUARDIAN_DEBUG", "1")]);
+        assert_eq!(c.ttl, Duration::from_secs(5));
+        assert!(!c.steer && c.debug);
+        let c = cfg(&[("COMPACT_GUARDIAN_TTL_SECS", "soon")]);
+        assert_eq!(c.ttl, Duration::from_secs(600));
+        assert!(c.steer && !c.debug);
+    }
+}

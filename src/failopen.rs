@@ -1,0 +1,58 @@
+//! The one place that decides how a hook ends: always exit 0, with at most one line on stderr.
+//!
+//! A hook that fails can block or break a user's session (exit 2 from PreCompact even blocks the
+//! compaction), so every error and every panic ends here as exit code 0 and a single short stderr
+//! line that names no transcript content. A watchdog thread ends the process, still with 0, if the
+//! work somehow outlives its hard limit (a stdin that never closes, a stalled disk).
+
+use std::io::Write;
+use std::panic::{self, AssertUnwindSafe};
+use std::process::ExitCode;
+use std::sync::Mutex;
+use std::time::Duration;
+
+/// Where a panic happened (file:line), recorded by the panic hook. The panic *message* is not
+/// kept by default: it can quote the string being processed, which may be a user's prompt.
+static PANIC_AT: Mutex<Option<String>> = Mutex::new(None);
+
+/// Runs a hook body fail-open. `name` prefixes the stderr line; `hard_limit` bounds the run.
+pub fn run_hook(name: &str, debug: bool, hard_limit: Duration, body: impl FnOnce() -> anyhow::Result<()>) -> ExitCode {
+    panic::set_hook(Box::new(move |info| {
+        let at = info.location().map(|l| format!("{}:{}", l.file(), l.line())).unwrap_or_default();
+        if debug {
+            let _ = writeln!(std::io::stderr(), "compact-guardian: debug: panic at {at}: {info}");
+        }
+        if let Ok(mut slot) = PANIC_AT.lock() {
+            *slot = Some(at);
+        }
+    }));
+    let label = name.to_owned();
+    std::thread::spawn(move || {
+        std::thread::sleep(hard_limit);
+        say(&format!("compact-guardian {label}: gave up after {} s", hard_limit.as_secs()));
+        std::process::exit(0);
+    });
+    match panic::catch_unwind(AssertUnwindSafe(body)) {
+        Ok(Ok(())) => {}
+        Ok(Err(e)) => say(&format!("compact-guardian {name}: {e:#}")),
+        Err(_) => {
+            let at = PANIC_AT.lock().ok().and_then(|s| s.clone()).unwrap_or_default();
+            say(&format!("compact-guardian {name}: internal error at {at} (please report it)"));
+        }
+    }
+    ExitCode::SUCCESS
+}
+
+/// Writes one line to stderr: newlines folded, length bounded, write errors ignored.
+pub fn say(msg: &str) {
+    let mut line: String = msg.chars().map(|c| if c.is_control() { ' ' } else { c }).take(400).collect();
+    line.push('\n');
+    let _ = std::io::stderr().write_all(line.as_bytes());
+}
+
+/// A debug line (only with `COMPACT_GUARDIAN_DEBUG=1`).
+pub fn debug(enabled: bool, msg: impl FnOnce() -> String) {
+    if enabled {
+        say(&format!("compact-guardian: debug: {}", msg()));
+    }
+}

@@ -1,0 +1,419 @@
+//! Lenient JSON building blocks: fields that accept any JSON type without failing the record.
+//!
+//! Transcripts and hook inputs come from many CLI versions and are sometimes damaged. A field of
+//! the wrong type (`"text": null`, a tool name that is a number, `content` as an object) must cost
+//! that field only, never the whole record. Every type here deserializes from *any* JSON value and
+//! keeps what it understands; the rest is skipped with [`IgnoredAny`], which allocates nothing.
+//! Strings borrow from the input line when they contain no escapes.
+
+use serde::de::{self, Deserialize, Deserializer, IgnoredAny, MapAccess, SeqAccess, Visitor};
+use std::borrow::Cow;
+use std::fmt;
+use std::marker::PhantomData;
+
+/// A string field that tolerates any JSON type. Integers become their decimal text (task ids and
+/// session ids arrive as numbers in the wild); every other non-string is `None`.
+#[derive(Debug, Default, Clone, PartialEq, Eq)]
+pub struct LStr<'a>(pub Option<Cow<'a, str>>);
+
+impl<'a> LStr<'a> {
+    /// The string, if the field was a string (or an integer).
+    pub fn get(&self) -> Option<&str> {
+        self.0.as_deref()
+    }
+
+    /// The string if present and not blank after trimming.
+    pub fn non_blank(&self) -> Option<&str> {
+        self.get().map(str::trim).filter(|s| !s.is_empty())
+    }
+}
+
+impl<'de: 'a, 'a> Deserialize<'de> for LStr<'a> {
+    fn deserialize<D: Deserializer<'de>>(d: D) -> Result<Self, D::Error> {
+        struct V<'a>(PhantomData<&'a ()>);
+        impl<'de: 'a, 'a> Visitor<'de> for V<'a> {
+            type Value = LStr<'a>;
+            fn expecting(&self, f: &mut fmt::Formatter) -> fmt::Result {
+                f.write_str("any JSON value")
+            }
+            fn visit_borrowed_str<E>(self, v: &'de str) -> Result<Self::Value, E> {
+                Ok(LStr(Some(Cow::Borrowed(v))))
+            }
+            fn visit_str<E>(self, v: &str) -> Result<Self::Value, E> {
+                Ok(LStr(Some(Cow::Owned(v.to_owned()))))
+            }
+            fn visit_string<E>(self, v: String) -> Result<Self::Value, E> {
+                Ok(LStr(Some(Cow::Owned(v))))
+            }
+            fn visit_u64<E>(self, v: u64) -> Result<Self::Value, E> {
+                Ok(LStr(Some(Cow::Owned(v.to_string()))))
+            }
+            fn visit_i64<E>(self, v: i64) -> Result<Self::Value, E> {
+                Ok(LStr(Some(Cow::Owned(v.to_string()))))
+            }
+            fn visit_f64<E>(self, _: f64) -> Result<Self::Value, E> {
+                Ok(LStr(None))
+            }
+            fn visit_bool<E>(self, _: bool) -> Result<Self::Value, E> {
+                Ok(LStr(None))
+            }
+            fn visit_unit<E>(self) -> Result<Self::Value, E> {
+                Ok(LStr(None))
+            }
+            fn visit_none<E>(self) -> Result<Self::Value, E> {
+                Ok(LStr(None))
+            }
+            fn visit_seq<A: SeqAccess<'de>>(self, mut s: A) -> Result<Self::Value, A::Error> {
+                while s.next_element::<IgnoredAny>()?.is_some() {}
+                Ok(LStr(None))
+            }
+            fn visit_map<A: MapAccess<'de>>(self, mut m: A) -> Result<Self::Value, A::Error> {
+                while m.next_entry::<IgnoredAny, IgnoredAny>()?.is_some() {}
+                Ok(LStr(None))
+            }
+        }
+        d.deserialize_any(V(PhantomData))
+    }
+}
+
+/// A boolean field that tolerates any JSON type: only a JSON `true` is true.
+#[derive(Debug, Default, Clone, Copy, PartialEq, Eq)]
+pub struct LBool(pub bool);
+
+impl<'de> Deserialize<'de> for LBool {
+    fn deserialize<D: Deserializer<'de>>(d: D) -> Result<Self, D::Error> {
+        struct V;
+        impl<'de> Visitor<'de> for V {
+            type Value = LBool;
+            fn expecting(&self, f: &mut fmt::Formatter) -> fmt::Result {
+                f.write_str("any JSON value")
+            }
+            fn visit_bool<E>(self, v: bool) -> Result<LBool, E> {
+                Ok(LBool(v))
+            }
+            fn visit_str<E>(self, _: &str) -> Result<LBool, E> {
+                Ok(LBool(false))
+            }
+            fn visit_u64<E>(self, _: u64) -> Result<LBool, E> {
+                Ok(LBool(false))
+            }
+            fn visit_i64<E>(self, _: i64) -> Result<LBool, E> {
+                Ok(LBool(false))
+            }
+            fn visit_f64<E>(self, _: f64) -> Result<LBool, E> {
+                Ok(LBool(false))
+            }
+            fn visit_unit<E>(self) -> Result<LBool, E> {
+                Ok(LBool(false))
+            }
+            fn visit_none<E>(self) -> Result<LBool, E> {
+                Ok(LBool(false))
+            }
+            fn visit_seq<A: SeqAccess<'de>>(self, mut s: A) -> Result<LBool, A::Error> {
+                while s.next_element::<IgnoredAny>()?.is_some() {}
+                Ok(LBool(false))
+            }
+            fn visit_map<A: MapAccess<'de>>(self, mut m: A) -> Result<LBool, A::Error> {
+                while m.next_entry::<IgnoredAny, IgnoredAny>()?.is_some() {}
+                Ok(LBool(false))
+            }
+        }
+        d.deserialize_any(V)
+    }
+}
+
+/// An object field parsed as `T` when it is a JSON object, and `None` for any other type.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct LObj<T>(pub Option<T>);
+
+impl<T> Default for LObj<T> {
+    fn default() -> Self {
+        LObj(None)
+    }
+}
+
+impl<'de, T: Deserialize<'de>> Deserialize<'de> for LObj<T> {
+    fn deserialize<D: Deserializer<'de>>(d: D) -> Result<Self, D::Error> {
+        struct V<T>(PhantomData<T>);
+        impl<'de, T: Deserialize<'de>> Visitor<'de> for V<T> {
+            type Value = LObj<T>;
+            fn expecting(&self, f: &mut fmt::Formatter) -> fmt::Result {
+                f.write_str("any JSON value")
+            }
+            fn visit_map<A: MapAccess<'de>>(self, m: A) -> Result<Self::Value, A::Error> {
+                T::deserialize(de::value::MapAccessDeserializer::new(m)).map(|t| LObj(Some(t)))
+            }
+            fn visit_seq<A: SeqAccess<'de>>(self, mut s: A) -> Result<Self::Value, A::Error> {
+                while s.next_element::<IgnoredAny>()?.is_some() {}
+                Ok(LObj(None))
+            }
+            fn visit_str<E>(self, _: &str) -> Result<Self::Value, E> {
+                Ok(LObj(None))
+            }
+            fn visit_bool<E>(self, _: bool) -> Result<Self::Value, E> {
+                Ok(LObj(None))
+            }
+            fn visit_u64<E>(self, _: u64) -> Result<Self::Value, E> {
+                Ok(LObj(None))
+            }
+            fn visit_i64<E>(self, _: i64) -> Result<Self::Value, E> {
+                Ok(LObj(None))
+            }
+            fn visit_f64<E>(self, _: f64) -> Result<Self::Value, E> {
+                Ok(LObj(None))
+            }
+            fn visit_unit<E>(self) -> Result<Self::Value, E> {
+                Ok(LObj(None))
+            }
+            fn visit_none<E>(self) -> Result<Self::Value, E> {
+                Ok(LObj(None))
+            }
+        }
+        d.deserialize_any(V(PhantomData))
+    }
+}
+
+/// A list field whose object elements are parsed as `T`; non-object elements are skipped, and a
+/// non-list value is an empty list.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct LList<T>(pub Vec<T>);
+
+impl<T> Default for LList<T> {
+    fn default() -> Self {
+        LList(Vec::new())
+    }
+}
+
+impl<'de, T: Deserialize<'de>> Deserialize<'de> for LList<T> {
+    fn deserialize<D: Deserializer<'de>>(d: D) -> Result<Self, D::Error> {
+        struct V<T>(PhantomData<T>);
+        impl<'de, T: Deserialize<'de>> Visitor<'de> for V<T> {
+            type Value = LList<T>;
+            fn expecting(&self, f: &mut fmt::Formatter) -> fmt::Result {
+                f.write_str("any JSON value")
+            }
+            fn visit_seq<A: SeqAccess<'de>>(self, mut s: A) -> Result<Self::Value, A::Error> {
+                let mut out = Vec::new();
+                while let Some(LObj(item)) = s.next_element::<LObj<T>>()? {
+                    out.extend(item);
+                }
+                Ok(LList(out))
+            }
+            fn visit_map<A: MapAccess<'de>>(self, mut m: A) -> Result<Self::Value, A::Error> {
+                while m.next_entry::<IgnoredAny, IgnoredAny>()?.is_some() {}
+                Ok(LList(Vec::new()))
+            }
+            fn visit_str<E>(self, _: &str) -> Result<Self::Value, E> {
+                Ok(LList(Vec::new()))
+            }
+            fn visit_bool<E>(self, _: bool) -> Result<Self::Value, E> {
+                Ok(LList(Vec::new()))
+            }
+            fn visit_u64<E>(self, _: u64) -> Result<Self::Value, E> {
+                Ok(LList(Vec::new()))
+            }
+            fn visit_i64<E>(self, _: i64) -> Result<Self::Value, E> {
+                Ok(LList(Vec::new()))
+            }
+            fn visit_f64<E>(self, _: f64) -> Result<Self::Value, E> {
+                Ok(LList(Vec::new()))
+            }
+            fn visit_unit<E>(self) -> Result<Self::Value, E> {
+                Ok(LList(Vec::new()))
+            }
+            fn visit_none<E>(self) -> Result<Self::Value, E> {
+                Ok(LList(Vec::new()))
+            }
+        }
+        d.deserialize_any(V(PhantomData))
+    }
+}
+
+/// Message content: a plain string (old records, typed prompts) or a list of blocks.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum LContent<T> {
+    /// `"content": "..."`.
+    Text(String),
+    /// `"content": [ {...}, ... ]` (non-object elements dropped).
+    Blocks(Vec<T>),
+    /// Missing, null, or any other type.
+    Nothing,
+}
+
+impl<T> Default for LContent<T> {
+    fn default() -> Self {
+        LContent::Nothing
+    }
+}
+
+impl<'de, T: Deserialize<'de>> Deserialize<'de> for LContent<T> {
+    fn deserialize<D: Deserializer<'de>>(d: D) -> Result<Self, D::Error> {
+        struct V<T>(PhantomData<T>);
+        impl<'de, T: Deserialize<'de>> Visitor<'de> for V<T> {
+            type Value = LContent<T>;
+            fn expecting(&self, f: &mut fmt::Formatter) -> fmt::Result {
+                f.write_str("any JSON value")
+            }
+            fn visit_str<E>(self, v: &str) -> Result<Self::Value, E> {
+                Ok(LContent::Text(v.to_owned()))
+            }
+            fn visit_string<E>(self, v: String) -> Result<Self::Value, E> {
+                Ok(LContent::Text(v))
+            }
+            fn visit_seq<A: SeqAccess<'de>>(self, mut s: A) -> Result<Self::Value, A::Error> {
+                let mut out = Vec::new();
+                while let Some(LObj(item)) = s.next_element::<LObj<T>>()? {
+                    out.extend(item);
+                }
+                Ok(LContent::Blocks(out))
+            }
+            fn visit_map<A: MapAccess<'de>>(self, mut m: A) -> Result<Self::Value, A::Error> {
+                while m.next_entry::<IgnoredAny, IgnoredAny>()?.is_some() {}
+                Ok(LContent::Nothing)
+            }
+            fn visit_bool<E>(self, _: bool) -> Result<Self::Value, E> {
+                Ok(LContent::Nothing)
+            }
+            fn visit_u64<E>(self, _: u64) -> Result<Self::Value, E> {
+                Ok(LContent::Nothing)
+            }
+            fn visit_i64<E>(self, _: i64) -> Result<Self::Value, E> {
+                Ok(LContent::Nothing)
+            }
+            fn visit_f64<E>(self, _: f64) -> Result<Self::Value, E> {
+                Ok(LContent::Nothing)
+            }
+            fn visit_unit<E>(self) -> Result<Self::Value, E> {
+                Ok(LContent::Nothing)
+            }
+            fn visit_none<E>(self) -> Result<Self::Value, E> {
+                Ok(LContent::Nothing)
+            }
+        }
+        d.deserialize_any(V(PhantomData))
+    }
+}
+
+/// Makes a line acceptable to `serde_json` without losing its good parts: invalid UTF-8 becomes
+/// U+FFFD, and `\uD800`-style escapes that are not part of a surrogate pair become `\uFFFD`
+/// (serde_json rejects the whole document for one lone surrogate). Borrows when nothing is wrong,
+/// which is almost always.
+pub fn repair_line(line: &[u8]) -> Cow<'_, [u8]> {
+    let line = match std::str::from_utf8(line) {
+        Ok(_) => Cow::Borrowed(line),
+        Err(_) => Cow::Owned(String::from_utf8_lossy(line).into_owned().into_bytes()),
+    };
+    if !has_surrogate_escape(&line) {
+        return line;
+    }
+    Cow::Owned(replace_lone_surrogates(&line))
+}
+
+/// Cheap test for `\ud8..`-`\udf..` escapes (any case).
+fn has_surrogate_escape(b: &[u8]) -> bool {
+    memchr::memmem::find_iter(b, b"\\u").any(|i| surrogate_at(b, i).is_some())
+}
+
+/// If `b[i..]` is a `\uXXXX` escape of a surrogate code unit, returns it.
+fn surrogate_at(b: &[u8], i: usize) -> Option<u16> {
+    let hex = b.get(i + 2..i + 6)?;
+    let s = std::str::from_utf8(hex).ok()?;
+    let v = u16::from_str_radix(s, 16).ok()?;
+    (0xD800..=0xDFFF).contains(&v).then_some(v)
+}
+
+fn replace_lone_surrogates(b: &[u8]) -> Vec<u8> {
+    let mut out = Vec::with_capacity(b.len());
+    let mut i = 0;
+    while i < b.len() {
+        if b[i] == b'\\' {
+            // Count the run of backslashes: an even-length run is escaped backslashes only.
+            if b.get(i + 1) == Some(&b'\\') {
+                out.extend_from_slice(b"\\\\");
+                i += 2;
+                continue;
+            }
+            if let Some(hi) = surrogate_at(b, i) {
+                let is_high = (0xD800..=0xDBFF).contains(&hi);
+                let next_low = b.get(i + 6) == Some(&b'\\')
+                    && surrogate_at(b, i + 6).is_some_and(|lo| (0xDC00..=0xDFFF).contains(&lo));
+                if is_high && next_low {
+                    out.extend_from_slice(&b[i..i + 12]);
+                    i += 12;
+                } else {
+                    out.extend_from_slice(b"\\ufffd");
+                    i += 6;
+                }
+                continue;
+            }
+        }
+        out.push(b[i]);
+        i += 1;
+    }
+    out
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use serde::Deserialize;
+
+    #[derive(Deserialize, Default)]
+    #[serde(default)]
+    struct Probe<'a> {
+        #[serde(borrow)]
+        s: LStr<'a>,
+        b: LBool,
+        o: LObj<Inner>,
+        l: LList<Inner>,
+        c: LContent<Inner>,
+    }
+
+    #[derive(Deserialize, Default, Debug, PartialEq)]
+    #[serde(default)]
+    struct Inner {
+        x: LBool,
+    }
+
+    #[test]
+    fn wrong_types_never_fail_the_record() {
+        for v in ["null", "7", "-3", "1.5", "true", "\"s\"", "[1,[2]]", "{\"a\":{\"b\":1}}"] {
+            let line = format!(r#"{{"s":{v},"b":{v},"o":{v},"l":{v},"c":{v}}}"#);
+            let p: Probe = serde_json::from_str(&line).unwrap_or_else(|e| panic!("{v}: {e}"));
+            let _ = (p.s, p.b, p.o, p.l, p.c);
+        }
+    }
+
+    #[test]
+    fn integers_become_strings() {
+        let p: Probe = serde_json::from_str(r#"{"s":42}"#).unwrap();
+        assert_eq!(p.s.get(), Some("42"));
+    }
+
+    #[test]
+    fn list_keeps_objects_only() {
+        let p: Probe = serde_json::from_str(r#"{"l":[1,{"x":true},null,{"x":"no"}]}"#).unwrap();
+        assert_eq!(p.l.0, vec![Inner { x: LBool(true) }, Inner { x: LBool(false) }]);
+    }
+
+    #[test]
+    fn lone_surrogates_are_replaced_pairs_kept() {
+        let line = br#"{"s":"a\ud800b \ud83d\ude00 \udc00 \\ud800"}"#;
+        let fixed = repair_line(line);
+        let p: Probe = serde_json::from_slice(&fixed).unwrap();
+        assert_eq!(p.s.get(), Some("a\u{fffd}b \u{1F600} \u{fffd} \\ud800"));
+    }
+
+    #[test]
+    fn invalid_utf8_is_replaced() {
+        let line = b"{\"s\":\"a\xffb\"}";
+        let fixed = repair_line(line);
+        let p: Probe = serde_json::from_slice(&fixed).unwrap();
+        assert_eq!(p.s.get(), Some("a\u{fffd}b"));
+    }
+
+    #[test]
+    fn clean_lines_are_borrowed() {
+        assert!(matches!(repair_line(br#"{"s":"ok \u00e9"}"#), Cow::Borrowed(_)));
+    }
+}

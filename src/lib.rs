@@ -1,0 +1,33 @@
+//! compact-guardian: keeps a Claude Code session's open work across context compaction.
+//!
+//! `save` (PreCompact hook) reads the tail of the session transcript, extracts what the agent
+//! needs to resume and writes a session-scoped snapshot; `restore` (SessionStart, matcher
+//! `compact`) prints that snapshot once. Where things happen:
+//!
+//! | concern | module |
+//! |---|---|
+//! | command line, dispatch, exit policy | [`cli`], [`cmd`], [`failopen`] |
+//! | settings from the environment | [`config`] |
+//! | hook JSON on stdin | [`hook_input`] |
+//! | reading a transcript's tail | [`tail`] (bytes to lines), [`transcript`] (how far back) |
+//! | one line to one record | [`record`], on the lenient types of [`json`] |
+//! | what the user typed | [`genuine`] |
+//! | what to keep | [`extract`], [`tasks`] |
+//! | the text the model reads | [`render`], [`steer`] |
+//! | snapshot files | [`store`] |
+
+pub mod cli;
+pub mod cmd;
+pub mod config;
+pub mod extract;
+pub mod failopen;
+pub mod genuine;
+pub mod hook_input;
+pub mod json;
+pub mod record;
+pub mod render;
+pub mod steer;
+pub mod store;
+pub mod tail;
+pub mod tasks;
+pub mod transcript;

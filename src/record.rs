@@ -1,0 +1,515 @@
+//! One transcript line turned into a small, owned [`Record`] holding only what extraction uses.
+//!
+//! Parsing borrows from the line and skips every field it does not name, so a 1 MB tool result or
+//! image costs a scan, not an allocation. Strings that are kept are bounded ([`KEEP_TEXT`]), so
+//! memory depends on how many records are kept, never on how long a line was. Any line that is not
+//! a JSON object is `None`: the caller skips it.
+
+use crate::json::{LBool, LContent, LList, LObj, LStr, repair_line};
+use serde::Deserialize;
+
+/// The most characters of one text block that are kept. Prompts are shown cut far shorter than
+/// this; the margin keeps duplicate detection and checklist parsing exact for ordinary text.
+pub const KEEP_TEXT: usize = 16 * 1024;
+
+/// A short, stable fingerprint of a record `uuid` (FNV-1a, 64 bits). Keeping 8 bytes instead of a
+/// 36-byte string per record keeps the parent-chain index small on huge scans.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, PartialOrd, Ord)]
+pub struct Id(pub u64);
+
+impl Id {
+    /// Fingerprint of an id string.
+    pub fn of(s: &str) -> Id {
+        let mut h: u64 = 0xcbf2_9ce4_8422_2325;
+        for b in s.bytes() {
+            h ^= u64::from(b);
+            h = h.wrapping_mul(0x0100_0000_01b3);
+        }
+        Id(h)
+    }
+}
+
+/// What kind of line this was, reduced to what extraction distinguishes.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum Kind {
+    /// `type: user` (prompts, tool results, injected text).
+    User,
+    /// `type: assistant`.
+    Assistant,
+    /// `type: system, subtype: compact_boundary`: a compaction happened here.
+    CompactBoundary,
+    /// `type: attachment` with `attachment.type: queued_command`: a prompt typed while the agent
+    /// was busy, in CLI 2.1.x.
+    QueuedPrompt,
+    /// Anything else that carries a `uuid` (attachments, other system records, progress, ...).
+    /// Kept only so the parent chain stays connected.
+    Other,
+}
+
+/// A tool call made by the assistant, reduced to its name and the arguments extraction uses.
+#[derive(Debug, Clone, Default, PartialEq, Eq)]
+pub struct ToolUse {
+    /// The `tool_use` block id, matched against results.
+    pub id: String,
+    /// Tool name (`Bash`, `Edit`, `mcp__x__y`, ...).
+    pub name: String,
+    /// The most telling argument (file path, command, pattern, ...), bounded.
+    pub key_arg: Option<String>,
+    /// The file this call writes, for Edit, Write, MultiEdit and NotebookEdit.
+    pub written_path: Option<String>,
+    /// The whole list a `TodoWrite` call carries.
+    pub todos: Option<Vec<TodoItem>>,
+    /// `TaskCreate`/`TaskUpdate` arguments.
+    pub task: Option<TaskArgs>,
+}
+
+/// One `TodoWrite` item.
+#[derive(Debug, Clone, Default, PartialEq, Eq)]
+pub struct TodoItem {
+    /// What the task is.
+    pub content: String,
+    /// `pending`, `in_progress` or `completed` (anything else is kept verbatim).
+    pub status: String,
+}
+
+/// Arguments of `TaskCreate` / `TaskUpdate`.
+#[derive(Debug, Clone, Default, PartialEq, Eq)]
+pub struct TaskArgs {
+    /// `taskId` (updates only).
+    pub task_id: Option<String>,
+    /// `subject` (creation, optionally update).
+    pub subject: Option<String>,
+    /// `status` (updates; `deleted` removes the task).
+    pub status: Option<String>,
+}
+
+/// A tool result as delivered in a later user record.
+#[derive(Debug, Clone, Default, PartialEq, Eq)]
+pub struct ToolResult {
+    /// Which call it answers.
+    pub tool_use_id: String,
+    /// The CLI marked it as an error (rejected call, non-zero exit, ...).
+    pub is_error: bool,
+    /// The first few hundred characters of its text (task ids and exit codes live there).
+    pub head: String,
+}
+
+/// A transcript record, owned and bounded.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Record {
+    /// What kind of record.
+    pub kind: Kind,
+    /// Its `uuid`.
+    pub uuid: Option<Id>,
+    /// `parentUuid`, or for a compaction boundary its `logicalParentUuid`.
+    pub parent: Option<Id>,
+    /// `isSidechain`: subagent traffic, never the user's own conversation.
+    pub sidechain: bool,
+    /// `isMeta`: injected text (skill and command expansions, caveats, `/context` output).
+    pub meta: bool,
+    /// `isCompactSummary` or `isVisibleInTranscriptOnly`: the compaction summary.
+    pub compact_summary: bool,
+    /// `isApiErrorMessage`.
+    pub api_error: bool,
+    /// `origin.kind` in CLI 2.1.2xx+ (`human`, `task-notification`, ...).
+    pub origin: Option<String>,
+    /// `timestamp`.
+    pub timestamp: Option<String>,
+    /// `cwd`.
+    pub cwd: Option<String>,
+    /// `gitBranch`.
+    pub git_branch: Option<String>,
+    /// Text: a string `content`, each `text` block, or a queued prompt. Bounded by [`KEEP_TEXT`].
+    pub texts: Vec<String>,
+    /// Tool calls made by this (assistant) record.
+    pub tool_uses: Vec<ToolUse>,
+    /// Tool results carried by this (user) record.
+    pub tool_results: Vec<ToolResult>,
+}
+
+#[derive(Deserialize, Default)]
+#[serde(default)]
+struct RawRecord<'a> {
+    #[serde(rename = "type", borrow)]
+    kind: LStr<'a>,
+    #[serde(borrow)]
+    subtype: LStr<'a>,
+    #[serde(borrow)]
+    uuid: LStr<'a>,
+    #[serde(rename = "parentUuid", borrow)]
+    parent_uuid: LStr<'a>,
+    #[serde(rename = "logicalParentUuid", borrow)]
+    logical_parent_uuid: LStr<'a>,
+    #[serde(rename = "isSidechain")]
+    is_sidechain: LBool,
+    #[serde(rename = "isMeta")]
+    is_meta: LBool,
+    #[serde(rename = "isCompactSummary")]
+    is_compact_summary: LBool,
+    #[serde(rename = "isVisibleInTranscriptOnly")]
+    is_visible_in_transcript_only: LBool,
+    #[serde(rename = "isApiErrorMessage")]
+    is_api_error_message: LBool,
+    #[serde(borrow)]
+    origin: LObj<RawOrigin<'a>>,
+    #[serde(borrow)]
+    timestamp: LStr<'a>,
+    #[serde(borrow)]
+    cwd: LStr<'a>,
+    #[serde(rename = "gitBranch", borrow)]
+    git_branch: LStr<'a>,
+    #[serde(borrow)]
+    message: LObj<RawMessage<'a>>,
+    #[serde(borrow)]
+    attachment: LObj<RawAttachment<'a>>,
+}
+
+#[derive(Deserialize, Default)]
+#[serde(default)]
+struct RawOrigin<'a> {
+    #[serde(borrow)]
+    kind: LStr<'a>,
+}
+
+#[derive(Deserialize, Default)]
+#[serde(default)]
+struct RawMessage<'a> {
+    #[serde(borrow)]
+    content: LContent<RawBlock<'a>>,
+}
+
+#[derive(Deserialize, Default)]
+#[serde(default)]
+struct RawAttachment<'a> {
+    #[serde(rename = "type", borrow)]
+    kind: LStr<'a>,
+    #[serde(borrow)]
+    prompt: LStr<'a>,
+}
+
+#[derive(Deserialize, Default)]
+#[serde(default)]
+struct RawBlock<'a> {
+    #[serde(rename = "type", borrow)]
+    kind: LStr<'a>,
+    #[serde(borrow)]
+    text: LStr<'a>,
+    #[serde(borrow)]
+    id: LStr<'a>,
+    #[serde(borrow)]
+    name: LStr<'a>,
+    #[serde(borrow)]
+    input: LObj<RawInput<'a>>,
+    #[serde(borrow)]
+    tool_use_id: LStr<'a>,
+    is_error: LBool,
+    #[serde(borrow)]
+    content: LContent<RawResultPart<'a>>,
+}
+
+#[derive(Deserialize, Default)]
+#[serde(default)]
+struct RawResultPart<'a> {
+    #[serde(borrow)]
+    text: LStr<'a>,
+}
+
+/// Tool arguments that matter. Big ones (`content` of Write, `old_string`, ...) are not named and
+/// so are skipped without allocation.
+#[derive(Deserialize, Default)]
+#[serde(default)]
+struct RawInput<'a> {
+    #[serde(borrow)]
+    file_path: LStr<'a>,
+    #[serde(borrow)]
+    notebook_path: LStr<'a>,
+    #[serde(borrow)]
+    command: LStr<'a>,
+    #[serde(borrow)]
+    pattern: LStr<'a>,
+    #[serde(borrow)]
+    path: LStr<'a>,
+    #[serde(borrow)]
+    url: LStr<'a>,
+    #[serde(borrow)]
+    query: LStr<'a>,
+    #[serde(borrow)]
+    skill: LStr<'a>,
+    #[serde(borrow)]
+    subject: LStr<'a>,
+    #[serde(borrow)]
+    description: LStr<'a>,
+    #[serde(borrow)]
+    prompt: LStr<'a>,
+    #[serde(rename = "taskId", borrow)]
+    task_id: LStr<'a>,
+    #[serde(borrow)]
+    status: LStr<'a>,
+    #[serde(borrow)]
+    todos: LList<RawTodo<'a>>,
+}
+
+#[derive(Deserialize, Default)]
+#[serde(default)]
+struct RawTodo<'a> {
+    #[serde(borrow)]
+    content: LStr<'a>,
+    #[serde(borrow)]
+    status: LStr<'a>,
+    #[serde(rename = "activeForm", borrow)]
+    active_form: LStr<'a>,
+}
+
+/// Tools whose calls change a file on disk, and the argument naming it.
+const WRITING_TOOLS: &[&str] = &["Edit", "Write", "MultiEdit", "NotebookEdit"];
+
+/// How much of a tool's key argument is kept.
+const KEEP_ARG: usize = 400;
+/// How much of a tool result's text is kept.
+const KEEP_RESULT_HEAD: usize = 300;
+
+/// Parses one line. Lines that are not JSON objects, or that fail to parse, are `None`.
+pub fn parse_line(line: &[u8]) -> Option<Record> {
+    let line = trim_line(line);
+    if line.first() != Some(&b'{') {
+        return None;
+    }
+    let repaired = repair_line(line);
+    let raw: RawRecord = serde_json::from_slice(&repaired).ok()?;
+    Some(convert(raw))
+}
+
+/// Strips a byte-order mark, surrounding whitespace and a CR left by CRLF line endings.
+fn trim_line(mut line: &[u8]) -> &[u8] {
+    if let Some(rest) = line.strip_prefix(b"\xEF\xBB\xBF") {
+        line = rest;
+    }
+    line.trim_ascii()
+}
+
+fn convert(raw: RawRecord) -> Record {
+    let kind = match (raw.kind.get(), raw.subtype.get()) {
+        (Some("user"), _) => Kind::User,
+        (Some("assistant"), _) => Kind::Assistant,
+        (Some("system"), Some("compact_boundary")) => Kind::CompactBoundary,
+        (Some("attachment"), _)
+            if raw.attachment.0.as_ref().and_then(|a| a.kind.get()) == Some("queued_command") =>
+        {
+            Kind::QueuedPrompt
+        }
+        _ => Kind::Other,
+    };
+    let parent = raw.parent_uuid.get().or(raw.logical_parent_uuid.get()).map(Id::of);
+    let mut rec = Record {
+        uuid: raw.uuid.get().map(Id::of),
+        parent,
+        sidechain: raw.is_sidechain.0,
+        meta: raw.is_meta.0,
+        compact_summary: raw.is_compact_summary.0 || raw.is_visible_in_transcript_only.0,
+        api_error: raw.is_api_error_message.0,
+        origin: raw.origin.0.and_then(|o| o.kind.get().map(str::to_owned)),
+        timestamp: raw.timestamp.get().map(|s| bounded(s, 64)),
+        cwd: raw.cwd.get().map(|s| bounded(s, 1024)),
+        git_branch: raw.git_branch.non_blank().map(|s| bounded(s, 256)),
+        texts: Vec::new(),
+        tool_uses: Vec::new(),
+        tool_results: Vec::new(),
+        kind,
+    };
+    match rec.kind {
+        Kind::User | Kind::Assistant => {
+            if let Some(msg) = raw.message.0 {
+                fill_content(&mut rec, msg.content);
+            }
+        }
+        Kind::QueuedPrompt => {
+            if let Some(p) = raw.attachment.0.as_ref().and_then(|a| a.prompt.get()) {
+                rec.texts.push(bounded(p, KEEP_TEXT));
+            }
+        }
+        Kind::CompactBoundary | Kind::Other => {}
+    }
+    rec
+}
+
+fn fill_content(rec: &mut Record, content: LContent<RawBlock>) {
+    let blocks = match content {
+        LContent::Text(s) => {
+            rec.texts.push(bounded(&s, KEEP_TEXT));
+            return;
+        }
+        LContent::Blocks(b) => b,
+        LContent::Nothing => return,
+    };
+    for b in blocks {
+        match b.kind.get() {
+            Some("text") => {
+                if let Some(t) = b.text.get() {
+                    rec.texts.push(bounded(t, KEEP_TEXT));
+                }
+            }
+            Some("tool_use") => rec.tool_uses.push(tool_use(&b)),
+            Some("tool_result") => rec.tool_results.push(ToolResult {
+                tool_use_id: b.tool_use_id.get().unwrap_or_default().to_owned(),
+                is_error: b.is_error.0,
+                head: result_head(&b.content),
+            }),
+            _ => {}
+        }
+    }
+}
+
+fn tool_use(b: &RawBlock) -> ToolUse {
+    let name = b.name.get().map(|s| bounded(s, 128)).unwrap_or_else(|| "?".to_owned());
+    let mut t = ToolUse {
+        id: b.id.get().unwrap_or_default().to_owned(),
+        ..ToolUse::default()
+    };
+    if let Some(input) = &b.input.0 {
+        let key = [
+            &input.file_path,
+            &input.notebook_path,
+            &input.command,
+            &input.pattern,
+            &input.path,
+            &input.url,
+            &input.query,
+            &input.skill,
+            &input.subject,
+            &input.description,
+            &input.prompt,
+            &input.task_id,
+        ]
+        .into_iter()
+        .find_map(LStr::non_blank);
+        t.key_arg = key.map(|k| bounded(k, KEEP_ARG));
+        if WRITING_TOOLS.contains(&name.as_str()) {
+            t.written_path = input
+                .file_path
+                .non_blank()
+                .or(input.notebook_path.non_blank())
+                .map(|p| bounded(p, 1024));
+        }
+        if name == "TodoWrite" {
+            t.todos = Some(
+                input
+                    .todos
+                    .0
+                    .iter()
+                    .filter_map(|td| {
+                        let content = td.content.non_blank().or(td.active_form.non_blank())?;
+                        Some(TodoItem {
+                            content: bounded(content, 500),
+                            status: td.status.get().unwrap_or("pending").to_owned(),
+                        })
+                    })
+                    .collect(),
+            );
+        }
+        if name == "TaskCreate" || name == "TaskUpdate" {
+            t.task = Some(TaskArgs {
+                task_id: input.task_id.non_blank().map(|s| bounded(s, 64)),
+                subject: input.subject.non_blank().map(|s| bounded(s, 500)),
+                status: input.status.non_blank().map(|s| bounded(s, 32)),
+            });
+        }
+    }
+    t.name = name;
+    t
+}
+
+fn result_head(content: &LContent<RawResultPart>) -> String {
+    match content {
+        LContent::Text(s) => bounded(s, KEEP_RESULT_HEAD),
+        LContent::Blocks(parts) => {
+            let mut out = String::new();
+            for p in parts {
+                if let Some(t) = p.text.get() {
+                    out.push_str(t);
+                    if out.len() >= KEEP_RESULT_HEAD {
+                        break;
+                    }
+                }
+            }
+            bounded(&out, KEEP_RESULT_HEAD)
+        }
+        LContent::Nothing => String::new(),
+    }
+}
+
+/// At most `max` bytes of `s`, cut at a character boundary.
+pub fn bounded(s: &str, max: usize) -> String {
+    if s.len() <= max {
+        return s.to_owned();
+    }
+    let mut end = max;
+    while !s.is_char_boundary(end) {
+        end -= 1;
+    }
+    s[..end].to_owned()
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn user_string_content() {
+        let r = parse_line(br#"{"type":"user","uuid":"a","parentUuid":"b","message":{"role":"user","content":"hi"}}"#).unwrap();
+        assert_eq!(r.kind, Kind::User);
+        assert_eq!(r.texts, vec!["hi"]);
+        assert_eq!(r.uuid, Some(Id::of("a")));
+        assert_eq!(r.parent, Some(Id::of("b")));
+    }
+
+    #[test]
+    fn compact_boundary_links_through_logical_parent() {
+        let r = parse_line(br#"{"type":"system","subtype":"compact_boundary","uuid":"c","parentUuid":null,"logicalParentUuid":"p"}"#).unwrap();
+        assert_eq!(r.kind, Kind::CompactBoundary);
+        assert_eq!(r.parent, Some(Id::of("p")));
+    }
+
+    #[test]
+    fn tool_use_and_result() {
+        let a = parse_line(br#"{"type":"assistant","message":{"content":[{"type":"tool_use","id":"t1","name":"Edit","input":{"file_path":"/x.rs","old_string":"a","new_string":"b"}}]}}"#).unwrap();
+        assert_eq!(a.tool_uses[0].written_path.as_deref(), Some("/x.rs"));
+        let u = parse_line(br#"{"type":"user","message":{"content":[{"type":"tool_result","tool_use_id":"t1","is_error":true,"content":[{"type":"text","text":"boom"}]}]}}"#).unwrap();
+        assert_eq!(u.tool_results[0].head, "boom");
+        assert!(u.tool_results[0].is_error);
+    }
+
+    #[test]
+    fn odd_types_keep_the_rest_of_the_record() {
+        let r = parse_line(br#"{"type":"user","message":{"content":[{"type":"text","text":null},{"type":"text","text":"ok"},7,{"type":"tool_use","name":5}]}}"#).unwrap();
+        assert_eq!(r.texts, vec!["ok"]);
+        assert_eq!(r.tool_uses[0].name, "5");
+    }
+
+    #[test]
+    fn non_objects_are_skipped() {
+        for l in [&b"7"[..], b"null", b"[]", b"\"x\"", b"", b"{broken", b"{\"type\":\"user\""] {
+            assert!(parse_line(l).is_none());
+        }
+    }
+
+    #[test]
+    fn bom_and_crlf_are_tolerated() {
+        let r = parse_line(b"\xEF\xBB\xBF{\"type\":\"user\",\"message\":{\"content\":\"hi\"}}\r").unwrap();
+        assert_eq!(r.texts, vec!["hi"]);
+    }
+
+    #[test]
+    fn deep_nesting_is_rejected_without_overflow() {
+        let mut l = String::from(r#"{"type":"user","x":"#);
+        l.push_str(&"[".repeat(200_000));
+        l.push_str(&"]".repeat(200_000));
+        l.push('}');
+        let _ = parse_line(l.as_bytes());
+    }
+
+    #[test]
+    fn bounded_cuts_at_char_boundary() {
+        assert_eq!(bounded("héllo", 2), "h");
+        assert_eq!(bounded("abc", 10), "abc");
+    }
+}

@@ -1,0 +1,461 @@
+//! Renders an [`Extraction`] as the Markdown text restore prints, always within the size budget.
+//!
+//! Claude Code inlines hook output only up to 10,000 UTF-16 code units; past that the model sees a
+//! file path and a short preview, which defeats the purpose. Sections are filled in priority order
+//! (header, open tasks, instructions, progress, files, actions), each within a cap and within what
+//! is left of [`TARGET`], so the least important section is the one that shrinks, and every cut is
+//! visible ("... 3 more"). Pasted text is quoted line by line, so a `## heading` or a code fence in
+//! a prompt stays inside its item.
+
+use crate::extract::Extraction;
+use crate::genuine::SNAPSHOT_MARKER;
+use crate::tasks::Status;
+use std::time::{SystemTime, UNIX_EPOCH};
+
+/// The size Claude Code inlines (UTF-16 code units). Never exceeded.
+pub const HARD_LIMIT: usize = 10_000;
+/// The size aimed at, leaving margin for the CLI's own prefix.
+pub const TARGET: usize = 9_000;
+
+/// Where the snapshot came from.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Source {
+    /// Saved by the PreCompact hook.
+    Saved,
+    /// Rebuilt by restore from the transcript, because no fresh snapshot existed.
+    Rebuilt,
+}
+
+/// Facts about the compaction shown in the header.
+#[derive(Debug, Clone)]
+pub struct Meta {
+    /// When the snapshot was taken.
+    pub taken_at: SystemTime,
+    /// `manual` or `auto`.
+    pub trigger: Option<String>,
+    /// The session's working directory.
+    pub cwd: Option<String>,
+    /// The git branch.
+    pub git_branch: Option<String>,
+    /// The focus text the user gave `/compact`, verbatim.
+    pub focus: Option<String>,
+    /// Saved or rebuilt.
+    pub source: Source,
+}
+
+/// A section renderer: what to show, the header facts, and the most code units it may use.
+type Section = fn(&Extraction, &Meta, usize) -> String;
+
+/// Length as Claude Code measures it (JavaScript string length).
+pub fn utf16_len(s: &str) -> usize {
+    s.chars().map(char::len_utf16).sum()
+}
+
+/// The snapshot text, at most [`TARGET`] UTF-16 code units.
+pub fn render(ex: &Extraction, meta: &Meta) -> String {
+    // Priority order, each with the most it may take of what is left.
+    let sections: [(Section, usize); 6] = [
+        (header, 1_800),
+        (tasks, 2_200),
+        (instructions, 3_400),
+        (progress, 1_800),
+        (files, 700),
+        (actions, 1_600),
+    ];
+    let mut out = String::new();
+    let mut left = TARGET;
+    for (section, cap) in sections {
+        let text = section(ex, meta, left.min(cap));
+        left = left.saturating_sub(utf16_len(&text));
+        out.push_str(&text);
+    }
+    let end = "\n(End of snapshot.)\n";
+    if utf16_len(&out) + utf16_len(end) <= TARGET {
+        out.push_str(end);
+    }
+    cut_to(&out, HARD_LIMIT).0
+}
+
+fn header(ex: &Extraction, meta: &Meta, budget: usize) -> String {
+    let mut h = format!("# {SNAPSHOT_MARKER} Work in progress before compaction\n\n");
+    h.push_str(match meta.source {
+        Source::Saved => "Saved by the compact-guardian plugin just before this conversation was compacted. ",
+        Source::Rebuilt => "Rebuilt by the compact-guardian plugin from the session transcript after compaction (no snapshot was saved beforehand). ",
+    });
+    h.push_str(
+        "The compaction summary may be wrong about what is finished: treat a task as open unless this \
+         snapshot shows it completed, follow the user's latest instruction, and resume the work from here.\n\n",
+    );
+    let when = format_utc(meta.taken_at);
+    match meta.trigger.as_deref() {
+        Some(t) => h.push_str(&format!("- Taken: {when}, before a {} compaction\n", single_line(t, 20))),
+        None => h.push_str(&format!("- Taken: {when}\n")),
+    }
+    if let Some(cwd) = meta.cwd.as_deref().or(ex.cwd.as_deref()) {
+        h.push_str(&format!("- Directory: {}\n", single_line(cwd, 300)));
+    }
+    if let Some(branch) = meta.git_branch.as_deref().or(ex.git_branch.as_deref()) {
+        h.push_str(&format!("- Git branch: {}\n", single_line(branch, 120)));
+    }
+    if let Some(focus) = meta.focus.as_deref().map(str::trim).filter(|f| !f.is_empty()) {
+        let room = budget.saturating_sub(utf16_len(&h) + 60);
+        h.push_str("- Focus the user gave /compact:\n");
+        h.push_str(&quote(focus, room));
+    }
+    h.push('\n');
+    cut_to(&h, budget).0
+}
+
+fn tasks(ex: &Extraction, _: &Meta, budget: usize) -> String {
+    if ex.tasks.is_empty() {
+        return String::new();
+    }
+    let open: Vec<String> = [Status::InProgress, Status::Pending]
+        .iter()
+        .flat_map(|s| ex.tasks.iter().filter(move |t| t.status == *s))
+        .map(|t| {
+            let label = if t.status == Status::InProgress { "in progress" } else { "pending" };
+            format!("- [{label}] {}\n", single_line(&t.content, 240))
+        })
+        .collect();
+    let done: Vec<&str> = ex.tasks.iter().filter(|t| t.status == Status::Completed).map(|t| t.content.as_str()).collect();
+    let heading = format!(
+        "## Open tasks ({} open, {} completed)\nNot finished unless marked completed here, whatever the summary says.\n",
+        open.len(),
+        done.len()
+    );
+    let mut s = heading;
+    let done_line = if done.is_empty() {
+        String::new()
+    } else {
+        let names: Vec<String> = done.iter().map(|d| single_line(d, 60)).collect();
+        let line = format!("- Completed: {}\n", names.join("; "));
+        cut_line(&line, 400)
+    };
+    let room = budget.saturating_sub(utf16_len(&s) + utf16_len(&done_line) + 2);
+    s.push_str(&fit_lines(&open, room, "open tasks"));
+    s.push_str(&done_line);
+    s.push('\n');
+    cut_to(&s, budget).0
+}
+
+fn instructions(ex: &Extraction, _: &Meta, budget: usize) -> String {
+    if ex.instructions.is_empty() {
+        return String::new();
+    }
+    let n = ex.instructions.len();
+    let mut s = String::from("## The user's recent instructions (oldest first; the last is the latest)\n");
+    let mut room = budget.saturating_sub(utf16_len(&s) + 1);
+    // The latest instruction is shown first in budget terms, then older ones while they fit.
+    let latest = &ex.instructions[n - 1];
+    let latest_block = format!("**Latest instruction:**\n{}", quote(latest, room.min(1_600).saturating_sub(30)));
+    room = room.saturating_sub(utf16_len(&latest_block));
+    let mut older: Vec<String> = Vec::new();
+    let mut omitted = 0;
+    for (i, p) in ex.instructions[..n - 1].iter().enumerate().rev() {
+        let block = format!("**Instruction {} of {n}:**\n{}", i + 1, quote(p, 600));
+        if utf16_len(&block) + 40 <= room {
+            room -= utf16_len(&block);
+            older.push(block);
+        } else {
+            omitted += 1;
+        }
+    }
+    if omitted > 0 {
+        s.push_str(&format!("... {omitted} earlier instruction(s) omitted for space\n"));
+    }
+    for b in older.iter().rev() {
+        s.push_str(b);
+    }
+    s.push_str(&latest_block);
+    s.push('\n');
+    cut_to(&s, budget).0
+}
+
+fn progress(ex: &Extraction, _: &Meta, budget: usize) -> String {
+    if ex.last_response.is_none() && ex.checklist.is_empty() {
+        return String::new();
+    }
+    let mut s = String::from("## Agent progress\n");
+    if !ex.checklist.is_empty() {
+        let room = budget.saturating_sub(utf16_len(&s) + 700).max(budget / 2);
+        s.push_str("Checklist as last written (latest state of each item):\n");
+        let lines: Vec<String> = ex.checklist.iter().map(|c| format!("{}\n", single_line(c, 200))).collect();
+        s.push_str(&fit_lines(&lines, room.saturating_sub(60), "checklist items"));
+    }
+    if let Some(reply) = &ex.last_response {
+        let room = budget.saturating_sub(utf16_len(&s) + 40);
+        if room > 120 {
+            s.push_str("Last reply from the agent (may be cut):\n");
+            s.push_str(&quote(reply, room.min(1_200)));
+        }
+    }
+    s.push('\n');
+    cut_to(&s, budget).0
+}
+
+fn files(ex: &Extraction, _: &Meta, budget: usize) -> String {
+    if ex.files_changed.is_empty() {
+        return String::new();
+    }
+    let mut s = String::from("## Files changed (most recent first)\n");
+    let lines: Vec<String> = ex.files_changed.iter().map(|f| format!("- {}\n", single_line(f, 200))).collect();
+    s.push_str(&fit_lines(&lines, budget.saturating_sub(utf16_len(&s) + 1), "files"));
+    s.push('\n');
+    cut_to(&s, budget).0
+}
+
+fn actions(ex: &Extraction, _: &Meta, budget: usize) -> String {
+    if ex.actions.is_empty() {
+        return String::new();
+    }
+    let mut s = String::from("## Recent actions (oldest first)\n");
+    // Newest actions matter most: fit from the end, then restore order.
+    let mut lines: Vec<String> = ex
+        .actions
+        .iter()
+        .rev()
+        .map(|a| {
+            let mut l = format!("- {}", single_line(&a.tool, 60));
+            if !a.summary.is_empty() {
+                l.push_str(&format!(": {}", single_line(&a.summary, 140)));
+            }
+            if a.error {
+                l.push_str("  [FAILED]");
+            }
+            if a.count > 1 {
+                l.push_str(&format!("  (x{})", a.count));
+            }
+            l.push('\n');
+            l
+        })
+        .collect();
+    let room = budget.saturating_sub(utf16_len(&s) + 1);
+    let mut used = 0;
+    let mut keep = 0;
+    for l in &lines {
+        if used + utf16_len(l) + 30 > room {
+            break;
+        }
+        used += utf16_len(l);
+        keep += 1;
+    }
+    let omitted = lines.len() - keep;
+    lines.truncate(keep);
+    lines.reverse();
+    if omitted > 0 {
+        s.push_str(&format!("- ... {omitted} earlier\n"));
+    }
+    for l in lines {
+        s.push_str(&l);
+    }
+    s.push('\n');
+    cut_to(&s, budget).0
+}
+
+/// Lines in order while they fit in `room`, then a visible "... N more" line.
+fn fit_lines(lines: &[String], room: usize, what: &str) -> String {
+    let mut s = String::new();
+    for (i, l) in lines.iter().enumerate() {
+        let more = format!("- ... {} more {what}\n", lines.len() - i);
+        if utf16_len(&s) + utf16_len(l) + utf16_len(&more) > room && i + 1 < lines.len()
+            || utf16_len(&s) + utf16_len(l) > room
+        {
+            if utf16_len(&s) + utf16_len(&more) <= room {
+                s.push_str(&more);
+            }
+            break;
+        }
+        s.push_str(l);
+    }
+    s
+}
+
+/// `text` as a Markdown block quote: every line prefixed, so nothing in it can start a heading or
+/// fence of the snapshot itself. Cut (visibly) to about `room` code units, keeping the beginning.
+fn quote(text: &str, room: usize) -> String {
+    let text = text.trim();
+    let total = utf16_len(text);
+    let (body, cut) = if total + total / 8 + 4 > room {
+        let keep = room.saturating_sub(room / 8 + 60).max(40);
+        cut_to(text, keep)
+    } else {
+        (text.to_owned(), false)
+    };
+    let mut s = String::new();
+    for line in body.lines() {
+        let line: String = line.chars().filter(|c| *c == '\t' || !c.is_control()).collect();
+        s.push_str("> ");
+        s.push_str(line.trim_end());
+        s.push('\n');
+    }
+    if cut {
+        let rest = total - utf16_len(&body);
+        s.push_str(&format!("> [... cut: {rest} more characters]\n"));
+    }
+    s
+}
+
+/// One line: whitespace runs (newlines included) folded to a space, control characters dropped,
+/// cut with an ellipsis after `max` characters.
+fn single_line(s: &str, max: usize) -> String {
+    let folded = s.split_whitespace().collect::<Vec<_>>().join(" ");
+    let clean: String = folded.chars().filter(|c| !c.is_control()).collect();
+    if clean.chars().count() <= max {
+        clean
+    } else {
+        let mut t: String = clean.chars().take(max).collect();
+        t.push('…');
+        t
+    }
+}
+
+/// `line` (ending in a newline) cut to `max` code units, still ending in a newline.
+fn cut_line(line: &str, max: usize) -> String {
+    if utf16_len(line) <= max {
+        return line.to_owned();
+    }
+    let (mut s, _) = cut_to(line.trim_end(), max.saturating_sub(3));
+    s.push_str("…\n");
+    s
+}
+
+/// The longest prefix of `s` within `max` UTF-16 code units, and whether anything was cut.
+pub fn cut_to(s: &str, max: usize) -> (String, bool) {
+    let mut used = 0;
+    for (i, c) in s.char_indices() {
+        used += c.len_utf16();
+        if used > max {
+            return (s[..i].to_owned(), true);
+        }
+    }
+    (s.to_owned(), false)
+}
+
+/// `YYYY-MM-DD HH:MM:SS UTC`. UTC is unambiguous for the model and needs no time-zone database.
+pub fn format_utc(t: SystemTime) -> String {
+    let secs = t.duration_since(UNIX_EPOCH).map(|d| d.as_secs()).unwrap_or(0);
+    let (days, rem) = (secs / 86_400, secs % 86_400);
+    let (y, m, d) = civil_from_days(days as i64);
+    format!("{y:04}-{m:02}-{d:02} {:02}:{:02}:{:02} UTC", rem / 3600, rem % 3600 / 60, rem % 60)
+}
+
+/// Days since 1970-01-01 to a proleptic Gregorian date (Howard Hinnant's algorithm).
+fn civil_from_days(z: i64) -> (i64, u32, u32) {
+    let z = z + 719_468;
+    let era = z.div_euclid(146_097);
+    let doe = z.rem_euclid(146_097);
+    let yoe = (doe - doe / 1460 + doe / 36_524 - doe / 146_096) / 365;
+    let doy = doe - (365 * yoe + yoe / 4 - yoe / 100);
+    let mp = (5 * doy + 2) / 153;
+    let d = (doy - (153 * mp + 2) / 5 + 1) as u32;
+    let m = if mp < 10 { mp + 3 } else { mp - 9 } as u32;
+    let y = yoe + era * 400 + i64::from(m <= 2);
+    (y, m, d)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::extract::Action;
+    use crate::tasks::Task;
+    use std::time::Duration;
+
+    fn meta() -> Meta {
+        Meta {
+            taken_at: UNIX_EPOCH + Duration::from_secs(1_795_000_000),
+            trigger: Some("manual".into()),
+            cwd: Some("/work/app".into()),
+            git_branch: Some("main".into()),
+            focus: Some("keep the parser work".into()),
+            source: Source::Saved,
+        }
+    }
+
+    fn big() -> Extraction {
+        Extraction {
+            instructions: (0..5).map(|i| format!("instruction {i} {}", "word ".repeat(2_000))).collect(),
+            tasks: (0..80)
+                .map(|i| Task {
+                    content: format!("task {i} {}", "x".repeat(300)),
+                    status: [Status::Pending, Status::InProgress, Status::Completed][i % 3],
+                })
+                .collect(),
+            checklist: (0..30).map(|i| format!("- [ ] item {i} {}", "y".repeat(150))).collect(),
+            last_response: Some("z".repeat(50_000)),
+            files_changed: (0..30).map(|i| format!("/very/long/path/{i}/{}", "p".repeat(150))).collect(),
+            actions: (0..20)
+                .map(|i| Action { tool: "Bash".into(), summary: "c".repeat(300), error: i % 2 == 0, count: 3 })
+                .collect(),
+            cwd: None,
+            git_branch: None,
+        }
+    }
+
+    #[test]
+    fn fits_target_on_huge_input_and_shows_cuts() {
+        let s = render(&big(), &meta());
+        assert!(utf16_len(&s) <= TARGET, "{}", utf16_len(&s));
+        assert!(s.contains("more open tasks"));
+        assert!(s.contains("[... cut:"));
+        assert!(s.contains("**Latest instruction:**"));
+    }
+
+    #[test]
+    fn utf16_counting_uses_code_units() {
+        assert_eq!(utf16_len("a😀é"), 4);
+        let mut ex = big();
+        ex.instructions = vec!["😀".repeat(20_000)];
+        assert!(utf16_len(&render(&ex, &meta())) <= TARGET);
+    }
+
+    #[test]
+    fn pasted_headings_and_fences_stay_quoted() {
+        let mut ex = Extraction::default();
+        ex.instructions = vec!["look:\n## Not a section\n```\ncode\n```".into()];
+        ex.last_response = Some("# Title\n```rust\nfn x(){}\n```".into());
+        let s = render(&ex, &meta());
+        for line in s.lines() {
+            if line.starts_with('#') {
+                assert!(line.starts_with("# [compact-guardian") || line.starts_with("## "), "{line}");
+                assert!(!line.contains("Not a section"));
+            }
+            assert!(!line.starts_with("```"), "{line}");
+        }
+    }
+
+    #[test]
+    fn header_has_metadata_and_focus() {
+        let s = render(&Extraction { instructions: vec!["go".into()], ..Default::default() }, &meta());
+        assert!(s.starts_with("# [compact-guardian snapshot]"));
+        assert!(s.contains("before a manual compaction"));
+        assert!(s.contains("UTC"));
+        assert!(s.contains("- Directory: /work/app"));
+        assert!(s.contains("- Git branch: main"));
+        assert!(s.contains("> keep the parser work"));
+    }
+
+    #[test]
+    fn in_progress_tasks_come_first() {
+        let ex = Extraction {
+            instructions: vec!["go".into()],
+            tasks: vec![
+                Task { content: "later".into(), status: Status::Pending },
+                Task { content: "done".into(), status: Status::Completed },
+                Task { content: "now".into(), status: Status::InProgress },
+            ],
+            ..Default::default()
+        };
+        let s = render(&ex, &meta());
+        let now = s.find("[in progress] now").unwrap();
+        let later = s.find("[pending] later").unwrap();
+        assert!(now < later);
+        assert!(s.contains("- Completed: done"));
+    }
+
+    #[test]
+    fn utc_format() {
+        assert_eq!(format_utc(UNIX_EPOCH), "1970-01-01 00:00:00 UTC");
+        assert_eq!(format_utc(UNIX_EPOCH + Duration::from_secs(951_782_400)), "2000-02-29 00:00:00 UTC");
+    }
+}

@@ -1,0 +1,264 @@
+//! Reads the records a snapshot needs from a transcript file: the tail, extended backwards only as
+//! far as needed.
+//!
+//! The scan starts with the last [`MIN_WINDOW`] bytes (the original plugin's whole window). While
+//! that holds fewer than five genuine prompts, or no task-list state, it keeps reading backwards up
+//! to a cap, so prompts separated by megabytes of tool output are still found. It also stops at a
+//! deadline, keeping what it has. Only regular files are read, opened without blocking, so a FIFO
+//! or a device path can never hang a hook.
+
+use crate::extract::MAX_INSTRUCTIONS;
+use crate::genuine::prompt_text;
+use crate::record::{Kind, Record, parse_line};
+use crate::tail::TailReader;
+use anyhow::{Context, Result, bail};
+use serde::Serialize;
+use std::fs::{File, OpenOptions};
+use std::os::unix::fs::OpenOptionsExt;
+use std::path::Path;
+use std::time::Instant;
+
+/// The window always read (when the file is that long): the original plugin's 2 MiB.
+pub const MIN_WINDOW: u64 = 2 * 1024 * 1024;
+
+/// Which part of the transcript to read.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Part {
+    /// Everything up to the end of the file (save, preview).
+    Tail,
+    /// Only what precedes the last compaction boundary: the conversation that was just compacted
+    /// (restore's fallback when no snapshot was saved).
+    BeforeLastCompaction,
+}
+
+/// Bounds on one scan.
+#[derive(Debug, Clone, Copy)]
+pub struct Limits {
+    /// Never read more than this many bytes (at least [`MIN_WINDOW`] is read when available).
+    pub max_bytes: u64,
+    /// Stop extending the window after this instant.
+    pub deadline: Option<Instant>,
+}
+
+/// What a scan read, for debugging (`preview --json`, `COMPACT_GUARDIAN_DEBUG`).
+#[derive(Debug, Default, Clone, Serialize)]
+pub struct ScanStats {
+    /// The transcript's size.
+    pub file_bytes: u64,
+    /// Bytes read from its end.
+    pub bytes_scanned: u64,
+    /// Lines that parsed into records.
+    pub records: u64,
+    /// Lines that did not parse (damaged, truncated, not objects) and were skipped.
+    pub skipped_lines: u64,
+    /// Lines over the size limit, skipped unread.
+    pub oversized_lines: u64,
+    /// The scan reached the start of the file.
+    pub reached_start: bool,
+    /// The scan stopped at its deadline.
+    pub hit_deadline: bool,
+    /// For [`Part::BeforeLastCompaction`]: whether a compaction boundary was found.
+    pub found_boundary: bool,
+}
+
+/// Records (oldest first) and what it took to read them.
+#[derive(Debug, Default)]
+pub struct Scan {
+    /// The records of the window, in file order.
+    pub records: Vec<Record>,
+    /// Scan statistics.
+    pub stats: ScanStats,
+}
+
+/// Opens `path` for reading only if it is a regular file, without ever blocking on a FIFO.
+pub fn open_regular(path: &Path) -> Result<File> {
+    if path.as_os_str().is_empty() {
+        bail!("no transcript path given");
+    }
+    let meta = std::fs::metadata(path).with_context(|| format!("could not stat transcript {}", path.display()))?;
+    if !meta.is_file() {
+        bail!("transcript {} is not a regular file", path.display());
+    }
+    // O_NONBLOCK: if the path was swapped for a FIFO after the check, open still returns at once.
+    let file = OpenOptions::new()
+        .read(true)
+        .custom_flags(rustix::fs::OFlags::NONBLOCK.bits() as i32)
+        .open(path)
+        .with_context(|| format!("could not open transcript {}", path.display()))?;
+    if !file.metadata()?.is_file() {
+        bail!("transcript {} is not a regular file", path.display());
+    }
+    Ok(file)
+}
+
+/// Reads the records a snapshot needs from `path`.
+pub fn scan(path: &Path, part: Part, limits: Limits) -> Result<Scan> {
+    let file = open_regular(path)?;
+    let mut reader = TailReader::from_file(file).with_context(|| format!("could not read transcript {}", path.display()))?;
+    let file_bytes = reader.remaining();
+    let mut scan = Scan::default();
+    scan.stats.file_bytes = file_bytes;
+    let mut newest_first: Vec<Record> = Vec::new();
+    let mut need = Sufficiency::default();
+    // The offset the window is measured from: the end of the file, or for BeforeLastCompaction the
+    // end of the chunk holding the last boundary (unknown until it is found).
+    let mut window_end = match part {
+        Part::Tail => Some(file_bytes),
+        Part::BeforeLastCompaction => None,
+    };
+    let max_bytes = limits.max_bytes.max(MIN_WINDOW);
+
+    loop {
+        let chunk_end = reader.remaining();
+        let mut collecting = window_end.is_some();
+        let mut skipped = 0u64;
+        let more = reader
+            .read_chunk(|line| {
+                if line.iter().all(u8::is_ascii_whitespace) {
+                    return;
+                }
+                let Some(rec) = parse_line(line) else {
+                    skipped += 1;
+                    return;
+                };
+                if !collecting {
+                    if rec.kind != Kind::CompactBoundary {
+                        return;
+                    }
+                    collecting = true;
+                }
+                need.observe(&rec);
+                newest_first.push(rec);
+            })
+            .with_context(|| format!("could not read transcript {}", path.display()))?;
+        scan.stats.skipped_lines += skipped;
+        if collecting && window_end.is_none() {
+            window_end = Some(chunk_end);
+            scan.stats.found_boundary = true;
+        }
+        let scanned = file_bytes - reader.remaining();
+        scan.stats.bytes_scanned = scanned;
+        if !more {
+            scan.stats.reached_start = true;
+            break;
+        }
+        if limits.deadline.is_some_and(|d| Instant::now() >= d) {
+            scan.stats.hit_deadline = true;
+            break;
+        }
+        let window = window_end.map_or(0, |end| end - reader.remaining());
+        if scanned >= max_bytes.saturating_add(MIN_WINDOW) {
+            break; // looking for a boundary counts against the cap too
+        }
+        if window >= MIN_WINDOW && (need.satisfied() || window >= max_bytes) {
+            break;
+        }
+    }
+    scan.stats.oversized_lines = reader.oversized_lines();
+    scan.stats.records = newest_first.len() as u64;
+    newest_first.reverse();
+    scan.records = newest_first;
+    Ok(scan)
+}
+
+
+/// Whether the window read so far is enough: five genuine prompts and the task list's state.
+#[derive(Debug, Default)]
+struct Sufficiency {
+    prompts: usize,
+    /// A `TodoWrite` (which carries the whole list) or the creation of task #1 (so every later
+    /// task's creation is in the window too) has been seen.
+    tasks_known: bool,
+}
+
+impl Sufficiency {
+    fn observe(&mut self, rec: &Record) {
+        if rec.sidechain {
+            return;
+        }
+        if self.prompts < MAX_INSTRUCTIONS && prompt_text(rec).is_some() {
+            self.prompts += 1;
+        }
+        if rec.tool_uses.iter().any(|t| t.name == "TodoWrite") {
+            self.tasks_known = true;
+        }
+        if rec.tool_results.iter().any(|r| r.head.starts_with("Task #1 created")) {
+            self.tasks_known = true;
+        }
+    }
+
+    fn satisfied(&self) -> bool {
+        self.prompts >= MAX_INSTRUCTIONS && self.tasks_known
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use std::io::Write;
+
+    fn limits() -> Limits {
+        Limits {
+            max_bytes: 64 * 1024 * 1024,
+            deadline: None,
+        }
+    }
+
+    fn prompt(i: usize) -> String {
+        format!(r#"{{"type":"user","uuid":"p{i}","message":{{"content":"prompt {i}"}}}}"#)
+    }
+
+    fn filler(bytes: usize) -> String {
+        let pad = "z".repeat(bytes.saturating_sub(80));
+        format!(r#"{{"type":"attachment","attachment":{{"type":"x","data":"{pad}"}}}}"#)
+    }
+
+    #[test]
+    fn extends_past_min_window_to_find_prompts() {
+        let mut f = tempfile::NamedTempFile::new().unwrap();
+        for i in 0..5 {
+            writeln!(f, "{}", prompt(i)).unwrap();
+            for _ in 0..10 {
+                writeln!(f, "{}", filler(100_000)).unwrap();
+            }
+        }
+        let s = scan(f.path(), Part::Tail, limits()).unwrap();
+        let n = s.records.iter().filter(|r| prompt_text(r).is_some()).count();
+        assert_eq!(n, 5);
+    }
+
+    #[test]
+    fn cap_limits_the_scan() {
+        let mut f = tempfile::NamedTempFile::new().unwrap();
+        writeln!(f, "{}", prompt(0)).unwrap();
+        for _ in 0..60 {
+            writeln!(f, "{}", filler(100_000)).unwrap();
+        }
+        let l = Limits {
+            max_bytes: 3 * 1024 * 1024,
+            deadline: None,
+        };
+        let s = scan(f.path(), Part::Tail, l).unwrap();
+        assert!(s.stats.bytes_scanned <= 4 * 1024 * 1024);
+        assert!(!s.stats.reached_start);
+    }
+
+    #[test]
+    fn before_last_compaction_drops_what_follows_the_boundary() {
+        let mut f = tempfile::NamedTempFile::new().unwrap();
+        writeln!(f, "{}", prompt(1)).unwrap();
+        writeln!(f, r#"{{"type":"system","subtype":"compact_boundary","uuid":"b"}}"#).unwrap();
+        writeln!(f, "{}", prompt(2)).unwrap();
+        let s = scan(f.path(), Part::BeforeLastCompaction, limits()).unwrap();
+        let texts: Vec<_> = s.records.iter().filter_map(prompt_text).collect();
+        assert_eq!(texts, vec!["prompt 1"]);
+        assert!(s.stats.found_boundary);
+    }
+
+    #[test]
+    fn non_regular_files_are_refused() {
+        assert!(scan(Path::new("/"), Part::Tail, limits()).is_err());
+        assert!(scan(Path::new("/dev/zero"), Part::Tail, limits()).is_err());
+        assert!(scan(Path::new(""), Part::Tail, limits()).is_err());
+    }
+}
