@@ -69,7 +69,7 @@ pub fn render(ex: &Extraction, meta: &Meta) -> String {
         left = left.saturating_sub(utf16_len(&text));
         out.push_str(&text);
     }
-    let end = "\n(End of snapshot.)\n";
+    let end = "(End of snapshot.)\n";
     if utf16_len(&out) + utf16_len(end) <= TARGET {
         out.push_str(end);
     }

@@ -1,0 +1,15 @@
+#!/bin/sh
+# Builds compact-guardian and runs it on the bundled example session exactly as Claude Code would:
+# the PreCompact hook input goes to `save`, then the SessionStart(compact) input goes to `restore`,
+# which prints the snapshot the model would read after compaction.
+set -e
+cd "$(dirname "$0")/.."
+cargo build --release --quiet
+store=$(mktemp -d)
+trap 'rm -rf "$store"' EXIT
+export COMPACT_GUARDIAN_DIR="$store"
+echo "### save (PreCompact hook); its stdout goes to the summarizer:"
+./target/release/compact-guardian save < examples/precompact.json
+echo
+echo "### restore (SessionStart hook, matcher compact); its stdout goes to the model:"
+./target/release/compact-guardian restore < examples/sessionstart.json
