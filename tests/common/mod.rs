@@ -1,0 +1,221 @@
+//! Test harness: run the binary with stdin, an isolated HOME and snapshot folder, and a hang guard.
+
+#![allow(dead_code)] // each test module uses a different part of the harness
+
+use std::io::Write;
+use std::path::{Path, PathBuf};
+use std::process::{Command, Stdio};
+use std::time::{Duration, Instant};
+
+/// The binary under test.
+pub fn bin() -> &'static str {
+    env!("CARGO_BIN_EXE_compact-guardian")
+}
+
+/// A finished run.
+#[derive(Debug)]
+pub struct Run {
+    pub code: Option<i32>,
+    pub stdout: String,
+    pub stderr: String,
+    pub elapsed: Duration,
+}
+
+impl Run {
+    /// The contract every hook run keeps: exit 0, no panic text, at most one stderr line.
+    pub fn assert_fail_open(&self) -> &Self {
+        assert_eq!(self.code, Some(0), "exit code; stderr: {}", self.stderr);
+        assert!(!self.stderr.contains("panicked"), "panic leaked: {}", self.stderr);
+        assert!(self.stderr.lines().count() <= 1, "more than one stderr line: {:?}", self.stderr);
+        self
+    }
+}
+
+/// An isolated environment: a temporary HOME, a snapshot folder and a place for transcripts.
+pub struct Sandbox {
+    pub root: tempfile::TempDir,
+    pub store: PathBuf,
+    pub env: Vec<(String, String)>,
+}
+
+impl Sandbox {
+    pub fn new() -> Sandbox {
+        let root = tempfile::tempdir().unwrap();
+        let store = root.path().join("store");
+        Sandbox {
+            env: vec![
+                ("HOME".into(), root.path().join("home").display().to_string()),
+                ("COMPACT_GUARDIAN_DIR".into(), store.display().to_string()),
+            ],
+            store,
+            root,
+        }
+    }
+
+    pub fn path(&self, name: &str) -> PathBuf {
+        self.root.path().join(name)
+    }
+
+    /// Writes a transcript made of `lines` (each a JSON record) and returns its path.
+    pub fn transcript(&self, name: &str, lines: &[String]) -> PathBuf {
+        let p = self.path(name);
+        let mut body = lines.join("\n");
+        body.push('\n');
+        std::fs::write(&p, body).unwrap();
+        p
+    }
+
+    pub fn snapshot_path(&self, session: &str) -> PathBuf {
+        self.store.join(compact_guardian::store::file_name(session))
+    }
+
+    /// A command with this sandbox's environment.
+    pub fn cmd(&self, args: &[&str]) -> Cmd {
+        let mut c = Cmd::new(args);
+        c.env = self.env.clone();
+        c
+    }
+
+    pub fn save(&self, input: &str) -> Run {
+        self.cmd(&["save"]).stdin(input).run()
+    }
+
+    pub fn restore(&self, input: &str) -> Run {
+        self.cmd(&["restore"]).stdin(input).run()
+    }
+}
+
+/// A command to run with the binary.
+pub struct Cmd {
+    args: Vec<String>,
+    stdin: Vec<u8>,
+    pub env: Vec<(String, String)>,
+    stdout: Option<Stdio>,
+}
+
+impl Cmd {
+    pub fn new(args: &[&str]) -> Cmd {
+        Cmd { args: args.iter().map(|s| s.to_string()).collect(), stdin: Vec::new(), env: Vec::new(), stdout: None }
+    }
+
+    pub fn stdin(mut self, input: impl AsRef<[u8]>) -> Cmd {
+        self.stdin = input.as_ref().to_vec();
+        self
+    }
+
+    pub fn env(mut self, k: &str, v: &str) -> Cmd {
+        self.env.retain(|(key, _)| key != k);
+        self.env.push((k.into(), v.into()));
+        self
+    }
+
+    /// Uses `out` as the child's stdout instead of a captured pipe.
+    pub fn stdout(mut self, out: Stdio) -> Cmd {
+        self.stdout = Some(out);
+        self
+    }
+
+    /// Runs the command; fails the test if it runs longer than 20 s (a hang, not a slow machine).
+    pub fn run(self) -> Run {
+        let mut c = Command::new(bin());
+        c.args(&self.args).stdin(Stdio::piped()).stderr(Stdio::piped());
+        c.stdout(self.stdout.unwrap_or_else(Stdio::piped));
+        for (k, _) in std::env::vars() {
+            if k.starts_with("COMPACT_GUARDIAN_") || k == "CLAUDE_CONFIG_DIR" {
+                c.env_remove(k);
+            }
+        }
+        c.envs(self.env.iter().map(|(k, v)| (k, v)));
+        let start = Instant::now();
+        let mut child = c.spawn().unwrap();
+        let mut stdin = child.stdin.take().unwrap();
+        let input = self.stdin;
+        let writer = std::thread::spawn(move || {
+            let _ = stdin.write_all(&input); // the child may stop reading early: that is allowed
+        });
+        let stdout = child.stdout.take();
+        let stderr = child.stderr.take();
+        let out_reader = std::thread::spawn(move || read_all(stdout));
+        let err_reader = std::thread::spawn(move || read_all(stderr));
+        let deadline = start + Duration::from_secs(20);
+        let status = loop {
+            if let Some(s) = child.try_wait().unwrap() {
+                break s;
+            }
+            if Instant::now() > deadline {
+                let _ = child.kill();
+                panic!("{:?} hung for 20 s", self.args);
+            }
+            std::thread::sleep(Duration::from_millis(2));
+        };
+        let elapsed = start.elapsed();
+        let _ = writer.join();
+        Run { code: status.code(), stdout: out_reader.join().unwrap(), stderr: err_reader.join().unwrap(), elapsed }
+    }
+}
+
+fn read_all(r: Option<impl std::io::Read>) -> String {
+    let mut buf = Vec::new();
+    if let Some(mut r) = r {
+        let _ = r.read_to_end(&mut buf);
+    }
+    String::from_utf8_lossy(&buf).into_owned()
+}
+
+/// Hook input JSON.
+pub fn hook(session: &str, transcript: &Path) -> String {
+    serde_json::json!({
+        "session_id": session,
+        "transcript_path": transcript,
+        "cwd": "/work/app",
+        "hook_event_name": "PreCompact",
+        "trigger": "manual",
+        "custom_instructions": "keep the parser work"
+    })
+    .to_string()
+}
+
+/// SessionStart(compact) hook input.
+pub fn start_hook(session: &str, transcript: &Path) -> String {
+    serde_json::json!({
+        "session_id": session,
+        "transcript_path": transcript,
+        "cwd": "/work/app",
+        "hook_event_name": "SessionStart",
+        "source": "compact"
+    })
+    .to_string()
+}
+
+/// A user prompt record.
+pub fn prompt(uuid: &str, parent: Option<&str>, text: &str) -> String {
+    serde_json::json!({"type":"user","uuid":uuid,"parentUuid":parent,"message":{"role":"user","content":text}}).to_string()
+}
+
+/// An assistant text record.
+pub fn reply(uuid: &str, parent: &str, text: &str) -> String {
+    serde_json::json!({"type":"assistant","uuid":uuid,"parentUuid":parent,"message":{"role":"assistant","content":[{"type":"text","text":text}]}}).to_string()
+}
+
+/// An assistant tool call record.
+pub fn tool_use(uuid: &str, parent: &str, id: &str, name: &str, input: serde_json::Value) -> String {
+    serde_json::json!({"type":"assistant","uuid":uuid,"parentUuid":parent,"message":{"role":"assistant","content":[{"type":"tool_use","id":id,"name":name,"input":input}]}}).to_string()
+}
+
+/// A tool result record.
+pub fn tool_result(uuid: &str, parent: &str, id: &str, content: &str, is_error: bool) -> String {
+    serde_json::json!({"type":"user","uuid":uuid,"parentUuid":parent,"message":{"role":"user","content":[{"type":"tool_result","tool_use_id":id,"content":content,"is_error":is_error}]}}).to_string()
+}
+
+/// A small, ordinary session: two prompts, an edit, a failing test.
+pub fn small_session() -> Vec<String> {
+    vec![
+        prompt("u1", None, "add a parser for the config file"),
+        tool_use("a1", "u1", "t1", "Edit", serde_json::json!({"file_path":"/work/app/src/parse.rs","old_string":"a","new_string":"b"})),
+        tool_result("r1", "a1", "t1", "ok", false),
+        tool_use("a2", "r1", "t2", "Bash", serde_json::json!({"command":"cargo test"})),
+        tool_result("r2", "a2", "t2", "Exit code 101\nfailed", true),
+        prompt("u2", Some("r2"), "fix the failing test, then stop — ünïcødé ✓"),
+        reply("a3", "u2", "Working on it.\n- [ ] fix parse_empty"),
+    ]
+}

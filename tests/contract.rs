@@ -1,0 +1,263 @@
+//! The save/restore/preview contract, through the built binary: round trip, single use, TTL,
+//! per-session isolation, path rules, permissions, steering, the restore fallback, preview.
+
+use crate::common::*;
+use std::fs;
+use std::os::unix::fs::PermissionsExt;
+use std::time::{Duration, SystemTime};
+
+fn set_mtime(path: &std::path::Path, t: SystemTime) {
+    fs::File::options().write(true).open(path).unwrap().set_modified(t).unwrap();
+}
+
+#[test]
+fn round_trip_save_then_restore_prints_snapshot_once() {
+    let sb = Sandbox::new();
+    let t = sb.transcript("t.jsonl", &small_session());
+    let save = sb.save(&hook("s1", &t));
+    save.assert_fail_open();
+    assert!(save.stderr.is_empty(), "{}", save.stderr);
+    let r = sb.restore(&start_hook("s1", &t));
+    r.assert_fail_open();
+    let out = &r.stdout;
+    assert!(out.starts_with("# [compact-guardian snapshot]"), "{out}");
+    assert!(out.contains("> fix the failing test, then stop — ünïcødé ✓"));
+    assert!(out.contains("> add a parser for the config file"));
+    assert!(out.contains("/work/app/src/parse.rs"));
+    assert!(out.contains("Bash: cargo test  [FAILED]"));
+    assert!(out.contains("> keep the parser work"), "focus text verbatim");
+    assert!(out.contains("before a manual compaction"));
+    assert!(!sb.snapshot_path("s1").exists(), "deleted after restore");
+    // Used once: a second restore finds nothing (and no boundary to rebuild from).
+    let again = sb.restore(&start_hook("s1", &t));
+    again.assert_fail_open();
+    assert_eq!(again.stdout, "");
+}
+
+#[test]
+fn snapshot_file_is_private_and_folder_created_0700() {
+    let sb = Sandbox::new();
+    let t = sb.transcript("t.jsonl", &small_session());
+    sb.save(&hook("s1", &t)).assert_fail_open();
+    let mode = fs::metadata(sb.snapshot_path("s1")).unwrap().permissions().mode() & 0o777;
+    assert_eq!(mode, 0o600);
+    let dmode = fs::metadata(&sb.store).unwrap().permissions().mode() & 0o777;
+    assert_eq!(dmode, 0o700);
+}
+
+#[test]
+fn stale_snapshot_is_not_restored() {
+    let sb = Sandbox::new();
+    let t = sb.transcript("t.jsonl", &small_session());
+    sb.save(&hook("s1", &t)).assert_fail_open();
+    set_mtime(&sb.snapshot_path("s1"), SystemTime::now() - Duration::from_secs(11 * 60));
+    let r = sb.restore(&start_hook("s1", &t));
+    r.assert_fail_open();
+    assert_eq!(r.stdout, "");
+    assert!(!sb.snapshot_path("s1").exists(), "a stale snapshot is removed");
+}
+
+#[test]
+fn ttl_is_configurable() {
+    let sb = Sandbox::new();
+    let t = sb.transcript("t.jsonl", &small_session());
+    sb.save(&hook("s1", &t)).assert_fail_open();
+    set_mtime(&sb.snapshot_path("s1"), SystemTime::now() - Duration::from_secs(30));
+    let r = sb.cmd(&["restore"]).env("COMPACT_GUARDIAN_TTL_SECS", "20").stdin(start_hook("s1", &t)).run();
+    r.assert_fail_open();
+    assert_eq!(r.stdout, "");
+}
+
+#[test]
+fn save_removes_other_stale_snapshots() {
+    let sb = Sandbox::new();
+    let t = sb.transcript("t.jsonl", &small_session());
+    sb.save(&hook("old", &t)).assert_fail_open();
+    set_mtime(&sb.snapshot_path("old"), SystemTime::now() - Duration::from_secs(3600));
+    sb.save(&hook("new", &t)).assert_fail_open();
+    assert!(!sb.snapshot_path("old").exists());
+    assert!(sb.snapshot_path("new").exists());
+}
+
+#[test]
+fn sessions_are_isolated() {
+    let sb = Sandbox::new();
+    let a = sb.transcript("a.jsonl", &[prompt("u1", None, "session A work")]);
+    let b = sb.transcript("b.jsonl", &[prompt("u1", None, "session B work")]);
+    sb.save(&hook("A", &a)).assert_fail_open();
+    sb.save(&hook("B", &b)).assert_fail_open();
+    let ra = sb.restore(&start_hook("A", &a));
+    assert!(ra.stdout.contains("session A work") && !ra.stdout.contains("session B work"));
+    let rb = sb.restore(&start_hook("B", &b));
+    assert!(rb.stdout.contains("session B work") && !rb.stdout.contains("session A work"));
+}
+
+#[test]
+fn hostile_session_ids_never_leave_the_folder() {
+    let sb = Sandbox::new();
+    let t = sb.transcript("t.jsonl", &small_session());
+    let long = "a".repeat(10_000);
+    for id in ["x/../../escaped", "../../../../tmp/evil", "/etc/passwd", "a\\b", "..", ".", long.as_str()] {
+        sb.save(&hook(id, &t)).assert_fail_open();
+        let p = sb.snapshot_path(id);
+        assert!(p.exists(), "{id}: {}", p.display());
+        assert_eq!(p.parent().unwrap(), sb.store);
+        let r = sb.restore(&start_hook(id, &t));
+        r.assert_fail_open();
+        assert!(r.stdout.contains("fix the failing test"), "{id}");
+    }
+    assert!(!sb.root.path().join("escaped").exists());
+    // Everything written is inside the store, nothing beside it.
+    let outside: Vec<_> = fs::read_dir(sb.root.path()).unwrap().map(|e| e.unwrap().file_name()).collect();
+    assert_eq!(outside.len(), 2, "{outside:?}"); // store/ and t.jsonl
+}
+
+#[test]
+fn transcript_without_genuine_prompt_writes_nothing_and_removes_older_snapshot() {
+    let sb = Sandbox::new();
+    let good = sb.transcript("good.jsonl", &small_session());
+    sb.save(&hook("s1", &good)).assert_fail_open();
+    let empty = sb.transcript(
+        "empty.jsonl",
+        &[r#"{"type":"user","isMeta":true,"message":{"content":"<local-command-caveat>x</local-command-caveat>"}}"#.to_string()],
+    );
+    sb.save(&hook("s1", &empty)).assert_fail_open();
+    assert!(!sb.snapshot_path("s1").exists());
+}
+
+#[test]
+fn save_prints_the_summarizer_directive_unless_disabled() {
+    let sb = Sandbox::new();
+    let t = sb.transcript("t.jsonl", &small_session());
+    let r = sb.save(&hook("s1", &t));
+    assert!(r.stdout.starts_with("compact-guardian: in the summary"), "{}", r.stdout);
+    assert!(r.stdout.contains("fix the failing test, then stop"));
+    assert!(r.stdout.chars().count() <= 1500);
+    let quiet = sb.cmd(&["save"]).env("COMPACT_GUARDIAN_STEER", "0").stdin(hook("s2", &t)).run();
+    quiet.assert_fail_open();
+    assert_eq!(quiet.stdout, "");
+    assert!(sb.snapshot_path("s2").exists());
+}
+
+#[test]
+fn restore_rebuilds_from_transcript_when_no_snapshot_exists() {
+    let sb = Sandbox::new();
+    let mut lines = small_session();
+    lines.push(r#"{"type":"system","subtype":"compact_boundary","uuid":"b","parentUuid":null,"logicalParentUuid":"a3","compactMetadata":{"trigger":"auto"}}"#.into());
+    lines.push(r#"{"type":"user","uuid":"s","parentUuid":"b","isCompactSummary":true,"message":{"content":"This session is being continued from a previous conversation. Everything is done."}}"#.into());
+    lines.push(prompt("u9", Some("s"), "a prompt after the compaction"));
+    let t = sb.transcript("t.jsonl", &lines);
+    let r = sb.restore(&start_hook("s1", &t));
+    r.assert_fail_open();
+    assert!(r.stdout.contains("Rebuilt by the compact-guardian plugin"), "{}", r.stdout);
+    assert!(r.stdout.contains("fix the failing test"));
+    assert!(!r.stdout.contains("a prompt after the compaction"), "only what was compacted");
+    assert!(!r.stdout.contains("Everything is done"));
+    // Not after a compaction: no rebuild.
+    let startup = start_hook("s1", &t).replace("\"compact\"", "\"startup\"");
+    assert_eq!(sb.restore(&startup).stdout, "");
+}
+
+#[test]
+fn fresh_snapshot_wins_over_rebuild() {
+    let sb = Sandbox::new();
+    let mut lines = small_session();
+    lines.push(r#"{"type":"system","subtype":"compact_boundary","uuid":"b","logicalParentUuid":"a3"}"#.into());
+    let t = sb.transcript("t.jsonl", &lines);
+    sb.save(&hook("s1", &t)).assert_fail_open();
+    let r = sb.restore(&start_hook("s1", &t));
+    assert!(r.stdout.contains("Saved by the compact-guardian plugin"));
+    assert!(!r.stdout.contains("Rebuilt"));
+}
+
+#[test]
+fn preview_prints_what_restore_would() {
+    let sb = Sandbox::new();
+    let t = sb.transcript("t.jsonl", &small_session());
+    let input = serde_json::json!({"session_id":"s1","transcript_path":t}).to_string();
+    sb.save(&input).assert_fail_open();
+    let restored = sb.restore(&input).stdout;
+    let preview = sb.cmd(&["preview", t.to_str().unwrap()]).run();
+    assert_eq!(preview.code, Some(0));
+    let strip = |s: &str| s.lines().filter(|l| !l.starts_with("- Taken:")).collect::<Vec<_>>().join("\n");
+    assert_eq!(strip(&preview.stdout), strip(&restored));
+}
+
+#[test]
+fn preview_json_has_the_documented_keys() {
+    let sb = Sandbox::new();
+    let t = sb.transcript("t.jsonl", &small_session());
+    let r = sb.cmd(&["preview", "--json", t.to_str().unwrap()]).run();
+    assert_eq!(r.code, Some(0), "{}", r.stderr);
+    let v: serde_json::Value = serde_json::from_str(&r.stdout).unwrap();
+    assert_eq!(v["instructions"][1], "fix the failing test, then stop — ünïcødé ✓");
+    assert!(v["tasks"].is_array());
+    assert_eq!(v["checklist"][0], "- [ ] fix parse_empty");
+    assert_eq!(v["last_response"], "Working on it.\n- [ ] fix parse_empty");
+    assert_eq!(v["files_changed"][0], "/work/app/src/parse.rs");
+    let a = &v["actions"][1];
+    assert_eq!((a["tool"].as_str(), a["summary"].as_str(), a["error"].as_bool(), a["count"].as_u64()), (Some("Bash"), Some("cargo test"), Some(true), Some(1)));
+}
+
+#[test]
+fn preview_fails_loudly_on_bad_input() {
+    let sb = Sandbox::new();
+    let r = sb.cmd(&["preview", "/nonexistent/t.jsonl"]).run();
+    assert_ne!(r.code, Some(0));
+    assert!(r.stderr.contains("could not stat transcript"), "{}", r.stderr);
+    let empty = sb.transcript("e.jsonl", &["{}".to_string()]);
+    let r = sb.cmd(&["preview", empty.to_str().unwrap()]).run();
+    assert_ne!(r.code, Some(0));
+    assert!(r.stderr.contains("no prompt typed by the user"));
+    assert_ne!(sb.cmd(&["preview"]).run().code, Some(0), "missing argument");
+}
+
+#[test]
+fn help_version_and_bad_arguments() {
+    let v = Cmd::new(&["--version"]).run();
+    assert_eq!(v.code, Some(0));
+    assert_eq!(v.stdout.trim(), format!("compact-guardian {}", env!("CARGO_PKG_VERSION")));
+    let h = Cmd::new(&["--help"]).run();
+    assert!(h.stdout.contains("save") && h.stdout.contains("restore") && h.stdout.contains("preview"));
+    // A hook command line clap rejects must still not fail the session.
+    Cmd::new(&["save", "--bogus"]).run().assert_fail_open();
+    Cmd::new(&["restorex"]).run().assert_fail_open();
+}
+
+#[test]
+fn debug_mode_explains_on_stderr() {
+    let sb = Sandbox::new();
+    let t = sb.transcript("t.jsonl", &small_session());
+    let r = sb.cmd(&["save"]).env("COMPACT_GUARDIAN_DEBUG", "1").stdin(hook("s1", &t)).run();
+    assert_eq!(r.code, Some(0));
+    assert!(r.stderr.contains("debug: scan:"), "{}", r.stderr);
+    assert!(r.stderr.contains("debug: wrote"));
+}
+
+#[test]
+fn save_is_idempotent() {
+    let sb = Sandbox::new();
+    let t = sb.transcript("t.jsonl", &small_session());
+    for _ in 0..3 {
+        sb.save(&hook("s1", &t)).assert_fail_open();
+    }
+    let r = sb.restore(&start_hook("s1", &t));
+    assert_eq!(r.stdout.matches("# [compact-guardian snapshot]").count(), 1);
+}
+
+#[test]
+fn config_dir_precedence_reaches_the_binary() {
+    let sb = Sandbox::new();
+    let t = sb.transcript("t.jsonl", &small_session());
+    let cfg = sb.path("claude-config");
+    let r = Cmd::new(&["save"])
+        .env("HOME", sb.path("home").to_str().unwrap())
+        .env("CLAUDE_CONFIG_DIR", cfg.to_str().unwrap())
+        .stdin(hook("s1", &t))
+        .run();
+    r.assert_fail_open();
+    assert!(cfg.join("compact-snapshot-s1.md").exists());
+    let r = Cmd::new(&["save"]).env("HOME", sb.path("home").to_str().unwrap()).stdin(hook("s2", &t)).run();
+    r.assert_fail_open();
+    assert!(sb.path("home").join(".claude/compact-snapshot-s2.md").exists());
+}
