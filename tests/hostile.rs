@@ -1,0 +1,344 @@
+//! Hostile input, races and faults (the binary through stdin): every case exits 0, never panics,
+//! writes at most one stderr line, finishes promptly, and never leaks or loses a snapshot.
+
+use crate::common::*;
+use std::fs;
+use std::io::Write;
+use std::os::unix::fs::PermissionsExt;
+use std::path::Path;
+use std::process::{Command, Stdio};
+use std::time::{Duration, Instant, SystemTime};
+
+/// A generous ceiling that only a hang or a pathological slowdown can cross (the work itself is
+/// milliseconds; the machines are shared and noisy, so this is not a speed target).
+const PROMPT: Duration = Duration::from_secs(5);
+
+fn check(run: &Run, case: &str) {
+    assert_eq!(run.code, Some(0), "{case}: exit code; stderr {}", run.stderr);
+    assert!(!run.stderr.contains("panicked"), "{case}: {}", run.stderr);
+    assert!(run.stderr.lines().count() <= 1, "{case}: {:?}", run.stderr);
+    assert!(run.elapsed < PROMPT, "{case}: took {:?}", run.elapsed);
+}
+
+#[test]
+fn hostile_hook_inputs() {
+    let sb = Sandbox::new();
+    let t = sb.transcript("t.jsonl", &small_session());
+    let tp = t.display().to_string();
+    let mut whitespace = vec![b' '; 64 * 1024 * 1024];
+    whitespace.extend_from_slice(b"{}");
+    let long_id = "x".repeat(10_000);
+    let cases: Vec<(&str, Vec<u8>)> = vec![
+        ("empty", b"".to_vec()),
+        ("not json", b"hello there".to_vec()),
+        ("json array", br#"[{"session_id":"a"}]"#.to_vec()),
+        ("json number", b"42".to_vec()),
+        ("json string", br#""session""#.to_vec()),
+        ("json null", b"null".to_vec()),
+        ("invalid utf-8", b"{\"session_id\":\"a\xff\xfe\",\"transcript_path\":\"\xc3\x28\"}".to_vec()),
+        ("64 MiB of whitespace", whitespace),
+        ("truncated object", br#"{"session_id":"a","transcript_path":"#.to_vec()),
+        ("all null", br#"{"session_id":null,"transcript_path":null,"cwd":null,"trigger":null,"custom_instructions":null,"source":null}"#.to_vec()),
+        ("wrong types", format!(r#"{{"session_id":["a"],"transcript_path":{{"p":"{tp}"}},"cwd":7,"trigger":true,"custom_instructions":[1],"source":{{}}}}"#).into_bytes()),
+        ("numeric session id", format!(r#"{{"session_id":12345,"transcript_path":"{tp}"}}"#).into_bytes()),
+        ("dotdot id", format!(r#"{{"session_id":"..","transcript_path":"{tp}"}}"#).into_bytes()),
+        ("traversal id", format!(r#"{{"session_id":"x/../../escaped","transcript_path":"{tp}"}}"#).into_bytes()),
+        ("backslash id", format!(r#"{{"session_id":"a\\b\\..\\c","transcript_path":"{tp}"}}"#).into_bytes()),
+        ("nul id", format!(r#"{{"session_id":"a\u0000b","transcript_path":"{tp}"}}"#).into_bytes()),
+        ("absolute id", format!(r#"{{"session_id":"/etc/passwd","transcript_path":"{tp}"}}"#).into_bytes()),
+        ("10k id", format!(r#"{{"session_id":"{long_id}","transcript_path":"{tp}"}}"#).into_bytes()),
+        ("lone surrogate id", format!(r#"{{"session_id":"\ud800","transcript_path":"{tp}"}}"#).into_bytes()),
+        ("byte order mark", [b"\xEF\xBB\xBF".as_slice(), format!(r#"{{"session_id":"bom","transcript_path":"{tp}"}}"#).as_bytes()].concat()),
+        ("deep nesting", format!(r#"{{"session_id":"d","x":{}{}}}"#, "[".repeat(200_000), "]".repeat(200_000)).into_bytes()),
+    ];
+    for (name, input) in &cases {
+        for sub in ["save", "restore"] {
+            check(&sb.cmd(&[sub]).stdin(input).run(), &format!("{sub}: {name}"));
+        }
+    }
+    assert!(!sb.root.path().join("escaped").exists());
+    assert!(!Path::new("/etc/passwd.md").exists());
+    eprintln!("hostile hook inputs: {} cases x 2 subcommands", cases.len());
+}
+
+#[test]
+fn hostile_transcript_paths() {
+    let sb = Sandbox::new();
+    let fifo = sb.path("fifo");
+    assert!(Command::new("mkfifo").arg(&fifo).status().unwrap().success());
+    let dir = sb.path("dir");
+    fs::create_dir(&dir).unwrap();
+    let binary = sb.path("random.bin");
+    let mut noise = Vec::with_capacity(3 << 20);
+    let mut x: u64 = 0x9E37_79B9_7F4A_7C15;
+    for _ in 0..(3 << 20) {
+        x ^= x << 13;
+        x ^= x >> 7;
+        x ^= x << 17;
+        noise.push(x as u8);
+    }
+    fs::write(&binary, noise).unwrap();
+    let empty = sb.path("empty.jsonl");
+    fs::write(&empty, "").unwrap();
+    let cases: Vec<(&str, String)> = vec![
+        ("missing", sb.path("missing.jsonl").display().to_string()),
+        ("relative", "relative/path.jsonl".into()),
+        ("directory", dir.display().to_string()),
+        ("fifo", fifo.display().to_string()),
+        ("/dev/zero", "/dev/zero".into()),
+        ("/dev/urandom", "/dev/urandom".into()),
+        ("random binary", binary.display().to_string()),
+        ("empty file", empty.display().to_string()),
+        ("empty string", String::new()),
+    ];
+    for (name, path) in &cases {
+        let input = serde_json::json!({"session_id":"s","transcript_path":path,"source":"compact"}).to_string();
+        for sub in ["save", "restore"] {
+            let r = sb.cmd(&[sub]).stdin(&input).run();
+            check(&r, &format!("{sub}: {name}"));
+            assert_eq!(r.stdout, "", "{sub}: {name}");
+        }
+    }
+    eprintln!("hostile transcript paths: {} cases x 2 subcommands", cases.len());
+}
+
+/// Good records first, then damage: the good prompts must survive into the snapshot.
+#[test]
+fn damaged_transcripts_keep_the_good_prompts() {
+    let sb = Sandbox::new();
+    let good = [
+        prompt("u1", None, "GOOD-PROMPT-ONE"),
+        reply("a1", "u1", "ok"),
+        prompt("u2", Some("a1"), "GOOD-PROMPT-TWO"),
+    ]
+    .join("\n");
+    let deep = format!(r#"{{"type":"user","message":{{"content":{}{}}}}}"#, "[".repeat(200_000), "]".repeat(200_000));
+    let huge = format!(r#"{{"type":"user","message":{{"content":"{}"}}}}"#, "h".repeat(40 * 1024 * 1024));
+    let odd = [
+        "7",
+        "null",
+        r#""just a string""#,
+        r#"[1,2,3]"#,
+        r#"{"type":7,"message":"x"}"#,
+        r#"{"type":"user","message":null}"#,
+        r#"{"type":"user","message":{"content":{"text":"object content"}}}"#,
+        r#"{"type":"user","message":{"content":[{"type":"text","text":null}]}}"#,
+        r#"{"type":"assistant","message":{"content":[{"type":"tool_use","id":5,"name":17,"input":"not an object"}]}}"#,
+        r#"{"type":"user","message":{"content":[{"type":"tool_result","tool_use_id":null,"content":{"a":1},"is_error":"yes"}]}}"#,
+        r#"{"type":"assistant","message":{"content":[{"type":"tool_use","id":"t","name":"TodoWrite","input":{"todos":"nope"}}]}}"#,
+        r#"{"type":"assistant","message":{"content":[{"type":"tool_use","id":"t2","name":"TaskUpdate","input":{"taskId":{},"status":5}}]}}"#,
+    ]
+    .join("\n");
+    let cases: Vec<(&str, Vec<u8>)> = vec![
+        ("truncated last line", format!("{good}\n{{\"type\":\"user\",\"message\":{{\"content\":\"cut").into_bytes()),
+        ("invalid utf-8", [good.as_bytes(), b"\n{\"type\":\"user\",\"message\":{\"content\":\"bad \xff\xfe bytes\"}}\n"].concat()),
+        ("lone surrogates", format!("{good}\n{}\n", r#"{"type":"user","uuid":"u3","parentUuid":"u2","message":{"content":"lone \ud800 and \udc00 here"}}"#).into_bytes()),
+        ("crlf", format!("{}\r\n", good.replace('\n', "\r\n")).into_bytes()),
+        ("byte order mark", [b"\xEF\xBB\xBF".as_slice(), good.as_bytes(), b"\n"].concat()),
+        ("200k nested brackets", format!("{good}\n{deep}\n").into_bytes()),
+        ("odd json types", format!("{good}\n{odd}\n").into_bytes()),
+        ("40 MB line after good records", format!("{good}\n{huge}\n").into_bytes()),
+        ("garbage lines between", format!("{}\n\u{0}\u{1}garbage\n{{{{{{\n{}\n", &good[..good.rfind('\n').unwrap()], prompt("u2", Some("a1"), "GOOD-PROMPT-TWO")).into_bytes()),
+    ];
+    for (name, body) in &cases {
+        let t = sb.path("damaged.jsonl");
+        fs::write(&t, body).unwrap();
+        let session = format!("s-{}", name.replace(' ', "-"));
+        let r = sb.save(&hook(&session, &t));
+        check(&r, name);
+        let out = sb.restore(&start_hook(&session, &t));
+        check(&out, name);
+        assert!(out.stdout.contains("GOOD-PROMPT-ONE") && out.stdout.contains("GOOD-PROMPT-TWO"), "{name}: {}", out.stdout);
+        if *name == "lone surrogates" {
+            assert!(out.stdout.contains("lone \u{fffd} and \u{fffd} here"), "{}", out.stdout);
+        }
+    }
+    eprintln!("damaged transcripts: {} cases", cases.len());
+}
+
+#[test]
+fn store_folder_missing_unwritable_or_a_file() {
+    let sb = Sandbox::new();
+    let t = sb.transcript("t.jsonl", &small_session());
+    let file = sb.path("a-file");
+    fs::write(&file, "").unwrap();
+    for (name, dir) in [
+        ("missing, nested", sb.path("deep/er/store").display().to_string()),
+        ("a file", file.display().to_string()),
+        ("below a file", format!("{}/sub", file.display())),
+        ("unwritable (/proc)", "/proc/compact-guardian-test".into()),
+    ] {
+        let r = sb.cmd(&["save"]).env("COMPACT_GUARDIAN_DIR", &dir).stdin(hook("s", &t)).run();
+        check(&r, name);
+        if name.starts_with("missing") {
+            assert!(sb.path("deep/er/store/compact-snapshot-s.md").exists(), "missing folder is created");
+        }
+        let r = sb.cmd(&["restore"]).env("COMPACT_GUARDIAN_DIR", &dir).stdin(start_hook("s", &t)).run();
+        check(&r, name);
+    }
+    assert_eq!(fs::metadata(sb.path("deep/er/store")).unwrap().permissions().mode() & 0o777, 0o700);
+}
+
+#[test]
+fn planted_symlink_is_neither_written_through_nor_printed() {
+    let sb = Sandbox::new();
+    let t = sb.transcript("t.jsonl", &small_session());
+    fs::create_dir_all(&sb.store).unwrap();
+    let victim = sb.path("victim.txt");
+    fs::write(&victim, "VICTIM-CONTENT").unwrap();
+    std::os::unix::fs::symlink(&victim, sb.snapshot_path("s")).unwrap();
+    // restore must not print the link's target
+    let r = sb.restore(&start_hook("s", &t));
+    check(&r, "restore through symlink");
+    assert!(!r.stdout.contains("VICTIM-CONTENT"));
+    // save must replace the link, not write through it
+    check(&sb.save(&hook("s", &t)), "save over symlink");
+    assert_eq!(fs::read_to_string(&victim).unwrap(), "VICTIM-CONTENT");
+    assert!(fs::symlink_metadata(sb.snapshot_path("s")).unwrap().file_type().is_file());
+}
+
+#[test]
+fn snapshot_that_is_a_directory_or_from_the_future() {
+    let sb = Sandbox::new();
+    let t = sb.transcript("t.jsonl", &small_session());
+    fs::create_dir_all(sb.snapshot_path("dir")).unwrap();
+    check(&sb.restore(&start_hook("dir", &t)), "restore dir");
+    check(&sb.save(&hook("dir", &t)), "save onto dir");
+    assert!(sb.snapshot_path("dir").is_dir(), "never deleted");
+
+    sb.save(&hook("future", &t));
+    let f = fs::File::options().write(true).open(sb.snapshot_path("future")).unwrap();
+    f.set_modified(SystemTime::now() + Duration::from_secs(86_400)).unwrap();
+    let r = sb.restore(&start_hook("future", &t));
+    check(&r, "future mtime");
+    assert_eq!(r.stdout, "", "a snapshot dated in the future is not trusted");
+}
+
+#[test]
+fn sixteen_racing_restores_print_the_snapshot_exactly_once() {
+    let sb = Sandbox::new();
+    let t = sb.transcript("t.jsonl", &small_session());
+    for round in 0..5 {
+        check(&sb.save(&hook("race", &t)), "save");
+        let input = start_hook("race", &t);
+        let children: Vec<_> = (0..16)
+            .map(|_| {
+                let mut c = Command::new(bin());
+                c.arg("restore").stdin(Stdio::piped()).stdout(Stdio::piped()).stderr(Stdio::piped());
+                c.envs(sb.env.iter().map(|(k, v)| (k, v)));
+                let mut child = c.spawn().unwrap();
+                child.stdin.take().unwrap().write_all(input.as_bytes()).unwrap();
+                child
+            })
+            .collect();
+        let printed = children
+            .into_iter()
+            .map(|c| c.wait_with_output().unwrap())
+            .inspect(|o| assert!(o.status.success()))
+            .filter(|o| String::from_utf8_lossy(&o.stdout).contains("# [compact-guardian snapshot]"))
+            .count();
+        assert_eq!(printed, 1, "round {round}");
+    }
+}
+
+#[test]
+fn save_racing_restore_never_yields_a_torn_snapshot() {
+    let sb = Sandbox::new();
+    let a = sb.transcript("a.jsonl", &[prompt("u", None, &format!("ALPHA {}", "a".repeat(3000)))]);
+    let b = sb.transcript("b.jsonl", &[prompt("u", None, &format!("BRAVO {}", "b".repeat(3000)))]);
+    for i in 0..30 {
+        check(&sb.save(&hook("torn", &a)), "save a");
+        let saver = {
+            let mut c = Command::new(bin());
+            c.arg("save").stdin(Stdio::piped()).stdout(Stdio::null()).stderr(Stdio::null());
+            c.envs(sb.env.iter().map(|(k, v)| (k, v)));
+            let mut child = c.spawn().unwrap();
+            child.stdin.take().unwrap().write_all(hook("torn", &b).as_bytes()).unwrap();
+            child
+        };
+        let r = sb.cmd(&["restore"]).stdin(start_hook("torn", &a)).run();
+        saver.wait_with_output().unwrap();
+        check(&r, "restore during save");
+        let out = r.stdout;
+        assert!(out.starts_with("# [compact-guardian snapshot]"), "round {i}: {out:.80}");
+        assert!(out.ends_with("(End of snapshot.)\n"), "round {i}: torn");
+        assert!(out.contains("ALPHA") ^ out.contains("BRAVO"), "round {i}: mixed");
+    }
+}
+
+#[test]
+fn closed_stdout_keeps_the_snapshot() {
+    let sb = Sandbox::new();
+    let t = sb.transcript("t.jsonl", &small_session());
+    check(&sb.save(&hook("s", &t)), "save");
+    let (reader, writer) = std::io::pipe().unwrap();
+    drop(reader);
+    let r = sb.cmd(&["restore"]).stdin(start_hook("s", &t)).stdout(Stdio::from(writer)).run();
+    check(&r, "closed stdout");
+    assert_eq!(r.stderr.lines().count(), 1, "one line explains: {}", r.stderr);
+    assert!(sb.snapshot_path("s").exists(), "kept for the next restore");
+    assert!(sb.restore(&start_hook("s", &t)).stdout.contains("fix the failing test"));
+}
+
+#[test]
+fn panics_end_in_exit_zero_with_one_line_and_no_content() {
+    let sb = Sandbox::new();
+    for sub in ["save", "restore"] {
+        let r = sb.cmd(&[sub]).env("COMPACT_GUARDIAN_TEST_PANIC", "1").stdin("{}").run();
+        check(&r, "forced panic");
+        assert!(r.stderr.contains("internal error"), "{}", r.stderr);
+        assert!(!r.stderr.contains("SECRET-PROMPT-TEXT"), "panic message may quote a prompt");
+    }
+}
+
+#[test]
+fn stdin_that_never_closes_cannot_hold_the_hook() {
+    let sb = Sandbox::new();
+    let mut c = Command::new(bin());
+    c.arg("save").stdin(Stdio::piped()).stdout(Stdio::null()).stderr(Stdio::piped());
+    c.envs(sb.env.iter().map(|(k, v)| (k, v))).env("COMPACT_GUARDIAN_BUDGET_MS", "100");
+    let start = Instant::now();
+    let mut child = c.spawn().unwrap();
+    let _open_stdin = child.stdin.take(); // held open, never written
+    let out = child.wait_with_output().unwrap();
+    assert_eq!(out.status.code(), Some(0));
+    assert!(start.elapsed() < Duration::from_secs(10), "watchdog fired at budget + 3 s");
+    assert_eq!(String::from_utf8_lossy(&out.stderr).lines().count(), 1);
+}
+
+#[test]
+fn time_budget_stops_the_scan_and_uses_what_it_found() {
+    let sb = Sandbox::new();
+    let t = sb.path("big.jsonl");
+    let mut f = fs::File::create(&t).unwrap();
+    let filler = format!(r#"{{"type":"attachment","attachment":{{"type":"x","data":"{}"}}}}"#, "z".repeat(200_000));
+    writeln!(f, "{}", prompt("u0", None, "EARLY-PROMPT")).unwrap();
+    for _ in 0..300 {
+        writeln!(f, "{filler}").unwrap();
+    }
+    writeln!(f, "{}", prompt("u1", None, "LATE-PROMPT")).unwrap();
+    drop(f);
+    let r = sb.cmd(&["save"]).env("COMPACT_GUARDIAN_BUDGET_MS", "0").stdin(hook("s", &t)).run();
+    check(&r, "zero budget");
+    let out = sb.restore(&start_hook("s", &t)).stdout;
+    assert!(out.contains("LATE-PROMPT"), "what was found before the deadline is used");
+}
+
+#[test]
+fn privacy_no_transcript_text_on_stderr() {
+    let sb = Sandbox::new();
+    let t = sb.transcript("t.jsonl", &[prompt("u1", None, "SECRET-PROMPT-TEXT please"), "{broken SECRET-PROMPT-TEXT".into()]);
+    let file = sb.path("not-a-dir");
+    fs::write(&file, "").unwrap();
+    for debug in ["0", "1"] {
+        let r = sb
+            .cmd(&["save"])
+            .env("COMPACT_GUARDIAN_DEBUG", debug)
+            .env("COMPACT_GUARDIAN_DIR", file.to_str().unwrap())
+            .stdin(hook("s", &t))
+            .run();
+        assert_eq!(r.code, Some(0));
+        assert!(!r.stderr.contains("SECRET-PROMPT-TEXT"), "debug={debug}: {}", r.stderr);
+        assert!(!r.stderr.is_empty());
+    }
+}
