@@ -297,17 +297,32 @@ fn quote(text: &str, room: usize) -> String {
 }
 
 /// One line: whitespace runs (newlines included) folded to a space, control characters dropped,
-/// cut with an ellipsis after `max` characters.
+/// cut with an ellipsis after `max` characters. Stops reading once the line is full.
 fn single_line(s: &str, max: usize) -> String {
-    let folded = s.split_whitespace().collect::<Vec<_>>().join(" ");
-    let clean: String = folded.chars().filter(|c| !c.is_control()).collect();
-    if clean.chars().count() <= max {
-        clean
-    } else {
-        let mut t: String = clean.chars().take(max).collect();
-        t.push('…');
-        t
+    let mut out = String::new();
+    let mut count = 0;
+    let mut pending_space = false;
+    for c in s.trim().chars() {
+        if c.is_whitespace() {
+            pending_space = true;
+            continue;
+        }
+        if c.is_control() {
+            continue;
+        }
+        if count + usize::from(pending_space) >= max {
+            out.push('…');
+            return out;
+        }
+        if pending_space {
+            out.push(' ');
+            count += 1;
+            pending_space = false;
+        }
+        out.push(c);
+        count += 1;
     }
+    out
 }
 
 /// `line` (ending in a newline) cut to `max` code units, still ending in a newline.

@@ -1,0 +1,97 @@
+//! Property tests over the line reader, record parser, extraction and rendering: arbitrary bytes
+//! and arbitrary JSON records never panic, the output stays within the size budget, and a valid
+//! prompt appended after garbage is always found.
+
+use compact_guardian::extract::extract;
+use compact_guardian::record::parse_line;
+use compact_guardian::render::{HARD_LIMIT, Meta, Source, TARGET, render, utf16_len};
+use compact_guardian::transcript::{Limits, Part, scan};
+use proptest::prelude::*;
+use serde_json::{Value, json};
+use std::time::SystemTime;
+
+fn meta() -> Meta {
+    Meta { taken_at: SystemTime::now(), trigger: Some("auto".into()), cwd: Some("/w".into()), git_branch: None, focus: None, source: Source::Saved }
+}
+
+/// Any JSON value, a few levels deep.
+fn any_json() -> impl Strategy<Value = Value> {
+    let leaf = prop_oneof![
+        Just(Value::Null),
+        any::<bool>().prop_map(Value::Bool),
+        any::<i64>().prop_map(|n| json!(n)),
+        ".{0,40}".prop_map(Value::String),
+    ];
+    leaf.prop_recursive(4, 32, 6, |inner| {
+        prop_oneof![
+            prop::collection::vec(inner.clone(), 0..6).prop_map(Value::Array),
+            prop::collection::hash_map("[a-z_]{1,8}", inner, 0..6).prop_map(|m| Value::Object(m.into_iter().collect())),
+        ]
+    })
+}
+
+/// Record-shaped JSON: the keys the parser looks at, with values of any type (mostly plausible).
+fn any_record() -> impl Strategy<Value = Value> {
+    let kind = prop_oneof![Just(json!("user")), Just(json!("assistant")), Just(json!("system")), Just(json!("attachment")), any_json()];
+    let text = prop_oneof![".{0,300}".prop_map(Value::String), any_json()];
+    let block = (prop_oneof![Just("text"), Just("tool_use"), Just("tool_result"), Just("image")], text.clone(), any_json(), prop_oneof![Just(json!("Bash")), Just(json!("Edit")), Just(json!("TodoWrite")), Just(json!("TaskCreate")), Just(json!("TaskUpdate")), any_json()])
+        .prop_map(|(t, text, input, name)| json!({"type": t, "text": text, "id": "x", "tool_use_id": "x", "name": name, "input": input, "content": text, "is_error": input}));
+    let content = prop_oneof![text, prop::collection::vec(block, 0..5).prop_map(Value::Array)];
+    (kind, content, any_json(), any::<bool>(), prop::option::of("[a-c]{1,2}"), prop::option::of("[a-c]{1,2}"))
+        .prop_map(|(kind, content, extra, side, uuid, parent)| {
+            json!({"type": kind, "uuid": uuid, "parentUuid": parent, "isSidechain": side, "message": {"content": content}, "attachment": extra, "subtype": "compact_boundary"})
+        })
+}
+
+proptest! {
+    #![proptest_config(ProptestConfig { cases: 512, ..ProptestConfig::default() })]
+
+    #[test]
+    fn arbitrary_bytes_never_panic(bytes in prop::collection::vec(any::<u8>(), 0..4096)) {
+        for line in bytes.split(|b| *b == b'\n') {
+            let _ = parse_line(line);
+        }
+    }
+
+    #[test]
+    fn arbitrary_records_render_within_budget(records in prop::collection::vec(any_record(), 0..40)) {
+        let recs: Vec<_> = records.iter().filter_map(|r| parse_line(r.to_string().as_bytes())).collect();
+        let ex = extract(&recs);
+        let text = render(&ex, &meta());
+        prop_assert!(utf16_len(&text) <= TARGET);
+        prop_assert!(utf16_len(&text) <= HARD_LIMIT);
+    }
+
+    #[test]
+    fn prompt_after_garbage_is_always_found(garbage in prop::collection::vec(any::<u8>(), 0..8192), words in "[a-zA-Z ]{1,60}") {
+        let dir = tempfile::tempdir().unwrap();
+        let path = dir.path().join("t.jsonl");
+        let prompt = format!("PROMPT {words}");
+        let mut body = garbage;
+        body.push(b'\n');
+        body.extend_from_slice(json!({"type":"user","uuid":"zz-last","message":{"content": prompt}}).to_string().as_bytes());
+        body.push(b'\n');
+        std::fs::write(&path, body).unwrap();
+        let s = scan(&path, Part::Tail, Limits { max_bytes: 1 << 20, deadline: None }).unwrap();
+        let ex = extract(&s.records);
+        prop_assert_eq!(ex.instructions.last().map(|s| s.trim()), Some(prompt.trim()));
+    }
+}
+
+proptest! {
+    // Each case builds megabytes of text: fewer cases, same coverage of sizes and scripts.
+    #![proptest_config(ProptestConfig { cases: 64, ..ProptestConfig::default() })]
+
+    #[test]
+    fn huge_fields_still_fit(n in 1usize..30, len in 0usize..20_000, ch in prop_oneof![Just('a'), Just('é'), Just('😀'), Just('\n')]) {
+        let big: String = std::iter::repeat_n(ch, len).collect();
+        let lines: Vec<String> = (0..n).flat_map(|i| [
+            json!({"type":"user","message":{"content": format!("{i}{big}")}}).to_string(),
+            json!({"type":"assistant","message":{"content":[{"type":"text","text": format!("- [ ] {big}")},{"type":"tool_use","id":format!("t{i}"),"name":"Write","input":{"file_path": big.clone()}}]}}).to_string(),
+            json!({"type":"assistant","message":{"content":[{"type":"tool_use","id":format!("d{i}"),"name":"TodoWrite","input":{"todos":[{"content": big.clone(),"status":"pending"}]}}]}}).to_string(),
+        ]).collect();
+        let recs: Vec<_> = lines.iter().filter_map(|l| parse_line(l.as_bytes())).collect();
+        let text = render(&extract(&recs), &Meta { focus: Some(big.clone()), ..meta() });
+        prop_assert!(utf16_len(&text) <= TARGET, "{}", utf16_len(&text));
+    }
+}
