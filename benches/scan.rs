@@ -1,1 +1,3 @@
+//! In-process benchmarks (filled in with the benchmark work).
+
 fn main() {}

@@ -32,18 +32,32 @@ pub struct Config {
 impl Config {
     /// Settings from the process environment.
     pub fn from_env() -> Config {
-        Config::from_vars(|k| std::env::var_os(k).map(|v| v.to_string_lossy().into_owned()), dirs::home_dir())
+        Config::from_vars(
+            |k| std::env::var_os(k).map(|v| v.to_string_lossy().into_owned()),
+            dirs::home_dir(),
+        )
     }
 
     /// Settings from a variable lookup and a home folder (a seam for tests).
     pub fn from_vars(var: impl Fn(&str) -> Option<String>, home: Option<PathBuf>) -> Config {
         let set = |k: &str| var(k).filter(|v| !v.trim().is_empty());
-        let number = |k: &str, default: u64| set(k).and_then(|v| v.trim().parse::<u64>().ok()).unwrap_or(default);
+        let number = |k: &str, default: u64| {
+            set(k)
+                .and_then(|v| v.trim().parse::<u64>().ok())
+                .unwrap_or(default)
+        };
         let dir = set("COMPACT_GUARDIAN_DIR")
             .or_else(|| set("CLAUDE_CONFIG_DIR"))
             .map(PathBuf::from)
             .or_else(|| home.map(|h| h.join(".claude")));
-        let flag = |k: &str| set(k).map(|v| !matches!(v.trim().to_ascii_lowercase().as_str(), "0" | "false" | "no" | "off"));
+        let flag = |k: &str| {
+            set(k).map(|v| {
+                !matches!(
+                    v.trim().to_ascii_lowercase().as_str(),
+                    "0" | "false" | "no" | "off"
+                )
+            })
+        };
         Config {
             dir,
             ttl: Duration::from_secs(number("COMPACT_GUARDIAN_TTL_SECS", 600)),
@@ -61,21 +75,37 @@ mod tests {
     use std::collections::HashMap;
 
     fn cfg(vars: &[(&str, &str)]) -> Config {
-        let m: HashMap<String, String> = vars.iter().map(|(k, v)| (k.to_string(), v.to_string())).collect();
+        let m: HashMap<String, String> = vars
+            .iter()
+            .map(|(k, v)| (k.to_string(), v.to_string()))
+            .collect();
         Config::from_vars(|k| m.get(k).cloned(), Some(PathBuf::from("/home/u")))
     }
 
     #[test]
     fn folder_precedence() {
         assert_eq!(cfg(&[]).dir, Some(PathBuf::from("/home/u/.claude")));
-        assert_eq!(cfg(&[("CLAUDE_CONFIG_DIR", "/c")]).dir, Some(PathBuf::from("/c")));
-        assert_eq!(cfg(&[("CLAUDE_CONFIG_DIR", "/c"), ("COMPACT_GUARDIAN_DIR", "/g")]).dir, Some(PathBuf::from("/g")));
-        assert_eq!(cfg(&[("COMPACT_GUARDIAN_DIR", " ")]).dir, Some(PathBuf::from("/home/u/.claude")));
+        assert_eq!(
+            cfg(&[("CLAUDE_CONFIG_DIR", "/c")]).dir,
+            Some(PathBuf::from("/c"))
+        );
+        assert_eq!(
+            cfg(&[("CLAUDE_CONFIG_DIR", "/c"), ("COMPACT_GUARDIAN_DIR", "/g")]).dir,
+            Some(PathBuf::from("/g"))
+        );
+        assert_eq!(
+            cfg(&[("COMPACT_GUARDIAN_DIR", " ")]).dir,
+            Some(PathBuf::from("/home/u/.claude"))
+        );
     }
 
     #[test]
     fn numbers_and_flags() {
-        let c = cfg(&[("COMPACT_GUARDIAN_TTL_SECS", "5"), ("COMPACT_GUARDIAN_STEER", "0"), ("COMPACT_GUARDIAN_DEBUG", "1")]);
+        let c = cfg(&[
+            ("COMPACT_GUARDIAN_TTL_SECS", "5"),
+            ("COMPACT_GUARDIAN_STEER", "0"),
+            ("COMPACT_GUARDIAN_DEBUG", "1"),
+        ]);
         assert_eq!(c.ttl, Duration::from_secs(5));
         assert!(!c.steer && c.debug);
         let c = cfg(&[("COMPACT_GUARDIAN_TTL_SECS", "soon")]);

@@ -23,7 +23,13 @@ const MAX_CHECKLIST: usize = 30;
 /// How many changed files are kept.
 const MAX_FILES: usize = 30;
 /// Tools whose calls are reported as tasks, not as actions.
-const TASK_TOOLS: &[&str] = &["TodoWrite", "TaskCreate", "TaskUpdate", "TaskList", "TaskGet"];
+const TASK_TOOLS: &[&str] = &[
+    "TodoWrite",
+    "TaskCreate",
+    "TaskUpdate",
+    "TaskList",
+    "TaskGet",
+];
 
 /// Everything the snapshot is made of. Serialized as-is by `preview --json`.
 #[derive(Debug, Default, Clone, Serialize)]
@@ -71,11 +77,36 @@ struct ResultInfo<'r> {
     head: &'r str,
 }
 
+/// The records of the conversation that was just compacted, for restore's rebuild. Claude Code
+/// 2.1.3xx runs the SessionStart(compact) hook *before* it appends the new `compact_boundary`, so
+/// the last boundary in the file is this compaction's only if no prompt typed by the user follows
+/// it; otherwise it belongs to an earlier compaction and the whole window is what was compacted.
+pub fn compacted_part(records: &[Record]) -> &[Record] {
+    let Some(b) = records
+        .iter()
+        .rposition(|r| r.kind == Kind::CompactBoundary && !r.sidechain)
+    else {
+        return records;
+    };
+    if records[b + 1..]
+        .iter()
+        .any(|r| !r.sidechain && prompt_text(r).is_some())
+    {
+        records
+    } else {
+        &records[..b]
+    }
+}
+
 /// Extracts from records in transcript order (oldest first).
 pub fn extract(records: &[Record]) -> Extraction {
     let results = index_results(records);
     let on_path = current_branch(records);
-    let main: Vec<(usize, &Record)> = records.iter().enumerate().filter(|(_, r)| !r.sidechain).collect();
+    let main: Vec<(usize, &Record)> = records
+        .iter()
+        .enumerate()
+        .filter(|(_, r)| !r.sidechain)
+        .collect();
 
     let mut ex = Extraction {
         instructions: instructions(&main, &on_path),
@@ -152,7 +183,11 @@ fn current_branch(records: &[Record]) -> Vec<bool> {
             index.insert(u, i);
         }
     }
-    let previous = |cur: usize| (0..cur).rev().find(|&j| records[j].uuid.is_some() && !records[j].sidechain);
+    let previous = |cur: usize| {
+        (0..cur)
+            .rev()
+            .find(|&j| records[j].uuid.is_some() && !records[j].sidechain)
+    };
     let mut cur = previous(records.len());
     while let Some(i) = cur {
         on_path[i] = true;
@@ -263,7 +298,9 @@ fn files_changed(main: &[(usize, &Record)], results: &HashMap<&str, ResultInfo>)
     let mut out: Vec<String> = Vec::new();
     for (_, rec) in main.iter().rev() {
         for tu in rec.tool_uses.iter().rev() {
-            let Some(path) = &tu.written_path else { continue };
+            let Some(path) = &tu.written_path else {
+                continue;
+            };
             if results.get(tu.id.as_str()).is_some_and(|r| r.is_error) {
                 continue;
             }
@@ -294,7 +331,9 @@ fn checklist(replies: &[String]) -> Vec<String> {
             if in_fence {
                 continue;
             }
-            let Some(item) = checklist_item(t) else { continue };
+            let Some(item) = checklist_item(t) else {
+                continue;
+            };
             let key = item_key(item);
             if key.is_empty() {
                 continue;
@@ -306,12 +345,17 @@ fn checklist(replies: &[String]) -> Vec<String> {
         }
     }
     let skip = order.len().saturating_sub(MAX_CHECKLIST);
-    order[skip..].iter().filter_map(|k| latest.remove(k)).collect()
+    order[skip..]
+        .iter()
+        .filter_map(|k| latest.remove(k))
+        .collect()
 }
 
 /// The item text of a checklist line, without its box or number.
 fn checklist_item(t: &str) -> Option<&str> {
-    for prefix in ["- [ ] ", "- [x] ", "- [X] ", "* [ ] ", "* [x] ", "* [X] ", "- [~] "] {
+    for prefix in [
+        "- [ ] ", "- [x] ", "- [X] ", "* [ ] ", "* [x] ", "* [X] ", "- [~] ",
+    ] {
         if let Some(rest) = t.strip_prefix(prefix) {
             return Some(rest);
         }
@@ -342,7 +386,10 @@ mod tests {
     use crate::record::parse_line;
 
     fn recs(lines: &[&str]) -> Vec<Record> {
-        lines.iter().filter_map(|l| parse_line(l.as_bytes())).collect()
+        lines
+            .iter()
+            .filter_map(|l| parse_line(l.as_bytes()))
+            .collect()
     }
 
     #[test]
@@ -366,7 +413,10 @@ mod tests {
             r#"{"type":"user","uuid":"m","parentUuid":"c","message":{"content":"<user-memory-input>use conventional commits</user-memory-input>"}}"#,
             r#"{"type":"user","uuid":"e","parentUuid":"c","message":{"content":"<command-name>/export</command-name>"}}"#,
         ]);
-        assert_eq!(extract(&r).instructions, vec!["real work", "(saved to memory) use conventional commits"]);
+        assert_eq!(
+            extract(&r).instructions,
+            vec!["real work", "(saved to memory) use conventional commits"]
+        );
     }
 
     #[test]
@@ -393,7 +443,10 @@ mod tests {
         let lines: Vec<String> = (1..=8)
             .map(|i| format!(r#"{{"type":"user","uuid":"u{i}","parentUuid":"u{}","message":{{"content":"p{i}"}}}}"#, i - 1))
             .collect();
-        let r: Vec<Record> = lines.iter().filter_map(|l| parse_line(l.as_bytes())).collect();
+        let r: Vec<Record> = lines
+            .iter()
+            .filter_map(|l| parse_line(l.as_bytes()))
+            .collect();
         assert_eq!(extract(&r).instructions, vec!["p4", "p5", "p6", "p7", "p8"]);
     }
 
@@ -424,8 +477,14 @@ mod tests {
         assert_eq!(
             ex.tasks,
             vec![
-                Task { content: "alpha".into(), status: Status::Completed },
-                Task { content: "beta".into(), status: Status::InProgress }
+                Task {
+                    content: "alpha".into(),
+                    status: Status::Completed
+                },
+                Task {
+                    content: "beta".into(),
+                    status: Status::InProgress
+                }
             ]
         );
     }
@@ -438,7 +497,10 @@ mod tests {
         }
         lines.push(r#"{"type":"assistant","message":{"content":[{"type":"tool_use","id":"t","name":"Bash","input":{"command":"cargo test\n--all"}}]}}"#.to_owned());
         lines.push(r#"{"type":"user","message":{"content":[{"type":"tool_result","tool_use_id":"t","content":"Exit code 101\nfailed"}]}}"#.to_owned());
-        let r: Vec<Record> = lines.iter().filter_map(|l| parse_line(l.as_bytes())).collect();
+        let r: Vec<Record> = lines
+            .iter()
+            .filter_map(|l| parse_line(l.as_bytes()))
+            .collect();
         let ex = extract(&r);
         assert_eq!(ex.actions.len(), 2);
         assert_eq!(ex.actions[0].count, 40);
@@ -463,7 +525,10 @@ mod tests {
             r#"{"type":"assistant","message":{"content":[{"type":"text","text":"Plan:\n- [ ] write parser\n- [ ] add tests\n```\n1. not an item\n```"}]}}"#,
             r#"{"type":"assistant","message":{"content":[{"type":"text","text":"- [x] write parser\n- [ ] add tests"}]}}"#,
         ]);
-        assert_eq!(extract(&r).checklist, vec!["- [x] write parser", "- [ ] add tests"]);
+        assert_eq!(
+            extract(&r).checklist,
+            vec!["- [x] write parser", "- [ ] add tests"]
+        );
     }
 
     #[test]
@@ -479,6 +544,28 @@ mod tests {
     }
 
     #[test]
+    fn compacted_part_cuts_only_at_this_compactions_boundary() {
+        let before = r#"{"type":"user","uuid":"u1","message":{"content":"before"}}"#;
+        let boundary =
+            r#"{"type":"system","subtype":"compact_boundary","uuid":"b","logicalParentUuid":"u1"}"#;
+        let summary = r#"{"type":"user","uuid":"s","parentUuid":"b","isCompactSummary":true,"message":{"content":"This session is being continued"}}"#;
+        let compact_cmd = r#"{"type":"user","uuid":"c","parentUuid":"s","message":{"content":"<command-name>/compact</command-name>"}}"#;
+        let after = r#"{"type":"user","uuid":"u2","parentUuid":"s","message":{"content":"after"}}"#;
+        // Boundary already written (older CLIs): cut there.
+        assert_eq!(
+            compacted_part(&recs(&[before, boundary, summary, compact_cmd])).len(),
+            1
+        );
+        // Boundary of an earlier compaction, prompts since: everything was just compacted.
+        assert_eq!(
+            compacted_part(&recs(&[before, boundary, summary, after])).len(),
+            4
+        );
+        // No boundary yet (2.1.3xx at SessionStart time): everything.
+        assert_eq!(compacted_part(&recs(&[before])).len(), 1);
+    }
+
+    #[test]
     fn compaction_boundary_is_crossed_and_summary_ignored() {
         let r = recs(&[
             r#"{"type":"user","uuid":"u1","parentUuid":null,"message":{"content":"before compaction"}}"#,
@@ -487,6 +574,9 @@ mod tests {
             r#"{"type":"user","uuid":"s","parentUuid":"b","isCompactSummary":true,"message":{"content":"This session is being continued from a previous conversation. Summary: all done"}}"#,
             r#"{"type":"user","uuid":"u2","parentUuid":"s","message":{"content":"after compaction"}}"#,
         ]);
-        assert_eq!(extract(&r).instructions, vec!["before compaction", "after compaction"]);
+        assert_eq!(
+            extract(&r).instructions,
+            vec!["before compaction", "after compaction"]
+        );
     }
 }

@@ -16,11 +16,22 @@ use std::time::Duration;
 static PANIC_AT: Mutex<Option<String>> = Mutex::new(None);
 
 /// Runs a hook body fail-open. `name` prefixes the stderr line; `hard_limit` bounds the run.
-pub fn run_hook(name: &str, debug: bool, hard_limit: Duration, body: impl FnOnce() -> anyhow::Result<()>) -> ExitCode {
+pub fn run_hook(
+    name: &str,
+    debug: bool,
+    hard_limit: Duration,
+    body: impl FnOnce() -> anyhow::Result<()>,
+) -> ExitCode {
     panic::set_hook(Box::new(move |info| {
-        let at = info.location().map(|l| format!("{}:{}", l.file(), l.line())).unwrap_or_default();
+        let at = info
+            .location()
+            .map(|l| format!("{}:{}", l.file(), l.line()))
+            .unwrap_or_default();
         if debug {
-            let _ = writeln!(std::io::stderr(), "compact-guardian: debug: panic at {at}: {info}");
+            let _ = writeln!(
+                std::io::stderr(),
+                "compact-guardian: debug: panic at {at}: {info}"
+            );
         }
         if let Ok(mut slot) = PANIC_AT.lock() {
             *slot = Some(at);
@@ -29,7 +40,10 @@ pub fn run_hook(name: &str, debug: bool, hard_limit: Duration, body: impl FnOnce
     let label = name.to_owned();
     std::thread::spawn(move || {
         std::thread::sleep(hard_limit);
-        say(&format!("compact-guardian {label}: gave up after {} s", hard_limit.as_secs()));
+        say(&format!(
+            "compact-guardian {label}: gave up after {} s",
+            hard_limit.as_secs()
+        ));
         std::process::exit(0);
     });
     let guarded = || {
@@ -43,8 +57,14 @@ pub fn run_hook(name: &str, debug: bool, hard_limit: Duration, body: impl FnOnce
         Ok(Ok(())) => {}
         Ok(Err(e)) => say(&format!("compact-guardian {name}: {e:#}")),
         Err(_) => {
-            let at = PANIC_AT.lock().ok().and_then(|s| s.clone()).unwrap_or_default();
-            say(&format!("compact-guardian {name}: internal error at {at} (please report it)"));
+            let at = PANIC_AT
+                .lock()
+                .ok()
+                .and_then(|s| s.clone())
+                .unwrap_or_default();
+            say(&format!(
+                "compact-guardian {name}: internal error at {at} (please report it)"
+            ));
         }
     }
     ExitCode::SUCCESS
@@ -52,7 +72,11 @@ pub fn run_hook(name: &str, debug: bool, hard_limit: Duration, body: impl FnOnce
 
 /// Writes one line to stderr: newlines folded, length bounded, write errors ignored.
 pub fn say(msg: &str) {
-    let mut line: String = msg.chars().map(|c| if c.is_control() { ' ' } else { c }).take(400).collect();
+    let mut line: String = msg
+        .chars()
+        .map(|c| if c.is_control() { ' ' } else { c })
+        .take(400)
+        .collect();
     line.push('\n');
     let _ = std::io::stderr().write_all(line.as_bytes());
 }

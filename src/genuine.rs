@@ -138,7 +138,10 @@ fn typed_part(block: &str) -> Option<String> {
         return None;
     }
     if let Some(name) = tag_inner(t, "command-name") {
-        return slash_command(name.trim(), tag_inner(t, "command-args").unwrap_or_default());
+        return slash_command(
+            name.trim(),
+            tag_inner(t, "command-args").unwrap_or_default(),
+        );
     }
     let mut text = t.to_owned();
     for tag in INJECTED_TAGS {
@@ -201,17 +204,26 @@ mod tests {
     use crate::record::parse_line;
 
     fn user(content: &str) -> Record {
-        parse_line(format!(r#"{{"type":"user","message":{{"role":"user","content":{content}}}}}"#).as_bytes()).unwrap()
+        parse_line(
+            format!(r#"{{"type":"user","message":{{"role":"user","content":{content}}}}}"#)
+                .as_bytes(),
+        )
+        .unwrap()
     }
 
     #[test]
     fn plain_prompt_is_genuine() {
-        assert_eq!(prompt_text(&user(r#""fix the login bug""#)).as_deref(), Some("fix the login bug"));
+        assert_eq!(
+            prompt_text(&user(r#""fix the login bug""#)).as_deref(),
+            Some("fix the login bug")
+        );
     }
 
     #[test]
     fn injected_blocks_are_dropped_real_block_kept() {
-        let r = user(r#"[{"type":"text","text":"fix it"},{"type":"text","text":"<system-reminder>CLAUDE.md says</system-reminder>"}]"#);
+        let r = user(
+            r#"[{"type":"text","text":"fix it"},{"type":"text","text":"<system-reminder>CLAUDE.md says</system-reminder>"}]"#,
+        );
         assert_eq!(prompt_text(&r).as_deref(), Some("fix it"));
     }
 
@@ -223,19 +235,31 @@ mod tests {
 
     #[test]
     fn interrupt_notice_is_not_a_prompt() {
-        assert_eq!(prompt_text(&user(r#"[{"type":"text","text":"[Request interrupted by user for tool use]"}]"#)), None);
+        assert_eq!(
+            prompt_text(&user(
+                r#"[{"type":"text","text":"[Request interrupted by user for tool use]"}]"#
+            )),
+            None
+        );
     }
 
     #[test]
     fn custom_slash_command_counts_with_args() {
-        let r = user(r#""<command-message>orchestrator is running…</command-message>\n<command-name>/orchestrator</command-name>\n<command-args>create TODO app</command-args>""#);
-        assert_eq!(prompt_text(&r).as_deref(), Some("/orchestrator create TODO app"));
+        let r = user(
+            r#""<command-message>orchestrator is running…</command-message>\n<command-name>/orchestrator</command-name>\n<command-args>create TODO app</command-args>""#,
+        );
+        assert_eq!(
+            prompt_text(&r).as_deref(),
+            Some("/orchestrator create TODO app")
+        );
     }
 
     #[test]
     fn housekeeping_builtins_do_not_count() {
         for c in ["/compact", "/clear", "/context", "/model"] {
-            let r = user(&format!(r#""<command-name>{c}</command-name>\n<command-message>x</command-message>\n<command-args></command-args>""#));
+            let r = user(&format!(
+                r#""<command-name>{c}</command-name>\n<command-message>x</command-message>\n<command-args></command-args>""#
+            ));
             assert_eq!(prompt_text(&r), None, "{c}");
         }
     }
@@ -243,17 +267,29 @@ mod tests {
     #[test]
     fn bash_mode_echo_and_output_do_not_count() {
         assert_eq!(prompt_text(&user(r#""<bash-input>ls</bash-input>""#)), None);
-        assert_eq!(prompt_text(&user(r#""<bash-stdout>a</bash-stdout><bash-stderr></bash-stderr>""#)), None);
+        assert_eq!(
+            prompt_text(&user(
+                r#""<bash-stdout>a</bash-stdout><bash-stderr></bash-stderr>""#
+            )),
+            None
+        );
     }
 
     #[test]
     fn task_notification_does_not_count() {
-        assert_eq!(prompt_text(&user(r#""<task-notification>\n<task-id>x</task-id>\n</task-notification>""#)), None);
+        assert_eq!(
+            prompt_text(&user(
+                r#""<task-notification>\n<task-id>x</task-id>\n</task-notification>""#
+            )),
+            None
+        );
     }
 
     #[test]
     fn own_snapshot_is_never_an_instruction() {
-        let r = user(&format!(r##""SessionStart:compact hook success: # {SNAPSHOT_MARKER} ...""##));
+        let r = user(&format!(
+            r##""SessionStart:compact hook success: # {SNAPSHOT_MARKER} ...""##
+        ));
         assert_eq!(prompt_text(&r), None);
         let r = user(&format!(r##""# {SNAPSHOT_MARKER} Context saved""##));
         assert_eq!(prompt_text(&r), None);
@@ -261,8 +297,18 @@ mod tests {
 
     #[test]
     fn flags_disqualify() {
-        for flag in ["isMeta", "isSidechain", "isCompactSummary", "isVisibleInTranscriptOnly", "isApiErrorMessage"] {
-            let r = parse_line(format!(r#"{{"type":"user","{flag}":true,"message":{{"content":"hello"}}}}"#).as_bytes()).unwrap();
+        for flag in [
+            "isMeta",
+            "isSidechain",
+            "isCompactSummary",
+            "isVisibleInTranscriptOnly",
+            "isApiErrorMessage",
+        ] {
+            let r = parse_line(
+                format!(r#"{{"type":"user","{flag}":true,"message":{{"content":"hello"}}}}"#)
+                    .as_bytes(),
+            )
+            .unwrap();
             assert_eq!(prompt_text(&r), None, "{flag}");
         }
     }
@@ -271,19 +317,26 @@ mod tests {
     fn origin_other_than_human_disqualifies() {
         let r = parse_line(br#"{"type":"user","origin":{"kind":"task-notification"},"message":{"content":"done"}}"#).unwrap();
         assert_eq!(prompt_text(&r), None);
-        let r = parse_line(br#"{"type":"user","origin":{"kind":"human"},"message":{"content":"go"}}"#).unwrap();
+        let r =
+            parse_line(br#"{"type":"user","origin":{"kind":"human"},"message":{"content":"go"}}"#)
+                .unwrap();
         assert_eq!(prompt_text(&r).as_deref(), Some("go"));
     }
 
     #[test]
     fn memory_input_is_kept_as_memory() {
         let r = user(r#""<user-memory-input>always use conventional commits</user-memory-input>""#);
-        assert_eq!(prompt_text(&r).as_deref(), Some("(saved to memory) always use conventional commits"));
+        assert_eq!(
+            prompt_text(&r).as_deref(),
+            Some("(saved to memory) always use conventional commits")
+        );
     }
 
     #[test]
     fn tool_result_records_are_not_prompts() {
-        let r = user(r#"[{"type":"tool_result","tool_use_id":"t","content":"x"},{"type":"text","text":"[Request interrupted by user for tool use]"}]"#);
+        let r = user(
+            r#"[{"type":"tool_result","tool_use_id":"t","content":"x"},{"type":"text","text":"[Request interrupted by user for tool use]"}]"#,
+        );
         assert_eq!(prompt_text(&r), None);
     }
 

@@ -58,7 +58,10 @@ pub fn read(input: impl Read) -> Result<HookInput> {
 
 /// Parses hook input bytes.
 pub fn parse(bytes: &[u8]) -> Result<HookInput> {
-    let bytes = bytes.strip_prefix(b"\xEF\xBB\xBF").unwrap_or(bytes).trim_ascii();
+    let bytes = bytes
+        .strip_prefix(b"\xEF\xBB\xBF")
+        .unwrap_or(bytes)
+        .trim_ascii();
     if bytes.is_empty() {
         bail!("no hook input on stdin");
     }
@@ -66,7 +69,8 @@ pub fn parse(bytes: &[u8]) -> Result<HookInput> {
         bail!("hook input is not a JSON object");
     }
     let repaired = repair_line(bytes);
-    let raw: Raw = serde_json::from_slice(&repaired).map_err(|e| anyhow::anyhow!("hook input is not valid JSON ({})", e.classify_str()))?;
+    let raw: Raw = serde_json::from_slice(&repaired)
+        .map_err(|e| anyhow::anyhow!("hook input is not valid JSON ({})", e.classify_str()))?;
     let own = |s: &LStr| s.get().map(str::to_owned);
     Ok(HookInput {
         session_id: raw.session_id.non_blank().map(str::to_owned),
@@ -117,7 +121,15 @@ mod tests {
 
     #[test]
     fn non_objects_are_errors() {
-        for b in [&b""[..], b"   ", b"[1]", b"7", b"null", b"nope", b"{\"session_id\":"] {
+        for b in [
+            &b""[..],
+            b"   ",
+            b"[1]",
+            b"7",
+            b"null",
+            b"nope",
+            b"{\"session_id\":",
+        ] {
             assert!(parse(b).is_err());
         }
     }

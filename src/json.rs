@@ -230,20 +230,15 @@ impl<'de, T: Deserialize<'de>> Deserialize<'de> for LList<T> {
 }
 
 /// Message content: a plain string (old records, typed prompts) or a list of blocks.
-#[derive(Debug, Clone, PartialEq, Eq)]
+#[derive(Debug, Clone, PartialEq, Eq, Default)]
 pub enum LContent<T> {
     /// `"content": "..."`.
     Text(String),
     /// `"content": [ {...}, ... ]` (non-object elements dropped).
     Blocks(Vec<T>),
     /// Missing, null, or any other type.
+    #[default]
     Nothing,
-}
-
-impl<T> Default for LContent<T> {
-    fn default() -> Self {
-        LContent::Nothing
-    }
 }
 
 impl<'de, T: Deserialize<'de>> Deserialize<'de> for LContent<T> {
@@ -377,7 +372,16 @@ mod tests {
 
     #[test]
     fn wrong_types_never_fail_the_record() {
-        for v in ["null", "7", "-3", "1.5", "true", "\"s\"", "[1,[2]]", "{\"a\":{\"b\":1}}"] {
+        for v in [
+            "null",
+            "7",
+            "-3",
+            "1.5",
+            "true",
+            "\"s\"",
+            "[1,[2]]",
+            "{\"a\":{\"b\":1}}",
+        ] {
             let line = format!(r#"{{"s":{v},"b":{v},"o":{v},"l":{v},"c":{v}}}"#);
             let p: Probe = serde_json::from_str(&line).unwrap_or_else(|e| panic!("{v}: {e}"));
             let _ = (p.s, p.b, p.o, p.l, p.c);
@@ -393,7 +397,10 @@ mod tests {
     #[test]
     fn list_keeps_objects_only() {
         let p: Probe = serde_json::from_str(r#"{"l":[1,{"x":true},null,{"x":"no"}]}"#).unwrap();
-        assert_eq!(p.l.0, vec![Inner { x: LBool(true) }, Inner { x: LBool(false) }]);
+        assert_eq!(
+            p.l.0,
+            vec![Inner { x: LBool(true) }, Inner { x: LBool(false) }]
+        );
     }
 
     #[test]
@@ -414,6 +421,9 @@ mod tests {
 
     #[test]
     fn clean_lines_are_borrowed() {
-        assert!(matches!(repair_line(br#"{"s":"ok \u00e9"}"#), Cow::Borrowed(_)));
+        assert!(matches!(
+            repair_line(br#"{"s":"ok \u00e9"}"#),
+            Cow::Borrowed(_)
+        ));
     }
 }

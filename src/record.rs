@@ -299,7 +299,11 @@ fn convert(raw: RawRecord) -> Record {
         }
         _ => Kind::Other,
     };
-    let parent = raw.parent_uuid.get().or(raw.logical_parent_uuid.get()).map(Id::of);
+    let parent = raw
+        .parent_uuid
+        .get()
+        .or(raw.logical_parent_uuid.get())
+        .map(Id::of);
     let mut rec = Record {
         uuid: raw.uuid.get().map(Id::of),
         parent,
@@ -360,7 +364,11 @@ fn fill_content(rec: &mut Record, content: LContent<RawBlock>) {
 }
 
 fn tool_use(b: &RawBlock) -> ToolUse {
-    let name = b.name.get().map(|s| bounded(s, 128)).unwrap_or_else(|| "?".to_owned());
+    let name = b
+        .name
+        .get()
+        .map(|s| bounded(s, 128))
+        .unwrap_or_else(|| "?".to_owned());
     let mut t = ToolUse {
         id: b.id.get().unwrap_or_default().to_owned(),
         ..ToolUse::default()
@@ -487,14 +495,23 @@ mod tests {
 
     #[test]
     fn non_objects_are_skipped() {
-        for l in [&b"7"[..], b"null", b"[]", b"\"x\"", b"", b"{broken", b"{\"type\":\"user\""] {
+        for l in [
+            &b"7"[..],
+            b"null",
+            b"[]",
+            b"\"x\"",
+            b"",
+            b"{broken",
+            b"{\"type\":\"user\"",
+        ] {
             assert!(parse_line(l).is_none());
         }
     }
 
     #[test]
     fn bom_and_crlf_are_tolerated() {
-        let r = parse_line(b"\xEF\xBB\xBF{\"type\":\"user\",\"message\":{\"content\":\"hi\"}}\r").unwrap();
+        let r = parse_line(b"\xEF\xBB\xBF{\"type\":\"user\",\"message\":{\"content\":\"hi\"}}\r")
+            .unwrap();
         assert_eq!(r.texts, vec!["hi"]);
     }
 

@@ -88,7 +88,10 @@ fn header(ex: &Extraction, meta: &Meta, budget: usize) -> String {
     );
     let when = format_utc(meta.taken_at);
     match meta.trigger.as_deref() {
-        Some(t) => h.push_str(&format!("- Taken: {when}, before a {} compaction\n", single_line(t, 20))),
+        Some(t) => h.push_str(&format!(
+            "- Taken: {when}, before a {} compaction\n",
+            single_line(t, 20)
+        )),
         None => h.push_str(&format!("- Taken: {when}\n")),
     }
     if let Some(cwd) = meta.cwd.as_deref().or(ex.cwd.as_deref()) {
@@ -97,7 +100,12 @@ fn header(ex: &Extraction, meta: &Meta, budget: usize) -> String {
     if let Some(branch) = meta.git_branch.as_deref().or(ex.git_branch.as_deref()) {
         h.push_str(&format!("- Git branch: {}\n", single_line(branch, 120)));
     }
-    if let Some(focus) = meta.focus.as_deref().map(str::trim).filter(|f| !f.is_empty()) {
+    if let Some(focus) = meta
+        .focus
+        .as_deref()
+        .map(str::trim)
+        .filter(|f| !f.is_empty())
+    {
         let room = budget.saturating_sub(utf16_len(&h) + 60);
         h.push_str("- Focus the user gave /compact:\n");
         h.push_str(&quote(focus, room));
@@ -114,11 +122,20 @@ fn tasks(ex: &Extraction, _: &Meta, budget: usize) -> String {
         .iter()
         .flat_map(|s| ex.tasks.iter().filter(move |t| t.status == *s))
         .map(|t| {
-            let label = if t.status == Status::InProgress { "in progress" } else { "pending" };
+            let label = if t.status == Status::InProgress {
+                "in progress"
+            } else {
+                "pending"
+            };
             format!("- [{label}] {}\n", single_line(&t.content, 240))
         })
         .collect();
-    let done: Vec<&str> = ex.tasks.iter().filter(|t| t.status == Status::Completed).map(|t| t.content.as_str()).collect();
+    let done: Vec<&str> = ex
+        .tasks
+        .iter()
+        .filter(|t| t.status == Status::Completed)
+        .map(|t| t.content.as_str())
+        .collect();
     let heading = format!(
         "## Open tasks ({} open, {} completed)\nNot finished unless marked completed here, whatever the summary says.\n",
         open.len(),
@@ -144,11 +161,15 @@ fn instructions(ex: &Extraction, _: &Meta, budget: usize) -> String {
         return String::new();
     }
     let n = ex.instructions.len();
-    let mut s = String::from("## The user's recent instructions (oldest first; the last is the latest)\n");
+    let mut s =
+        String::from("## The user's recent instructions (oldest first; the last is the latest)\n");
     let mut room = budget.saturating_sub(utf16_len(&s) + 1);
     // The latest instruction is shown first in budget terms, then older ones while they fit.
     let latest = &ex.instructions[n - 1];
-    let latest_block = format!("**Latest instruction:**\n{}", quote(latest, room.min(1_600).saturating_sub(30)));
+    let latest_block = format!(
+        "**Latest instruction:**\n{}",
+        quote(latest, room.min(1_600).saturating_sub(30))
+    );
     room = room.saturating_sub(utf16_len(&latest_block));
     let mut older: Vec<String> = Vec::new();
     let mut omitted = 0;
@@ -162,7 +183,9 @@ fn instructions(ex: &Extraction, _: &Meta, budget: usize) -> String {
         }
     }
     if omitted > 0 {
-        s.push_str(&format!("... {omitted} earlier instruction(s) omitted for space\n"));
+        s.push_str(&format!(
+            "... {omitted} earlier instruction(s) omitted for space\n"
+        ));
     }
     for b in older.iter().rev() {
         s.push_str(b);
@@ -180,8 +203,16 @@ fn progress(ex: &Extraction, _: &Meta, budget: usize) -> String {
     if !ex.checklist.is_empty() {
         let room = budget.saturating_sub(utf16_len(&s) + 700).max(budget / 2);
         s.push_str("Checklist as last written (latest state of each item):\n");
-        let lines: Vec<String> = ex.checklist.iter().map(|c| format!("{}\n", single_line(c, 200))).collect();
-        s.push_str(&fit_lines(&lines, room.saturating_sub(60), "checklist items"));
+        let lines: Vec<String> = ex
+            .checklist
+            .iter()
+            .map(|c| format!("{}\n", single_line(c, 200)))
+            .collect();
+        s.push_str(&fit_lines(
+            &lines,
+            room.saturating_sub(60),
+            "checklist items",
+        ));
     }
     if let Some(reply) = &ex.last_response {
         let room = budget.saturating_sub(utf16_len(&s) + 40);
@@ -199,8 +230,16 @@ fn files(ex: &Extraction, _: &Meta, budget: usize) -> String {
         return String::new();
     }
     let mut s = String::from("## Files changed (most recent first)\n");
-    let lines: Vec<String> = ex.files_changed.iter().map(|f| format!("- {}\n", single_line(f, 200))).collect();
-    s.push_str(&fit_lines(&lines, budget.saturating_sub(utf16_len(&s) + 1), "files"));
+    let lines: Vec<String> = ex
+        .files_changed
+        .iter()
+        .map(|f| format!("- {}\n", single_line(f, 200)))
+        .collect();
+    s.push_str(&fit_lines(
+        &lines,
+        budget.saturating_sub(utf16_len(&s) + 1),
+        "files",
+    ));
     s.push('\n');
     cut_to(&s, budget).0
 }
@@ -284,7 +323,10 @@ fn quote(text: &str, room: usize) -> String {
     };
     let mut s = String::new();
     for line in body.lines() {
-        let line: String = line.chars().filter(|c| *c == '\t' || !c.is_control()).collect();
+        let line: String = line
+            .chars()
+            .filter(|c| *c == '\t' || !c.is_control())
+            .collect();
         s.push_str("> ");
         s.push_str(line.trim_end());
         s.push('\n');
@@ -349,10 +391,18 @@ pub fn cut_to(s: &str, max: usize) -> (String, bool) {
 
 /// `YYYY-MM-DD HH:MM:SS UTC`. UTC is unambiguous for the model and needs no time-zone database.
 pub fn format_utc(t: SystemTime) -> String {
-    let secs = t.duration_since(UNIX_EPOCH).map(|d| d.as_secs()).unwrap_or(0);
+    let secs = t
+        .duration_since(UNIX_EPOCH)
+        .map(|d| d.as_secs())
+        .unwrap_or(0);
     let (days, rem) = (secs / 86_400, secs % 86_400);
     let (y, m, d) = civil_from_days(days as i64);
-    format!("{y:04}-{m:02}-{d:02} {:02}:{:02}:{:02} UTC", rem / 3600, rem % 3600 / 60, rem % 60)
+    format!(
+        "{y:04}-{m:02}-{d:02} {:02}:{:02}:{:02} UTC",
+        rem / 3600,
+        rem % 3600 / 60,
+        rem % 60
+    )
 }
 
 /// Days since 1970-01-01 to a proleptic Gregorian date (Howard Hinnant's algorithm).
@@ -389,18 +439,29 @@ mod tests {
 
     fn big() -> Extraction {
         Extraction {
-            instructions: (0..5).map(|i| format!("instruction {i} {}", "word ".repeat(2_000))).collect(),
+            instructions: (0..5)
+                .map(|i| format!("instruction {i} {}", "word ".repeat(2_000)))
+                .collect(),
             tasks: (0..80)
                 .map(|i| Task {
                     content: format!("task {i} {}", "x".repeat(300)),
                     status: [Status::Pending, Status::InProgress, Status::Completed][i % 3],
                 })
                 .collect(),
-            checklist: (0..30).map(|i| format!("- [ ] item {i} {}", "y".repeat(150))).collect(),
+            checklist: (0..30)
+                .map(|i| format!("- [ ] item {i} {}", "y".repeat(150)))
+                .collect(),
             last_response: Some("z".repeat(50_000)),
-            files_changed: (0..30).map(|i| format!("/very/long/path/{i}/{}", "p".repeat(150))).collect(),
+            files_changed: (0..30)
+                .map(|i| format!("/very/long/path/{i}/{}", "p".repeat(150)))
+                .collect(),
             actions: (0..20)
-                .map(|i| Action { tool: "Bash".into(), summary: "c".repeat(300), error: i % 2 == 0, count: 3 })
+                .map(|i| Action {
+                    tool: "Bash".into(),
+                    summary: "c".repeat(300),
+                    error: i % 2 == 0,
+                    count: 3,
+                })
                 .collect(),
             cwd: None,
             git_branch: None,
@@ -426,13 +487,18 @@ mod tests {
 
     #[test]
     fn pasted_headings_and_fences_stay_quoted() {
-        let mut ex = Extraction::default();
-        ex.instructions = vec!["look:\n## Not a section\n```\ncode\n```".into()];
-        ex.last_response = Some("# Title\n```rust\nfn x(){}\n```".into());
+        let ex = Extraction {
+            instructions: vec!["look:\n## Not a section\n```\ncode\n```".into()],
+            last_response: Some("# Title\n```rust\nfn x(){}\n```".into()),
+            ..Default::default()
+        };
         let s = render(&ex, &meta());
         for line in s.lines() {
             if line.starts_with('#') {
-                assert!(line.starts_with("# [compact-guardian") || line.starts_with("## "), "{line}");
+                assert!(
+                    line.starts_with("# [compact-guardian") || line.starts_with("## "),
+                    "{line}"
+                );
                 assert!(!line.contains("Not a section"));
             }
             assert!(!line.starts_with("```"), "{line}");
@@ -441,7 +507,13 @@ mod tests {
 
     #[test]
     fn header_has_metadata_and_focus() {
-        let s = render(&Extraction { instructions: vec!["go".into()], ..Default::default() }, &meta());
+        let s = render(
+            &Extraction {
+                instructions: vec!["go".into()],
+                ..Default::default()
+            },
+            &meta(),
+        );
         assert!(s.starts_with("# [compact-guardian snapshot]"));
         assert!(s.contains("before a manual compaction"));
         assert!(s.contains("UTC"));
@@ -455,9 +527,18 @@ mod tests {
         let ex = Extraction {
             instructions: vec!["go".into()],
             tasks: vec![
-                Task { content: "later".into(), status: Status::Pending },
-                Task { content: "done".into(), status: Status::Completed },
-                Task { content: "now".into(), status: Status::InProgress },
+                Task {
+                    content: "later".into(),
+                    status: Status::Pending,
+                },
+                Task {
+                    content: "done".into(),
+                    status: Status::Completed,
+                },
+                Task {
+                    content: "now".into(),
+                    status: Status::InProgress,
+                },
             ],
             ..Default::default()
         };
@@ -471,6 +552,9 @@ mod tests {
     #[test]
     fn utc_format() {
         assert_eq!(format_utc(UNIX_EPOCH), "1970-01-01 00:00:00 UTC");
-        assert_eq!(format_utc(UNIX_EPOCH + Duration::from_secs(951_782_400)), "2000-02-29 00:00:00 UTC");
+        assert_eq!(
+            format_utc(UNIX_EPOCH + Duration::from_secs(951_782_400)),
+            "2000-02-29 00:00:00 UTC"
+        );
     }
 }

@@ -13,7 +13,11 @@ pub const MAX_DIRECTIVE: usize = 1_500;
 
 /// The directive for `ex`, or `None` when there is nothing worth steering.
 pub fn directive(ex: &Extraction) -> Option<String> {
-    let open: Vec<_> = ex.tasks.iter().filter(|t| t.status != Status::Completed).collect();
+    let open: Vec<_> = ex
+        .tasks
+        .iter()
+        .filter(|t| t.status != Status::Completed)
+        .collect();
     let latest = ex.instructions.last()?;
     let mut s = String::from(
         "compact-guardian: in the summary, do not describe any task as done unless the conversation shows it finished",
@@ -24,7 +28,11 @@ pub fn directive(ex: &Extraction) -> Option<String> {
         s.push_str(". These tasks are still open:\n");
         let mut listed = 0;
         for t in &open {
-            let label = if t.status == Status::InProgress { "in progress" } else { "pending" };
+            let label = if t.status == Status::InProgress {
+                "in progress"
+            } else {
+                "pending"
+            };
             let line = format!("- {} ({label})\n", squash(&t.content, 120));
             if utf16_len(&s) + utf16_len(&line) > 900 {
                 break;
@@ -67,8 +75,14 @@ mod tests {
         let ex = Extraction {
             instructions: vec!["old".into(), "ship the parser\nthen docs".into()],
             tasks: vec![
-                Task { content: "parser".into(), status: Status::InProgress },
-                Task { content: "done one".into(), status: Status::Completed },
+                Task {
+                    content: "parser".into(),
+                    status: Status::InProgress,
+                },
+                Task {
+                    content: "done one".into(),
+                    status: Status::Completed,
+                },
             ],
             ..Default::default()
         };
@@ -83,7 +97,12 @@ mod tests {
         assert!(directive(&Extraction::default()).is_none());
         let ex = Extraction {
             instructions: vec!["x".repeat(10_000)],
-            tasks: (0..100).map(|i| Task { content: format!("t{i} {}", "y".repeat(200)), status: Status::Pending }).collect(),
+            tasks: (0..100)
+                .map(|i| Task {
+                    content: format!("t{i} {}", "y".repeat(200)),
+                    status: Status::Pending,
+                })
+                .collect(),
             ..Default::default()
         };
         assert!(utf16_len(&directive(&ex).unwrap()) <= MAX_DIRECTIVE);

@@ -27,14 +27,18 @@ const HIDDEN_PREFIX: &str = ".compact-snapshot-";
 const MAX_SNAPSHOT_BYTES: u64 = 256 * 1024;
 /// A modification time this far in the future is not trusted: the file is treated as stale.
 const FUTURE_SLACK: Duration = Duration::from_secs(60);
+/// Marker prefix: "this session's snapshot was just restored" (see [`Store::recently_restored`]).
+const RESTORED_PREFIX: &str = ".compact-snapshot-restored-";
 
 /// The outcome of [`Store::take_fresh`].
 #[derive(Debug, PartialEq, Eq)]
 pub enum Taken {
     /// A fresh snapshot was printed and deleted.
     Printed,
-    /// There was no snapshot for this session (or a racing restore took it first).
+    /// There was no snapshot for this session.
     Missing,
+    /// A snapshot was there, but a racing restore claimed it first (and prints it).
+    TakenByOther,
     /// The snapshot was older than the TTL (or dated in the future); it was deleted unprinted.
     Stale,
     /// Something that is not a regular file owned by this user sits at the snapshot path.
@@ -51,7 +55,10 @@ pub struct Store {
 impl Store {
     /// A store in `dir`; snapshots older than `ttl` are stale.
     pub fn new(dir: impl Into<PathBuf>, ttl: Duration) -> Store {
-        Store { dir: dir.into(), ttl }
+        Store {
+            dir: dir.into(),
+            ttl,
+        }
     }
 
     /// The folder.
@@ -72,8 +79,14 @@ impl Store {
             .prefix(HIDDEN_PREFIX)
             .suffix(".tmp")
             .tempfile_in(&self.dir)
-            .with_context(|| format!("could not create a temporary file in {}", self.dir.display()))?;
-        tmp.write_all(text.as_bytes()).context("could not write the snapshot")?;
+            .with_context(|| {
+                format!(
+                    "could not create a temporary file in {}",
+                    self.dir.display()
+                )
+            })?;
+        tmp.write_all(text.as_bytes())
+            .context("could not write the snapshot")?;
         // rename(2) replaces a symlink at `dest` itself; it never follows it.
         tmp.persist(&dest)
             .map_err(|e| e.error)
@@ -86,7 +99,8 @@ impl Store {
     pub fn remove(&self, session_id: &str) -> Result<()> {
         let path = self.path_for(session_id);
         match fs::symlink_metadata(&path) {
-            Ok(m) if m.file_type().is_file() => fs::remove_file(&path).with_context(|| format!("could not remove {}", path.display())),
+            Ok(m) if m.file_type().is_file() => fs::remove_file(&path)
+                .with_context(|| format!("could not remove {}", path.display())),
             _ => Ok(()),
         }
     }
@@ -97,7 +111,9 @@ impl Store {
         let entries = match fs::read_dir(&self.dir) {
             Ok(e) => e,
             Err(e) if e.kind() == io::ErrorKind::NotFound => return Ok(0),
-            Err(e) => return Err(e).with_context(|| format!("could not list {}", self.dir.display())),
+            Err(e) => {
+                return Err(e).with_context(|| format!("could not list {}", self.dir.display()));
+            }
         };
         let now = SystemTime::now();
         let uid = rustix::process::geteuid().as_raw();
@@ -105,7 +121,8 @@ impl Store {
         for entry in entries.flatten() {
             let name = entry.file_name();
             let Some(name) = name.to_str() else { continue };
-            let ours = (name.starts_with(PREFIX) && name.ends_with(SUFFIX)) || name.starts_with(HIDDEN_PREFIX);
+            let ours = (name.starts_with(PREFIX) && name.ends_with(SUFFIX))
+                || name.starts_with(HIDDEN_PREFIX);
             if !ours {
                 continue;
             }
@@ -123,7 +140,11 @@ impl Store {
     /// Claims the session's snapshot and, if fresh, hands its text to `print`. The snapshot is
     /// deleted once `print` succeeds and put back (unless a newer one was saved meanwhile) if it
     /// fails, so a closed stdout never loses it.
-    pub fn take_fresh(&self, session_id: &str, print: impl FnOnce(&str) -> io::Result<()>) -> Result<Taken> {
+    pub fn take_fresh(
+        &self,
+        session_id: &str,
+        print: impl FnOnce(&str) -> io::Result<()>,
+    ) -> Result<Taken> {
         let dest = self.path_for(session_id);
         let meta = match fs::symlink_metadata(&dest) {
             Ok(m) => m,
@@ -136,14 +157,17 @@ impl Store {
         let claimed = self.dir.join(format!(
             "{HIDDEN_PREFIX}claimed-{}-{}",
             std::process::id(),
-            SystemTime::now().duration_since(SystemTime::UNIX_EPOCH).map(|d| d.as_nanos()).unwrap_or(0)
+            SystemTime::now()
+                .duration_since(SystemTime::UNIX_EPOCH)
+                .map(|d| d.as_nanos())
+                .unwrap_or(0)
         ));
         match fs::rename(&dest, &claimed) {
             Ok(()) => {}
-            Err(e) if e.kind() == io::ErrorKind::NotFound => return Ok(Taken::Missing),
+            Err(e) if e.kind() == io::ErrorKind::NotFound => return Ok(Taken::TakenByOther),
             Err(e) => return Err(e).with_context(|| format!("could not claim {}", dest.display())),
         }
-        let result = self.print_claimed(&claimed, print);
+        let result = self.print_claimed(&claimed, session_id, print);
         if !matches!(result, Ok(Taken::Printed | Taken::Stale)) {
             // Give it back for a later restore, unless a newer snapshot took its place.
             let _ = fs::hard_link(&claimed, &dest);
@@ -152,7 +176,29 @@ impl Store {
         result
     }
 
-    fn print_claimed(&self, claimed: &Path, print: impl FnOnce(&str) -> io::Result<()>) -> Result<Taken> {
+    /// Whether a snapshot of this session was claimed by a restore within `within`.
+    pub fn recently_restored(&self, session_id: &str, within: Duration) -> bool {
+        let Ok(meta) = fs::symlink_metadata(self.restored_marker(session_id)) else {
+            return false;
+        };
+        let age = meta
+            .modified()
+            .ok()
+            .and_then(|m| SystemTime::now().duration_since(m).ok());
+        meta.file_type().is_file() && age.is_some_and(|a| a <= within)
+    }
+
+    fn restored_marker(&self, session_id: &str) -> PathBuf {
+        self.dir
+            .join(format!("{RESTORED_PREFIX}{}", file_name(session_id)))
+    }
+
+    fn print_claimed(
+        &self,
+        claimed: &Path,
+        session_id: &str,
+        print: impl FnOnce(&str) -> io::Result<()>,
+    ) -> Result<Taken> {
         let file = match open_no_follow(claimed) {
             Ok(f) => f,
             Err(_) => return Ok(Taken::Refused("not a regular file")),
@@ -170,12 +216,17 @@ impl Store {
         let mut bytes = Vec::with_capacity(meta.len() as usize);
         file.take(MAX_SNAPSHOT_BYTES).read_to_end(&mut bytes)?;
         let text = String::from_utf8_lossy(&bytes);
+        // Mark before printing, so a duplicate restore hook running beside this one does not
+        // print a rebuilt context as well.
+        let _ = fs::write(self.restored_marker(session_id), b"");
         print(&text).context("could not print the snapshot")?;
         Ok(Taken::Printed)
     }
 
     fn is_stale(&self, modified: Option<SystemTime>, now: SystemTime) -> bool {
-        let Some(modified) = modified else { return true };
+        let Some(modified) = modified else {
+            return true;
+        };
         match now.duration_since(modified) {
             Ok(age) => age > self.ttl,
             Err(future) => future.duration() > FUTURE_SLACK,
@@ -190,8 +241,11 @@ impl Store {
                 .recursive(true)
                 .mode(0o700)
                 .create(&self.dir)
-                .with_context(|| format!("could not create snapshot folder {}", self.dir.display())),
-            Err(e) => Err(e).with_context(|| format!("could not stat snapshot folder {}", self.dir.display())),
+                .with_context(|| {
+                    format!("could not create snapshot folder {}", self.dir.display())
+                }),
+            Err(e) => Err(e)
+                .with_context(|| format!("could not stat snapshot folder {}", self.dir.display())),
         }
     }
 }
@@ -209,7 +263,10 @@ fn refuse(meta: &fs::Metadata) -> Option<&'static str> {
 
 fn open_no_follow(path: &Path) -> io::Result<File> {
     let flags = rustix::fs::OFlags::NOFOLLOW | rustix::fs::OFlags::NONBLOCK;
-    OpenOptions::new().read(true).custom_flags(flags.bits() as i32).open(path)
+    OpenOptions::new()
+        .read(true)
+        .custom_flags(flags.bits() as i32)
+        .open(path)
 }
 
 /// The file name for a session id: the id itself when it is plain `[A-Za-z0-9_-]{1,128}` (as the
@@ -218,7 +275,9 @@ fn open_no_follow(path: &Path) -> io::Result<File> {
 pub fn file_name(session_id: &str) -> String {
     let plain = !session_id.is_empty()
         && session_id.len() <= 128
-        && session_id.bytes().all(|b| b.is_ascii_alphanumeric() || b == b'-' || b == b'_');
+        && session_id
+            .bytes()
+            .all(|b| b.is_ascii_alphanumeric() || b == b'-' || b == b'_');
     if plain {
         format!("{PREFIX}{session_id}{SUFFIX}")
     } else {
@@ -248,9 +307,20 @@ mod tests {
 
     #[test]
     fn hostile_ids_stay_inside_the_folder() {
-        for id in ["x/../../escaped", "/etc/passwd", "..", "a\\b", "a\0b", "", &"é".repeat(10_000)] {
+        for id in [
+            "x/../../escaped",
+            "/etc/passwd",
+            "..",
+            "a\\b",
+            "a\0b",
+            "",
+            &"é".repeat(10_000),
+        ] {
             let name = file_name(id);
-            assert!(!name.contains('/') && !name.contains('\\') && !name.contains('\0'), "{name}");
+            assert!(
+                !name.contains('/') && !name.contains('\\') && !name.contains('\0'),
+                "{name}"
+            );
             assert!(name.len() < 200);
             assert!(name.starts_with(PREFIX) && name.ends_with(SUFFIX));
         }
@@ -267,7 +337,14 @@ mod tests {
         let dmode = fs::metadata(s.dir()).unwrap().permissions().mode() & 0o777;
         assert_eq!(dmode, 0o700);
         let mut got = String::new();
-        assert_eq!(s.take_fresh("s1", |t| { got = t.to_owned(); Ok(()) }).unwrap(), Taken::Printed);
+        assert_eq!(
+            s.take_fresh("s1", |t| {
+                got = t.to_owned();
+                Ok(())
+            })
+            .unwrap(),
+            Taken::Printed
+        );
         assert_eq!(got, "hello");
         assert_eq!(s.take_fresh("s1", |_| Ok(())).unwrap(), Taken::Missing);
     }
@@ -276,7 +353,9 @@ mod tests {
     fn failed_print_keeps_the_snapshot() {
         let (_d, s) = store();
         s.save("s1", "hello").unwrap();
-        let r = s.take_fresh("s1", |_| Err(io::Error::new(io::ErrorKind::BrokenPipe, "closed")));
+        let r = s.take_fresh("s1", |_| {
+            Err(io::Error::new(io::ErrorKind::BrokenPipe, "closed"))
+        });
         assert!(r.is_err());
         assert_eq!(fs::read_to_string(s.path_for("s1")).unwrap(), "hello");
     }
@@ -288,10 +367,18 @@ mod tests {
         let target = d.path().join("victim");
         fs::write(&target, "precious").unwrap();
         std::os::unix::fs::symlink(&target, s.path_for("s1")).unwrap();
-        assert_eq!(s.take_fresh("s1", |_| panic!("printed a symlink")).unwrap(), Taken::Refused("not a regular file"));
+        assert_eq!(
+            s.take_fresh("s1", |_| panic!("printed a symlink")).unwrap(),
+            Taken::Refused("not a regular file")
+        );
         s.save("s1", "new").unwrap();
         assert_eq!(fs::read_to_string(&target).unwrap(), "precious");
-        assert!(fs::symlink_metadata(s.path_for("s1")).unwrap().file_type().is_file());
+        assert!(
+            fs::symlink_metadata(s.path_for("s1"))
+                .unwrap()
+                .file_type()
+                .is_file()
+        );
     }
 
     #[test]
@@ -299,10 +386,24 @@ mod tests {
         let (_d, s) = store();
         for (id, offset) in [("old", -700i64), ("future", 3600)] {
             s.save(id, "x").unwrap();
-            let t = SystemTime::now().checked_add(Duration::from_secs(offset.unsigned_abs())).unwrap();
-            let t = if offset < 0 { SystemTime::now() - Duration::from_secs(offset.unsigned_abs()) } else { t };
-            File::options().write(true).open(s.path_for(id)).unwrap().set_modified(t).unwrap();
-            assert_eq!(s.take_fresh(id, |_| panic!("printed stale")).unwrap(), Taken::Stale);
+            let t = SystemTime::now()
+                .checked_add(Duration::from_secs(offset.unsigned_abs()))
+                .unwrap();
+            let t = if offset < 0 {
+                SystemTime::now() - Duration::from_secs(offset.unsigned_abs())
+            } else {
+                t
+            };
+            File::options()
+                .write(true)
+                .open(s.path_for(id))
+                .unwrap()
+                .set_modified(t)
+                .unwrap();
+            assert_eq!(
+                s.take_fresh(id, |_| panic!("printed stale")).unwrap(),
+                Taken::Stale
+            );
             assert!(!s.path_for(id).exists());
         }
     }
@@ -312,10 +413,20 @@ mod tests {
         let (_d, s) = store();
         s.save("fresh", "x").unwrap();
         s.save("old", "x").unwrap();
-        File::options().write(true).open(s.path_for("old")).unwrap().set_modified(SystemTime::now() - Duration::from_secs(900)).unwrap();
+        File::options()
+            .write(true)
+            .open(s.path_for("old"))
+            .unwrap()
+            .set_modified(SystemTime::now() - Duration::from_secs(900))
+            .unwrap();
         let foreign = s.dir().join("settings.json");
         fs::write(&foreign, "{}").unwrap();
-        File::options().write(true).open(&foreign).unwrap().set_modified(SystemTime::now() - Duration::from_secs(900)).unwrap();
+        File::options()
+            .write(true)
+            .open(&foreign)
+            .unwrap()
+            .set_modified(SystemTime::now() - Duration::from_secs(900))
+            .unwrap();
         assert_eq!(s.remove_stale().unwrap(), 1);
         assert!(s.path_for("fresh").exists() && foreign.exists());
     }
@@ -325,6 +436,10 @@ mod tests {
         let d = tempfile::tempdir().unwrap();
         let f = d.path().join("file");
         fs::write(&f, "").unwrap();
-        assert!(Store::new(&f, Duration::from_secs(1)).save("s", "x").is_err());
+        assert!(
+            Store::new(&f, Duration::from_secs(1))
+                .save("s", "x")
+                .is_err()
+        );
     }
 }

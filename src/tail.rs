@@ -178,6 +178,9 @@ mod tests {
         let mut got = Vec::new();
         r.read_chunk(|l| got.push(l.to_vec())).unwrap();
         // Every emitted line is whole: ten bytes of digits or the tail.
-        assert!(got.iter().all(|l| l.is_empty() || l == b"tail" || l.len() == 9));
+        assert!(
+            got.iter()
+                .all(|l| l.is_empty() || l == b"tail" || l.len() == 9)
+        );
     }
 }

@@ -111,7 +111,11 @@ impl TaskBoard {
     }
 
     fn next_id(&self) -> String {
-        let max = self.created.iter().filter_map(|(id, _)| id.parse::<u64>().ok()).max();
+        let max = self
+            .created
+            .iter()
+            .filter_map(|(id, _)| id.parse::<u64>().ok())
+            .max();
         (max.unwrap_or(0) + 1).to_string()
     }
 }
@@ -119,7 +123,10 @@ impl TaskBoard {
 /// The id in a creation result such as "Task #12 created successfully: ...".
 pub fn created_id(result_head: &str) -> Option<String> {
     let rest = &result_head[result_head.find("Task #")? + "Task #".len()..];
-    let digits: String = rest.chars().take_while(char::is_ascii_alphanumeric).collect();
+    let digits: String = rest
+        .chars()
+        .take_while(char::is_ascii_alphanumeric)
+        .collect();
     (!digits.is_empty()).then_some(digits)
 }
 
@@ -143,7 +150,10 @@ mod tests {
         b.task_update("1", Some("in_progress"), None);
         b.task_update("2", Some("completed"), None);
         b.task_update("3", Some("deleted"), None);
-        assert_eq!(b.tasks(), vec![t("a", Status::InProgress), t("b", Status::Completed)]);
+        assert_eq!(
+            b.tasks(),
+            vec![t("a", Status::InProgress), t("b", Status::Completed)]
+        );
     }
 
     #[test]
@@ -156,7 +166,10 @@ mod tests {
 
     #[test]
     fn created_id_parses() {
-        assert_eq!(created_id("Task #12 created successfully: x").as_deref(), Some("12"));
+        assert_eq!(
+            created_id("Task #12 created successfully: x").as_deref(),
+            Some("12")
+        );
         assert_eq!(created_id("nope"), None);
     }
 

@@ -9,7 +9,7 @@
 
 use crate::extract::MAX_INSTRUCTIONS;
 use crate::genuine::prompt_text;
-use crate::record::{Kind, Record, parse_line};
+use crate::record::{Record, parse_line};
 use crate::tail::TailReader;
 use anyhow::{Context, Result, bail};
 use serde::Serialize;
@@ -20,16 +20,6 @@ use std::time::Instant;
 
 /// The window always read (when the file is that long): the original plugin's 2 MiB.
 pub const MIN_WINDOW: u64 = 2 * 1024 * 1024;
-
-/// Which part of the transcript to read.
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
-pub enum Part {
-    /// Everything up to the end of the file (save, preview).
-    Tail,
-    /// Only what precedes the last compaction boundary: the conversation that was just compacted
-    /// (restore's fallback when no snapshot was saved).
-    BeforeLastCompaction,
-}
 
 /// Bounds on one scan.
 #[derive(Debug, Clone, Copy)]
@@ -57,8 +47,6 @@ pub struct ScanStats {
     pub reached_start: bool,
     /// The scan stopped at its deadline.
     pub hit_deadline: bool,
-    /// For [`Part::BeforeLastCompaction`]: whether a compaction boundary was found.
-    pub found_boundary: bool,
 }
 
 /// Records (oldest first) and what it took to read them.
@@ -75,7 +63,8 @@ pub fn open_regular(path: &Path) -> Result<File> {
     if path.as_os_str().is_empty() {
         bail!("no transcript path given");
     }
-    let meta = std::fs::metadata(path).with_context(|| format!("could not stat transcript {}", path.display()))?;
+    let meta = std::fs::metadata(path)
+        .with_context(|| format!("could not stat transcript {}", path.display()))?;
     if !meta.is_file() {
         bail!("transcript {} is not a regular file", path.display());
     }
@@ -92,50 +81,33 @@ pub fn open_regular(path: &Path) -> Result<File> {
 }
 
 /// Reads the records a snapshot needs from `path`.
-pub fn scan(path: &Path, part: Part, limits: Limits) -> Result<Scan> {
+pub fn scan(path: &Path, limits: Limits) -> Result<Scan> {
     let file = open_regular(path)?;
-    let mut reader = TailReader::from_file(file).with_context(|| format!("could not read transcript {}", path.display()))?;
+    let mut reader = TailReader::from_file(file)
+        .with_context(|| format!("could not read transcript {}", path.display()))?;
     let file_bytes = reader.remaining();
     let mut scan = Scan::default();
     scan.stats.file_bytes = file_bytes;
     let mut newest_first: Vec<Record> = Vec::new();
     let mut need = Sufficiency::default();
-    // The offset the window is measured from: the end of the file, or for BeforeLastCompaction the
-    // end of the chunk holding the last boundary (unknown until it is found).
-    let mut window_end = match part {
-        Part::Tail => Some(file_bytes),
-        Part::BeforeLastCompaction => None,
-    };
     let max_bytes = limits.max_bytes.max(MIN_WINDOW);
-
     loop {
-        let chunk_end = reader.remaining();
-        let mut collecting = window_end.is_some();
         let mut skipped = 0u64;
         let more = reader
             .read_chunk(|line| {
                 if line.iter().all(u8::is_ascii_whitespace) {
                     return;
                 }
-                let Some(rec) = parse_line(line) else {
-                    skipped += 1;
-                    return;
-                };
-                if !collecting {
-                    if rec.kind != Kind::CompactBoundary {
-                        return;
+                match parse_line(line) {
+                    Some(rec) => {
+                        need.observe(&rec);
+                        newest_first.push(rec);
                     }
-                    collecting = true;
+                    None => skipped += 1,
                 }
-                need.observe(&rec);
-                newest_first.push(rec);
             })
             .with_context(|| format!("could not read transcript {}", path.display()))?;
         scan.stats.skipped_lines += skipped;
-        if collecting && window_end.is_none() {
-            window_end = Some(chunk_end);
-            scan.stats.found_boundary = true;
-        }
         let scanned = file_bytes - reader.remaining();
         scan.stats.bytes_scanned = scanned;
         if !more {
@@ -146,11 +118,7 @@ pub fn scan(path: &Path, part: Part, limits: Limits) -> Result<Scan> {
             scan.stats.hit_deadline = true;
             break;
         }
-        let window = window_end.map_or(0, |end| end - reader.remaining());
-        if scanned >= max_bytes.saturating_add(MIN_WINDOW) {
-            break; // looking for a boundary counts against the cap too
-        }
-        if window >= MIN_WINDOW && (need.satisfied() || window >= max_bytes) {
+        if scanned >= MIN_WINDOW && (need.satisfied() || scanned >= max_bytes) {
             break;
         }
     }
@@ -160,7 +128,6 @@ pub fn scan(path: &Path, part: Part, limits: Limits) -> Result<Scan> {
     scan.records = newest_first;
     Ok(scan)
 }
-
 
 /// Whether the window read so far is enough: five genuine prompts and the task list's state.
 #[derive(Debug, Default)]
@@ -182,7 +149,11 @@ impl Sufficiency {
         if rec.tool_uses.iter().any(|t| t.name == "TodoWrite") {
             self.tasks_known = true;
         }
-        if rec.tool_results.iter().any(|r| r.head.starts_with("Task #1 created")) {
+        if rec
+            .tool_results
+            .iter()
+            .any(|r| r.head.starts_with("Task #1 created"))
+        {
             self.tasks_known = true;
         }
     }
@@ -222,8 +193,12 @@ mod tests {
                 writeln!(f, "{}", filler(100_000)).unwrap();
             }
         }
-        let s = scan(f.path(), Part::Tail, limits()).unwrap();
-        let n = s.records.iter().filter(|r| prompt_text(r).is_some()).count();
+        let s = scan(f.path(), limits()).unwrap();
+        let n = s
+            .records
+            .iter()
+            .filter(|r| prompt_text(r).is_some())
+            .count();
         assert_eq!(n, 5);
     }
 
@@ -238,27 +213,15 @@ mod tests {
             max_bytes: 3 * 1024 * 1024,
             deadline: None,
         };
-        let s = scan(f.path(), Part::Tail, l).unwrap();
+        let s = scan(f.path(), l).unwrap();
         assert!(s.stats.bytes_scanned <= 4 * 1024 * 1024);
         assert!(!s.stats.reached_start);
     }
 
     #[test]
-    fn before_last_compaction_drops_what_follows_the_boundary() {
-        let mut f = tempfile::NamedTempFile::new().unwrap();
-        writeln!(f, "{}", prompt(1)).unwrap();
-        writeln!(f, r#"{{"type":"system","subtype":"compact_boundary","uuid":"b"}}"#).unwrap();
-        writeln!(f, "{}", prompt(2)).unwrap();
-        let s = scan(f.path(), Part::BeforeLastCompaction, limits()).unwrap();
-        let texts: Vec<_> = s.records.iter().filter_map(prompt_text).collect();
-        assert_eq!(texts, vec!["prompt 1"]);
-        assert!(s.stats.found_boundary);
-    }
-
-    #[test]
     fn non_regular_files_are_refused() {
-        assert!(scan(Path::new("/"), Part::Tail, limits()).is_err());
-        assert!(scan(Path::new("/dev/zero"), Part::Tail, limits()).is_err());
-        assert!(scan(Path::new(""), Part::Tail, limits()).is_err());
+        assert!(scan(Path::new("/"), limits()).is_err());
+        assert!(scan(Path::new("/dev/zero"), limits()).is_err());
+        assert!(scan(Path::new(""), limits()).is_err());
     }
 }

@@ -7,7 +7,12 @@ use std::os::unix::fs::PermissionsExt;
 use std::time::{Duration, SystemTime};
 
 fn set_mtime(path: &std::path::Path, t: SystemTime) {
-    fs::File::options().write(true).open(path).unwrap().set_modified(t).unwrap();
+    fs::File::options()
+        .write(true)
+        .open(path)
+        .unwrap()
+        .set_modified(t)
+        .unwrap();
 }
 
 #[test]
@@ -25,10 +30,13 @@ fn round_trip_save_then_restore_prints_snapshot_once() {
     assert!(out.contains("> add a parser for the config file"));
     assert!(out.contains("/work/app/src/parse.rs"));
     assert!(out.contains("Bash: cargo test  [FAILED]"));
-    assert!(out.contains("> keep the parser work"), "focus text verbatim");
+    assert!(
+        out.contains("> keep the parser work"),
+        "focus text verbatim"
+    );
     assert!(out.contains("before a manual compaction"));
     assert!(!sb.snapshot_path("s1").exists(), "deleted after restore");
-    // Used once: a second restore finds nothing (and no boundary to rebuild from).
+    // Used once: a second restore right after (a duplicate hook) prints nothing at all.
     let again = sb.restore(&start_hook("s1", &t));
     again.assert_fail_open();
     assert_eq!(again.stdout, "");
@@ -39,7 +47,11 @@ fn snapshot_file_is_private_and_folder_created_0700() {
     let sb = Sandbox::new();
     let t = sb.transcript("t.jsonl", &small_session());
     sb.save(&hook("s1", &t)).assert_fail_open();
-    let mode = fs::metadata(sb.snapshot_path("s1")).unwrap().permissions().mode() & 0o777;
+    let mode = fs::metadata(sb.snapshot_path("s1"))
+        .unwrap()
+        .permissions()
+        .mode()
+        & 0o777;
     assert_eq!(mode, 0o600);
     let dmode = fs::metadata(&sb.store).unwrap().permissions().mode() & 0o777;
     assert_eq!(dmode, 0o700);
@@ -50,11 +62,24 @@ fn stale_snapshot_is_not_restored() {
     let sb = Sandbox::new();
     let t = sb.transcript("t.jsonl", &small_session());
     sb.save(&hook("s1", &t)).assert_fail_open();
-    set_mtime(&sb.snapshot_path("s1"), SystemTime::now() - Duration::from_secs(11 * 60));
+    set_mtime(
+        &sb.snapshot_path("s1"),
+        SystemTime::now() - Duration::from_secs(11 * 60),
+    );
     let r = sb.restore(&start_hook("s1", &t));
     r.assert_fail_open();
-    assert_eq!(r.stdout, "");
-    assert!(!sb.snapshot_path("s1").exists(), "a stale snapshot is removed");
+    assert!(
+        !r.stdout.contains("Saved by"),
+        "the stale snapshot is not printed"
+    );
+    assert!(
+        r.stdout.contains("Rebuilt by"),
+        "the context is rebuilt from the transcript instead"
+    );
+    assert!(
+        !sb.snapshot_path("s1").exists(),
+        "a stale snapshot is removed"
+    );
 }
 
 #[test]
@@ -62,10 +87,17 @@ fn ttl_is_configurable() {
     let sb = Sandbox::new();
     let t = sb.transcript("t.jsonl", &small_session());
     sb.save(&hook("s1", &t)).assert_fail_open();
-    set_mtime(&sb.snapshot_path("s1"), SystemTime::now() - Duration::from_secs(30));
-    let r = sb.cmd(&["restore"]).env("COMPACT_GUARDIAN_TTL_SECS", "20").stdin(start_hook("s1", &t)).run();
+    set_mtime(
+        &sb.snapshot_path("s1"),
+        SystemTime::now() - Duration::from_secs(30),
+    );
+    let r = sb
+        .cmd(&["restore"])
+        .env("COMPACT_GUARDIAN_TTL_SECS", "20")
+        .stdin(start_hook("s1", &t))
+        .run();
     r.assert_fail_open();
-    assert_eq!(r.stdout, "");
+    assert!(!r.stdout.contains("Saved by") && r.stdout.contains("Rebuilt by"));
 }
 
 #[test]
@@ -73,7 +105,10 @@ fn save_removes_other_stale_snapshots() {
     let sb = Sandbox::new();
     let t = sb.transcript("t.jsonl", &small_session());
     sb.save(&hook("old", &t)).assert_fail_open();
-    set_mtime(&sb.snapshot_path("old"), SystemTime::now() - Duration::from_secs(3600));
+    set_mtime(
+        &sb.snapshot_path("old"),
+        SystemTime::now() - Duration::from_secs(3600),
+    );
     sb.save(&hook("new", &t)).assert_fail_open();
     assert!(!sb.snapshot_path("old").exists());
     assert!(sb.snapshot_path("new").exists());
@@ -97,7 +132,15 @@ fn hostile_session_ids_never_leave_the_folder() {
     let sb = Sandbox::new();
     let t = sb.transcript("t.jsonl", &small_session());
     let long = "a".repeat(10_000);
-    for id in ["x/../../escaped", "../../../../tmp/evil", "/etc/passwd", "a\\b", "..", ".", long.as_str()] {
+    for id in [
+        "x/../../escaped",
+        "../../../../tmp/evil",
+        "/etc/passwd",
+        "a\\b",
+        "..",
+        ".",
+        long.as_str(),
+    ] {
         sb.save(&hook(id, &t)).assert_fail_open();
         let p = sb.snapshot_path(id);
         assert!(p.exists(), "{id}: {}", p.display());
@@ -108,7 +151,10 @@ fn hostile_session_ids_never_leave_the_folder() {
     }
     assert!(!sb.root.path().join("escaped").exists());
     // Everything written is inside the store, nothing beside it.
-    let outside: Vec<_> = fs::read_dir(sb.root.path()).unwrap().map(|e| e.unwrap().file_name()).collect();
+    let outside: Vec<_> = fs::read_dir(sb.root.path())
+        .unwrap()
+        .map(|e| e.unwrap().file_name())
+        .collect();
     assert_eq!(outside.len(), 2, "{outside:?}"); // store/ and t.jsonl
 }
 
@@ -130,10 +176,18 @@ fn save_prints_the_summarizer_directive_unless_disabled() {
     let sb = Sandbox::new();
     let t = sb.transcript("t.jsonl", &small_session());
     let r = sb.save(&hook("s1", &t));
-    assert!(r.stdout.starts_with("compact-guardian: in the summary"), "{}", r.stdout);
+    assert!(
+        r.stdout.starts_with("compact-guardian: in the summary"),
+        "{}",
+        r.stdout
+    );
     assert!(r.stdout.contains("fix the failing test, then stop"));
     assert!(r.stdout.chars().count() <= 1500);
-    let quiet = sb.cmd(&["save"]).env("COMPACT_GUARDIAN_STEER", "0").stdin(hook("s2", &t)).run();
+    let quiet = sb
+        .cmd(&["save"])
+        .env("COMPACT_GUARDIAN_STEER", "0")
+        .stdin(hook("s2", &t))
+        .run();
     quiet.assert_fail_open();
     assert_eq!(quiet.stdout, "");
     assert!(sb.snapshot_path("s2").exists());
@@ -142,27 +196,58 @@ fn save_prints_the_summarizer_directive_unless_disabled() {
 #[test]
 fn restore_rebuilds_from_transcript_when_no_snapshot_exists() {
     let sb = Sandbox::new();
-    let mut lines = small_session();
-    lines.push(r#"{"type":"system","subtype":"compact_boundary","uuid":"b","parentUuid":null,"logicalParentUuid":"a3","compactMetadata":{"trigger":"auto"}}"#.into());
-    lines.push(r#"{"type":"user","uuid":"s","parentUuid":"b","isCompactSummary":true,"message":{"content":"This session is being continued from a previous conversation. Everything is done."}}"#.into());
-    lines.push(prompt("u9", Some("s"), "a prompt after the compaction"));
-    let t = sb.transcript("t.jsonl", &lines);
+    // As Claude Code 2.1.3xx leaves it when SessionStart(compact) runs: no new boundary yet.
+    let t = sb.transcript("t.jsonl", &small_session());
     let r = sb.restore(&start_hook("s1", &t));
     r.assert_fail_open();
-    assert!(r.stdout.contains("Rebuilt by the compact-guardian plugin"), "{}", r.stdout);
-    assert!(r.stdout.contains("fix the failing test"));
-    assert!(!r.stdout.contains("a prompt after the compaction"), "only what was compacted");
-    assert!(!r.stdout.contains("Everything is done"));
+    assert!(
+        r.stdout.contains("Rebuilt by the compact-guardian plugin"),
+        "{}",
+        r.stdout
+    );
+    assert!(r.stdout.contains("fix the failing test") && r.stdout.contains("add a parser"));
     // Not after a compaction: no rebuild.
     let startup = start_hook("s1", &t).replace("\"compact\"", "\"startup\"");
     assert_eq!(sb.restore(&startup).stdout, "");
 }
 
 #[test]
+fn rebuild_stops_at_a_boundary_already_written() {
+    let sb = Sandbox::new();
+    let mut lines = small_session();
+    lines.push(r#"{"type":"system","subtype":"compact_boundary","uuid":"b","parentUuid":null,"logicalParentUuid":"a3","compactMetadata":{"trigger":"auto"}}"#.into());
+    lines.push(r#"{"type":"user","uuid":"s","parentUuid":"b","isCompactSummary":true,"message":{"content":"This session is being continued from a previous conversation. Everything is done."}}"#.into());
+    lines.push(r#"{"type":"assistant","uuid":"a9","parentUuid":"s","message":{"content":[{"type":"text","text":"AFTER-BOUNDARY reply"}]}}"#.into());
+    let t = sb.transcript("t.jsonl", &lines);
+    let r = sb.restore(&start_hook("s1", &t));
+    assert!(r.stdout.contains("fix the failing test"), "{}", r.stdout);
+    assert!(!r.stdout.contains("AFTER-BOUNDARY") && !r.stdout.contains("Everything is done"));
+}
+
+#[test]
+fn rebuild_crosses_an_older_boundary() {
+    let sb = Sandbox::new();
+    let mut lines = vec![prompt("u0", None, "EARLIER-PROMPT")];
+    lines.push(r#"{"type":"system","subtype":"compact_boundary","uuid":"b","parentUuid":null,"logicalParentUuid":"u0"}"#.into());
+    lines.push(r#"{"type":"user","uuid":"s","parentUuid":"b","isCompactSummary":true,"message":{"content":"This session is being continued from a previous conversation."}}"#.into());
+    lines.push(prompt("u1", Some("s"), "LATER-PROMPT"));
+    let t = sb.transcript("t.jsonl", &lines);
+    let r = sb.restore(&start_hook("s1", &t));
+    assert!(
+        r.stdout.contains("EARLIER-PROMPT") && r.stdout.contains("LATER-PROMPT"),
+        "{}",
+        r.stdout
+    );
+}
+
+#[test]
 fn fresh_snapshot_wins_over_rebuild() {
     let sb = Sandbox::new();
     let mut lines = small_session();
-    lines.push(r#"{"type":"system","subtype":"compact_boundary","uuid":"b","logicalParentUuid":"a3"}"#.into());
+    lines.push(
+        r#"{"type":"system","subtype":"compact_boundary","uuid":"b","logicalParentUuid":"a3"}"#
+            .into(),
+    );
     let t = sb.transcript("t.jsonl", &lines);
     sb.save(&hook("s1", &t)).assert_fail_open();
     let r = sb.restore(&start_hook("s1", &t));
@@ -179,7 +264,12 @@ fn preview_prints_what_restore_would() {
     let restored = sb.restore(&input).stdout;
     let preview = sb.cmd(&["preview", t.to_str().unwrap()]).run();
     assert_eq!(preview.code, Some(0));
-    let strip = |s: &str| s.lines().filter(|l| !l.starts_with("- Taken:")).collect::<Vec<_>>().join("\n");
+    let strip = |s: &str| {
+        s.lines()
+            .filter(|l| !l.starts_with("- Taken:"))
+            .collect::<Vec<_>>()
+            .join("\n")
+    };
     assert_eq!(strip(&preview.stdout), strip(&restored));
 }
 
@@ -190,13 +280,24 @@ fn preview_json_has_the_documented_keys() {
     let r = sb.cmd(&["preview", "--json", t.to_str().unwrap()]).run();
     assert_eq!(r.code, Some(0), "{}", r.stderr);
     let v: serde_json::Value = serde_json::from_str(&r.stdout).unwrap();
-    assert_eq!(v["instructions"][1], "fix the failing test, then stop — ünïcødé ✓");
+    assert_eq!(
+        v["instructions"][1],
+        "fix the failing test, then stop — ünïcødé ✓"
+    );
     assert!(v["tasks"].is_array());
     assert_eq!(v["checklist"][0], "- [ ] fix parse_empty");
     assert_eq!(v["last_response"], "Working on it.\n- [ ] fix parse_empty");
     assert_eq!(v["files_changed"][0], "/work/app/src/parse.rs");
     let a = &v["actions"][1];
-    assert_eq!((a["tool"].as_str(), a["summary"].as_str(), a["error"].as_bool(), a["count"].as_u64()), (Some("Bash"), Some("cargo test"), Some(true), Some(1)));
+    assert_eq!(
+        (
+            a["tool"].as_str(),
+            a["summary"].as_str(),
+            a["error"].as_bool(),
+            a["count"].as_u64()
+        ),
+        (Some("Bash"), Some("cargo test"), Some(true), Some(1))
+    );
 }
 
 #[test]
@@ -204,7 +305,11 @@ fn preview_fails_loudly_on_bad_input() {
     let sb = Sandbox::new();
     let r = sb.cmd(&["preview", "/nonexistent/t.jsonl"]).run();
     assert_ne!(r.code, Some(0));
-    assert!(r.stderr.contains("could not stat transcript"), "{}", r.stderr);
+    assert!(
+        r.stderr.contains("could not stat transcript"),
+        "{}",
+        r.stderr
+    );
     let empty = sb.transcript("e.jsonl", &["{}".to_string()]);
     let r = sb.cmd(&["preview", empty.to_str().unwrap()]).run();
     assert_ne!(r.code, Some(0));
@@ -216,9 +321,14 @@ fn preview_fails_loudly_on_bad_input() {
 fn help_version_and_bad_arguments() {
     let v = Cmd::new(&["--version"]).run();
     assert_eq!(v.code, Some(0));
-    assert_eq!(v.stdout.trim(), format!("compact-guardian {}", env!("CARGO_PKG_VERSION")));
+    assert_eq!(
+        v.stdout.trim(),
+        format!("compact-guardian {}", env!("CARGO_PKG_VERSION"))
+    );
     let h = Cmd::new(&["--help"]).run();
-    assert!(h.stdout.contains("save") && h.stdout.contains("restore") && h.stdout.contains("preview"));
+    assert!(
+        h.stdout.contains("save") && h.stdout.contains("restore") && h.stdout.contains("preview")
+    );
     // A hook command line clap rejects must still not fail the session.
     Cmd::new(&["save", "--bogus"]).run().assert_fail_open();
     Cmd::new(&["restorex"]).run().assert_fail_open();
@@ -228,7 +338,11 @@ fn help_version_and_bad_arguments() {
 fn debug_mode_explains_on_stderr() {
     let sb = Sandbox::new();
     let t = sb.transcript("t.jsonl", &small_session());
-    let r = sb.cmd(&["save"]).env("COMPACT_GUARDIAN_DEBUG", "1").stdin(hook("s1", &t)).run();
+    let r = sb
+        .cmd(&["save"])
+        .env("COMPACT_GUARDIAN_DEBUG", "1")
+        .stdin(hook("s1", &t))
+        .run();
     assert_eq!(r.code, Some(0));
     assert!(r.stderr.contains("debug: scan:"), "{}", r.stderr);
     assert!(r.stderr.contains("debug: wrote"));
@@ -257,7 +371,14 @@ fn config_dir_precedence_reaches_the_binary() {
         .run();
     r.assert_fail_open();
     assert!(cfg.join("compact-snapshot-s1.md").exists());
-    let r = Cmd::new(&["save"]).env("HOME", sb.path("home").to_str().unwrap()).stdin(hook("s2", &t)).run();
+    let r = Cmd::new(&["save"])
+        .env("HOME", sb.path("home").to_str().unwrap())
+        .stdin(hook("s2", &t))
+        .run();
     r.assert_fail_open();
-    assert!(sb.path("home").join(".claude/compact-snapshot-s2.md").exists());
+    assert!(
+        sb.path("home")
+            .join(".claude/compact-snapshot-s2.md")
+            .exists()
+    );
 }

@@ -14,7 +14,12 @@ use std::time::{Duration, Instant, SystemTime};
 const PROMPT: Duration = Duration::from_secs(5);
 
 fn check(run: &Run, case: &str) {
-    assert_eq!(run.code, Some(0), "{case}: exit code; stderr {}", run.stderr);
+    assert_eq!(
+        run.code,
+        Some(0),
+        "{case}: exit code; stderr {}",
+        run.stderr
+    );
     assert!(!run.stderr.contains("panicked"), "{case}: {}", run.stderr);
     assert!(run.stderr.lines().count() <= 1, "{case}: {:?}", run.stderr);
     assert!(run.elapsed < PROMPT, "{case}: took {:?}", run.elapsed);
@@ -53,7 +58,10 @@ fn hostile_hook_inputs() {
     ];
     for (name, input) in &cases {
         for sub in ["save", "restore"] {
-            check(&sb.cmd(&[sub]).stdin(input).run(), &format!("{sub}: {name}"));
+            check(
+                &sb.cmd(&[sub]).stdin(input).run(),
+                &format!("{sub}: {name}"),
+            );
         }
     }
     assert!(!sb.root.path().join("escaped").exists());
@@ -65,7 +73,13 @@ fn hostile_hook_inputs() {
 fn hostile_transcript_paths() {
     let sb = Sandbox::new();
     let fifo = sb.path("fifo");
-    assert!(Command::new("mkfifo").arg(&fifo).status().unwrap().success());
+    assert!(
+        Command::new("mkfifo")
+            .arg(&fifo)
+            .status()
+            .unwrap()
+            .success()
+    );
     let dir = sb.path("dir");
     fs::create_dir(&dir).unwrap();
     let binary = sb.path("random.bin");
@@ -92,14 +106,18 @@ fn hostile_transcript_paths() {
         ("empty string", String::new()),
     ];
     for (name, path) in &cases {
-        let input = serde_json::json!({"session_id":"s","transcript_path":path,"source":"compact"}).to_string();
+        let input = serde_json::json!({"session_id":"s","transcript_path":path,"source":"compact"})
+            .to_string();
         for sub in ["save", "restore"] {
             let r = sb.cmd(&[sub]).stdin(&input).run();
             check(&r, &format!("{sub}: {name}"));
             assert_eq!(r.stdout, "", "{sub}: {name}");
         }
     }
-    eprintln!("hostile transcript paths: {} cases x 2 subcommands", cases.len());
+    eprintln!(
+        "hostile transcript paths: {} cases x 2 subcommands",
+        cases.len()
+    );
 }
 
 /// Good records first, then damage: the good prompts must survive into the snapshot.
@@ -112,8 +130,15 @@ fn damaged_transcripts_keep_the_good_prompts() {
         prompt("u2", Some("a1"), "GOOD-PROMPT-TWO"),
     ]
     .join("\n");
-    let deep = format!(r#"{{"type":"user","message":{{"content":{}{}}}}}"#, "[".repeat(200_000), "]".repeat(200_000));
-    let huge = format!(r#"{{"type":"user","message":{{"content":"{}"}}}}"#, "h".repeat(40 * 1024 * 1024));
+    let deep = format!(
+        r#"{{"type":"user","message":{{"content":{}{}}}}}"#,
+        "[".repeat(200_000),
+        "]".repeat(200_000)
+    );
+    let huge = format!(
+        r#"{{"type":"user","message":{{"content":"{}"}}}}"#,
+        "h".repeat(40 * 1024 * 1024)
+    );
     let odd = [
         "7",
         "null",
@@ -148,9 +173,17 @@ fn damaged_transcripts_keep_the_good_prompts() {
         check(&r, name);
         let out = sb.restore(&start_hook(&session, &t));
         check(&out, name);
-        assert!(out.stdout.contains("GOOD-PROMPT-ONE") && out.stdout.contains("GOOD-PROMPT-TWO"), "{name}: {}", out.stdout);
+        assert!(
+            out.stdout.contains("GOOD-PROMPT-ONE") && out.stdout.contains("GOOD-PROMPT-TWO"),
+            "{name}: {}",
+            out.stdout
+        );
         if *name == "lone surrogates" {
-            assert!(out.stdout.contains("lone \u{fffd} and \u{fffd} here"), "{}", out.stdout);
+            assert!(
+                out.stdout.contains("lone \u{fffd} and \u{fffd} here"),
+                "{}",
+                out.stdout
+            );
         }
     }
     eprintln!("damaged transcripts: {} cases", cases.len());
@@ -163,20 +196,41 @@ fn store_folder_missing_unwritable_or_a_file() {
     let file = sb.path("a-file");
     fs::write(&file, "").unwrap();
     for (name, dir) in [
-        ("missing, nested", sb.path("deep/er/store").display().to_string()),
+        (
+            "missing, nested",
+            sb.path("deep/er/store").display().to_string(),
+        ),
         ("a file", file.display().to_string()),
         ("below a file", format!("{}/sub", file.display())),
         ("unwritable (/proc)", "/proc/compact-guardian-test".into()),
     ] {
-        let r = sb.cmd(&["save"]).env("COMPACT_GUARDIAN_DIR", &dir).stdin(hook("s", &t)).run();
+        let r = sb
+            .cmd(&["save"])
+            .env("COMPACT_GUARDIAN_DIR", &dir)
+            .stdin(hook("s", &t))
+            .run();
         check(&r, name);
         if name.starts_with("missing") {
-            assert!(sb.path("deep/er/store/compact-snapshot-s.md").exists(), "missing folder is created");
+            assert!(
+                sb.path("deep/er/store/compact-snapshot-s.md").exists(),
+                "missing folder is created"
+            );
         }
-        let r = sb.cmd(&["restore"]).env("COMPACT_GUARDIAN_DIR", &dir).stdin(start_hook("s", &t)).run();
+        let r = sb
+            .cmd(&["restore"])
+            .env("COMPACT_GUARDIAN_DIR", &dir)
+            .stdin(start_hook("s", &t))
+            .run();
         check(&r, name);
     }
-    assert_eq!(fs::metadata(sb.path("deep/er/store")).unwrap().permissions().mode() & 0o777, 0o700);
+    assert_eq!(
+        fs::metadata(sb.path("deep/er/store"))
+            .unwrap()
+            .permissions()
+            .mode()
+            & 0o777,
+        0o700
+    );
 }
 
 #[test]
@@ -194,7 +248,12 @@ fn planted_symlink_is_neither_written_through_nor_printed() {
     // save must replace the link, not write through it
     check(&sb.save(&hook("s", &t)), "save over symlink");
     assert_eq!(fs::read_to_string(&victim).unwrap(), "VICTIM-CONTENT");
-    assert!(fs::symlink_metadata(sb.snapshot_path("s")).unwrap().file_type().is_file());
+    assert!(
+        fs::symlink_metadata(sb.snapshot_path("s"))
+            .unwrap()
+            .file_type()
+            .is_file()
+    );
 }
 
 #[test]
@@ -207,11 +266,18 @@ fn snapshot_that_is_a_directory_or_from_the_future() {
     assert!(sb.snapshot_path("dir").is_dir(), "never deleted");
 
     sb.save(&hook("future", &t));
-    let f = fs::File::options().write(true).open(sb.snapshot_path("future")).unwrap();
-    f.set_modified(SystemTime::now() + Duration::from_secs(86_400)).unwrap();
+    let f = fs::File::options()
+        .write(true)
+        .open(sb.snapshot_path("future"))
+        .unwrap();
+    f.set_modified(SystemTime::now() + Duration::from_secs(86_400))
+        .unwrap();
     let r = sb.restore(&start_hook("future", &t));
     check(&r, "future mtime");
-    assert_eq!(r.stdout, "", "a snapshot dated in the future is not trusted");
+    assert!(
+        !r.stdout.contains("Saved by"),
+        "a snapshot dated in the future is not trusted"
+    );
 }
 
 #[test]
@@ -224,45 +290,90 @@ fn sixteen_racing_restores_print_the_snapshot_exactly_once() {
         let children: Vec<_> = (0..16)
             .map(|_| {
                 let mut c = Command::new(bin());
-                c.arg("restore").stdin(Stdio::piped()).stdout(Stdio::piped()).stderr(Stdio::piped());
+                c.arg("restore")
+                    .stdin(Stdio::piped())
+                    .stdout(Stdio::piped())
+                    .stderr(Stdio::piped());
                 c.envs(sb.env.iter().map(|(k, v)| (k, v)));
                 let mut child = c.spawn().unwrap();
-                child.stdin.take().unwrap().write_all(input.as_bytes()).unwrap();
+                child
+                    .stdin
+                    .take()
+                    .unwrap()
+                    .write_all(input.as_bytes())
+                    .unwrap();
                 child
             })
             .collect();
-        let printed = children
+        let outputs: Vec<String> = children
             .into_iter()
             .map(|c| c.wait_with_output().unwrap())
             .inspect(|o| assert!(o.status.success()))
-            .filter(|o| String::from_utf8_lossy(&o.stdout).contains("# [compact-guardian snapshot]"))
+            .map(|o| String::from_utf8_lossy(&o.stdout).into_owned())
+            .collect();
+        let printed = outputs
+            .iter()
+            .filter(|o| o.contains("Saved by the compact-guardian plugin"))
             .count();
         assert_eq!(printed, 1, "round {round}");
+        let extra = outputs
+            .iter()
+            .filter(|o| o.contains("# [compact-guardian snapshot]"))
+            .count();
+        assert_eq!(
+            extra, 1,
+            "round {round}: the others print nothing, not a rebuilt copy"
+        );
+        std::fs::remove_file(sb.store.join(format!(
+            ".compact-snapshot-restored-{}",
+            compact_guardian::store::file_name("race")
+        )))
+        .unwrap();
     }
 }
 
 #[test]
 fn save_racing_restore_never_yields_a_torn_snapshot() {
     let sb = Sandbox::new();
-    let a = sb.transcript("a.jsonl", &[prompt("u", None, &format!("ALPHA {}", "a".repeat(3000)))]);
-    let b = sb.transcript("b.jsonl", &[prompt("u", None, &format!("BRAVO {}", "b".repeat(3000)))]);
+    let a = sb.transcript(
+        "a.jsonl",
+        &[prompt("u", None, &format!("ALPHA {}", "a".repeat(3000)))],
+    );
+    let b = sb.transcript(
+        "b.jsonl",
+        &[prompt("u", None, &format!("BRAVO {}", "b".repeat(3000)))],
+    );
     for i in 0..30 {
         check(&sb.save(&hook("torn", &a)), "save a");
         let saver = {
             let mut c = Command::new(bin());
-            c.arg("save").stdin(Stdio::piped()).stdout(Stdio::null()).stderr(Stdio::null());
+            c.arg("save")
+                .stdin(Stdio::piped())
+                .stdout(Stdio::null())
+                .stderr(Stdio::null());
             c.envs(sb.env.iter().map(|(k, v)| (k, v)));
             let mut child = c.spawn().unwrap();
-            child.stdin.take().unwrap().write_all(hook("torn", &b).as_bytes()).unwrap();
+            child
+                .stdin
+                .take()
+                .unwrap()
+                .write_all(hook("torn", &b).as_bytes())
+                .unwrap();
             child
         };
         let r = sb.cmd(&["restore"]).stdin(start_hook("torn", &a)).run();
         saver.wait_with_output().unwrap();
         check(&r, "restore during save");
         let out = r.stdout;
-        assert!(out.starts_with("# [compact-guardian snapshot]"), "round {i}: {out:.80}");
+        assert!(
+            out.starts_with("# [compact-guardian snapshot]"),
+            "round {i}: {out:.80}"
+        );
         assert!(out.ends_with("(End of snapshot.)\n"), "round {i}: torn");
-        assert!(out.contains("ALPHA") ^ out.contains("BRAVO"), "round {i}: mixed");
+        assert!(
+            out.contains("ALPHA") ^ out.contains("BRAVO"),
+            "round {i}: mixed"
+        );
     }
 }
 
@@ -273,21 +384,41 @@ fn closed_stdout_keeps_the_snapshot() {
     check(&sb.save(&hook("s", &t)), "save");
     let (reader, writer) = std::io::pipe().unwrap();
     drop(reader);
-    let r = sb.cmd(&["restore"]).stdin(start_hook("s", &t)).stdout(Stdio::from(writer)).run();
+    let r = sb
+        .cmd(&["restore"])
+        .stdin(start_hook("s", &t))
+        .stdout(Stdio::from(writer))
+        .run();
     check(&r, "closed stdout");
-    assert_eq!(r.stderr.lines().count(), 1, "one line explains: {}", r.stderr);
+    assert_eq!(
+        r.stderr.lines().count(),
+        1,
+        "one line explains: {}",
+        r.stderr
+    );
     assert!(sb.snapshot_path("s").exists(), "kept for the next restore");
-    assert!(sb.restore(&start_hook("s", &t)).stdout.contains("fix the failing test"));
+    assert!(
+        sb.restore(&start_hook("s", &t))
+            .stdout
+            .contains("fix the failing test")
+    );
 }
 
 #[test]
 fn panics_end_in_exit_zero_with_one_line_and_no_content() {
     let sb = Sandbox::new();
     for sub in ["save", "restore"] {
-        let r = sb.cmd(&[sub]).env("COMPACT_GUARDIAN_TEST_PANIC", "1").stdin("{}").run();
+        let r = sb
+            .cmd(&[sub])
+            .env("COMPACT_GUARDIAN_TEST_PANIC", "1")
+            .stdin("{}")
+            .run();
         check(&r, "forced panic");
         assert!(r.stderr.contains("internal error"), "{}", r.stderr);
-        assert!(!r.stderr.contains("SECRET-PROMPT-TEXT"), "panic message may quote a prompt");
+        assert!(
+            !r.stderr.contains("SECRET-PROMPT-TEXT"),
+            "panic message may quote a prompt"
+        );
     }
 }
 
@@ -295,14 +426,21 @@ fn panics_end_in_exit_zero_with_one_line_and_no_content() {
 fn stdin_that_never_closes_cannot_hold_the_hook() {
     let sb = Sandbox::new();
     let mut c = Command::new(bin());
-    c.arg("save").stdin(Stdio::piped()).stdout(Stdio::null()).stderr(Stdio::piped());
-    c.envs(sb.env.iter().map(|(k, v)| (k, v))).env("COMPACT_GUARDIAN_BUDGET_MS", "100");
+    c.arg("save")
+        .stdin(Stdio::piped())
+        .stdout(Stdio::null())
+        .stderr(Stdio::piped());
+    c.envs(sb.env.iter().map(|(k, v)| (k, v)))
+        .env("COMPACT_GUARDIAN_BUDGET_MS", "100");
     let start = Instant::now();
     let mut child = c.spawn().unwrap();
     let _open_stdin = child.stdin.take(); // held open, never written
     let out = child.wait_with_output().unwrap();
     assert_eq!(out.status.code(), Some(0));
-    assert!(start.elapsed() < Duration::from_secs(10), "watchdog fired at budget + 3 s");
+    assert!(
+        start.elapsed() < Duration::from_secs(10),
+        "watchdog fired at budget + 3 s"
+    );
     assert_eq!(String::from_utf8_lossy(&out.stderr).lines().count(), 1);
 }
 
@@ -311,23 +449,39 @@ fn time_budget_stops_the_scan_and_uses_what_it_found() {
     let sb = Sandbox::new();
     let t = sb.path("big.jsonl");
     let mut f = fs::File::create(&t).unwrap();
-    let filler = format!(r#"{{"type":"attachment","attachment":{{"type":"x","data":"{}"}}}}"#, "z".repeat(200_000));
+    let filler = format!(
+        r#"{{"type":"attachment","attachment":{{"type":"x","data":"{}"}}}}"#,
+        "z".repeat(200_000)
+    );
     writeln!(f, "{}", prompt("u0", None, "EARLY-PROMPT")).unwrap();
     for _ in 0..300 {
         writeln!(f, "{filler}").unwrap();
     }
     writeln!(f, "{}", prompt("u1", None, "LATE-PROMPT")).unwrap();
     drop(f);
-    let r = sb.cmd(&["save"]).env("COMPACT_GUARDIAN_BUDGET_MS", "0").stdin(hook("s", &t)).run();
+    let r = sb
+        .cmd(&["save"])
+        .env("COMPACT_GUARDIAN_BUDGET_MS", "0")
+        .stdin(hook("s", &t))
+        .run();
     check(&r, "zero budget");
     let out = sb.restore(&start_hook("s", &t)).stdout;
-    assert!(out.contains("LATE-PROMPT"), "what was found before the deadline is used");
+    assert!(
+        out.contains("LATE-PROMPT"),
+        "what was found before the deadline is used"
+    );
 }
 
 #[test]
 fn privacy_no_transcript_text_on_stderr() {
     let sb = Sandbox::new();
-    let t = sb.transcript("t.jsonl", &[prompt("u1", None, "SECRET-PROMPT-TEXT please"), "{broken SECRET-PROMPT-TEXT".into()]);
+    let t = sb.transcript(
+        "t.jsonl",
+        &[
+            prompt("u1", None, "SECRET-PROMPT-TEXT please"),
+            "{broken SECRET-PROMPT-TEXT".into(),
+        ],
+    );
     let file = sb.path("not-a-dir");
     fs::write(&file, "").unwrap();
     for debug in ["0", "1"] {
@@ -338,7 +492,11 @@ fn privacy_no_transcript_text_on_stderr() {
             .stdin(hook("s", &t))
             .run();
         assert_eq!(r.code, Some(0));
-        assert!(!r.stderr.contains("SECRET-PROMPT-TEXT"), "debug={debug}: {}", r.stderr);
+        assert!(
+            !r.stderr.contains("SECRET-PROMPT-TEXT"),
+            "debug={debug}: {}",
+            r.stderr
+        );
         assert!(!r.stderr.is_empty());
     }
 }

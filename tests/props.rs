@@ -5,13 +5,20 @@
 use compact_guardian::extract::extract;
 use compact_guardian::record::parse_line;
 use compact_guardian::render::{HARD_LIMIT, Meta, Source, TARGET, render, utf16_len};
-use compact_guardian::transcript::{Limits, Part, scan};
+use compact_guardian::transcript::{Limits, scan};
 use proptest::prelude::*;
 use serde_json::{Value, json};
 use std::time::SystemTime;
 
 fn meta() -> Meta {
-    Meta { taken_at: SystemTime::now(), trigger: Some("auto".into()), cwd: Some("/w".into()), git_branch: None, focus: None, source: Source::Saved }
+    Meta {
+        taken_at: SystemTime::now(),
+        trigger: Some("auto".into()),
+        cwd: Some("/w".into()),
+        git_branch: None,
+        focus: None,
+        source: Source::Saved,
+    }
 }
 
 /// Any JSON value, a few levels deep.
@@ -25,18 +32,28 @@ fn any_json() -> impl Strategy<Value = Value> {
     leaf.prop_recursive(4, 32, 6, |inner| {
         prop_oneof![
             prop::collection::vec(inner.clone(), 0..6).prop_map(Value::Array),
-            prop::collection::hash_map("[a-z_]{1,8}", inner, 0..6).prop_map(|m| Value::Object(m.into_iter().collect())),
+            prop::collection::hash_map("[a-z_]{1,8}", inner, 0..6)
+                .prop_map(|m| Value::Object(m.into_iter().collect())),
         ]
     })
 }
 
 /// Record-shaped JSON: the keys the parser looks at, with values of any type (mostly plausible).
 fn any_record() -> impl Strategy<Value = Value> {
-    let kind = prop_oneof![Just(json!("user")), Just(json!("assistant")), Just(json!("system")), Just(json!("attachment")), any_json()];
+    let kind = prop_oneof![
+        Just(json!("user")),
+        Just(json!("assistant")),
+        Just(json!("system")),
+        Just(json!("attachment")),
+        any_json()
+    ];
     let text = prop_oneof![".{0,300}".prop_map(Value::String), any_json()];
     let block = (prop_oneof![Just("text"), Just("tool_use"), Just("tool_result"), Just("image")], text.clone(), any_json(), prop_oneof![Just(json!("Bash")), Just(json!("Edit")), Just(json!("TodoWrite")), Just(json!("TaskCreate")), Just(json!("TaskUpdate")), any_json()])
         .prop_map(|(t, text, input, name)| json!({"type": t, "text": text, "id": "x", "tool_use_id": "x", "name": name, "input": input, "content": text, "is_error": input}));
-    let content = prop_oneof![text, prop::collection::vec(block, 0..5).prop_map(Value::Array)];
+    let content = prop_oneof![
+        text,
+        prop::collection::vec(block, 0..5).prop_map(Value::Array)
+    ];
     (kind, content, any_json(), any::<bool>(), prop::option::of("[a-c]{1,2}"), prop::option::of("[a-c]{1,2}"))
         .prop_map(|(kind, content, extra, side, uuid, parent)| {
             json!({"type": kind, "uuid": uuid, "parentUuid": parent, "isSidechain": side, "message": {"content": content}, "attachment": extra, "subtype": "compact_boundary"})
@@ -72,7 +89,7 @@ proptest! {
         body.extend_from_slice(json!({"type":"user","uuid":"zz-last","message":{"content": prompt}}).to_string().as_bytes());
         body.push(b'\n');
         std::fs::write(&path, body).unwrap();
-        let s = scan(&path, Part::Tail, Limits { max_bytes: 1 << 20, deadline: None }).unwrap();
+        let s = scan(&path, Limits { max_bytes: 1 << 20, deadline: None }).unwrap();
         let ex = extract(&s.records);
         prop_assert_eq!(ex.instructions.last().map(|s| s.trim()), Some(prompt.trim()));
     }

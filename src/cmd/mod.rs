@@ -37,11 +37,21 @@ pub fn run(args: Vec<OsString>) -> ExitCode {
     match cli.command {
         Command::Save => run_hook("save", cfg.debug, hard_limit, || {
             let stdin = stdin_or_refuse()?;
-            save(stdin, &cfg, Instant::now() + cfg.budget, &mut std::io::stdout().lock())
+            save(
+                stdin,
+                &cfg,
+                Instant::now() + cfg.budget,
+                &mut std::io::stdout().lock(),
+            )
         }),
         Command::Restore => run_hook("restore", cfg.debug, hard_limit, || {
             let stdin = stdin_or_refuse()?;
-            restore(stdin, &cfg, Instant::now() + cfg.budget, &mut std::io::stdout().lock())
+            restore(
+                stdin,
+                &cfg,
+                Instant::now() + cfg.budget,
+                &mut std::io::stdout().lock(),
+            )
         }),
         Command::Preview { json, transcript } => {
             let mut out = std::io::stdout().lock();
@@ -60,7 +70,9 @@ pub fn run(args: Vec<OsString>) -> ExitCode {
 fn stdin_or_refuse() -> anyhow::Result<std::io::StdinLock<'static>> {
     let stdin = std::io::stdin();
     if stdin.is_terminal() {
-        anyhow::bail!("expects the hook's JSON on stdin, e.g. echo '{{\"session_id\":\"s\",\"transcript_path\":\"t.jsonl\"}}' | compact-guardian save");
+        anyhow::bail!(
+            "expects the hook's JSON on stdin, e.g. echo '{{\"session_id\":\"s\",\"transcript_path\":\"t.jsonl\"}}' | compact-guardian save"
+        );
     }
     Ok(stdin.lock())
 }

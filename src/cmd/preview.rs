@@ -4,7 +4,7 @@
 use crate::config::Config;
 use crate::extract::{Extraction, extract};
 use crate::render::{Meta, Source, render};
-use crate::transcript::{self, Limits, Part, ScanStats};
+use crate::transcript::{self, Limits, ScanStats};
 use anyhow::{Result, bail};
 use serde::Serialize;
 use std::io::Write;
@@ -24,15 +24,24 @@ pub fn preview(transcript: &Path, json: bool, cfg: &Config, out: &mut impl Write
         max_bytes: cfg.scan_bytes,
         deadline: None,
     };
-    let scan = transcript::scan(transcript, Part::Tail, limits)?;
+    let scan = transcript::scan(transcript, limits)?;
     let ex = extract(&scan.records);
     if json {
-        serde_json::to_writer_pretty(&mut *out, &PreviewJson { extraction: &ex, scan: &scan.stats })?;
+        serde_json::to_writer_pretty(
+            &mut *out,
+            &PreviewJson {
+                extraction: &ex,
+                scan: &scan.stats,
+            },
+        )?;
         writeln!(out)?;
         return Ok(());
     }
     if ex.is_empty() {
-        bail!("no prompt typed by the user in {}: save would write no snapshot", transcript.display());
+        bail!(
+            "no prompt typed by the user in {}: save would write no snapshot",
+            transcript.display()
+        );
     }
     let meta = Meta {
         taken_at: SystemTime::now(),

@@ -1,30 +1,51 @@
 //! `restore`: the SessionStart(compact) hook. Prints the session's fresh snapshot exactly once;
-//! without one, rebuilds the context from the transcript part that was just compacted.
+//! without one, rebuilds the context from the transcript part that was just compacted
+//! ([`compacted_part`]).
 
 use crate::config::Config;
-use crate::extract::extract;
+use crate::extract::{compacted_part, extract};
 use crate::failopen::debug;
 use crate::hook_input;
 use crate::render::{Meta, Source, render};
 use crate::store::{Store, Taken};
-use crate::transcript::{self, Limits, Part};
+use crate::transcript::{self, Limits};
 use anyhow::{Context, Result, bail};
 use std::io::{Read, Write};
 use std::path::Path;
-use std::time::{Instant, SystemTime};
+use std::time::{Duration, Instant, SystemTime};
+
+/// A snapshot restored this recently means this run is a duplicate hook, not a new compaction.
+const RECENT_RESTORE: Duration = Duration::from_secs(60);
 
 /// Reads hook input from `input` and prints the session's context to `out`.
-pub fn restore(input: impl Read, cfg: &Config, deadline: Instant, out: &mut impl Write) -> Result<()> {
+pub fn restore(
+    input: impl Read,
+    cfg: &Config,
+    deadline: Instant,
+    out: &mut impl Write,
+) -> Result<()> {
     let hook = hook_input::read(input)?;
-    let session = hook.session_id.as_deref().context("hook input has no session_id")?;
-    let dir = cfg.dir.clone().context("no snapshot folder: set COMPACT_GUARDIAN_DIR or HOME")?;
+    let session = hook
+        .session_id
+        .as_deref()
+        .context("hook input has no session_id")?;
+    let dir = cfg
+        .dir
+        .clone()
+        .context("no snapshot folder: set COMPACT_GUARDIAN_DIR or HOME")?;
     let store = Store::new(dir, cfg.ttl);
     let taken = store.take_fresh(session, |text| {
         out.write_all(text.as_bytes())?;
         out.flush()
     })?;
-    debug(cfg.debug, || format!("snapshot for this session: {taken:?}"));
-    if taken == Taken::Printed {
+    debug(cfg.debug, || {
+        format!("snapshot for this session: {taken:?}")
+    });
+    // Printed here, or by a restore racing this one, or by a duplicate hook moments ago: the model
+    // already has the saved context, and a rebuilt copy would only repeat it.
+    if matches!(taken, Taken::Printed | Taken::TakenByOther)
+        || store.recently_restored(session, RECENT_RESTORE)
+    {
         return Ok(());
     }
     let rebuilt = rebuild(&hook, cfg, deadline, out);
@@ -34,8 +55,13 @@ pub fn restore(input: impl Read, cfg: &Config, deadline: Instant, out: &mut impl
     rebuilt
 }
 
-/// The fallback: no fresh snapshot, so extract from the records before the last compaction.
-fn rebuild(hook: &hook_input::HookInput, cfg: &Config, deadline: Instant, out: &mut impl Write) -> Result<()> {
+/// The fallback: no fresh snapshot, so extract from the conversation that was just compacted.
+fn rebuild(
+    hook: &hook_input::HookInput,
+    cfg: &Config,
+    deadline: Instant,
+    out: &mut impl Write,
+) -> Result<()> {
     if hook.source.as_deref().is_some_and(|s| s != "compact") {
         return Ok(()); // not after a compaction: nothing to restore
     }
@@ -46,12 +72,9 @@ fn rebuild(hook: &hook_input::HookInput, cfg: &Config, deadline: Instant, out: &
         max_bytes: cfg.scan_bytes,
         deadline: Some(deadline),
     };
-    let scan = transcript::scan(Path::new(path), Part::BeforeLastCompaction, limits)?;
+    let scan = transcript::scan(Path::new(path), limits)?;
     debug(cfg.debug, || format!("rebuild scan: {:?}", scan.stats));
-    if !scan.stats.found_boundary {
-        return Ok(());
-    }
-    let ex = extract(&scan.records);
+    let ex = extract(compacted_part(&scan.records));
     if ex.is_empty() {
         return Ok(());
     }

@@ -7,7 +7,7 @@ use crate::hook_input;
 use crate::render::{Meta, Source, render};
 use crate::steer::directive;
 use crate::store::Store;
-use crate::transcript::{self, Limits, Part};
+use crate::transcript::{self, Limits};
 use anyhow::{Context, Result};
 use std::io::{Read, Write};
 use std::path::Path;
@@ -17,25 +17,38 @@ use std::time::{Instant, SystemTime};
 /// directive to `out` (unless steering is off). Stops reading the transcript at `deadline`.
 pub fn save(input: impl Read, cfg: &Config, deadline: Instant, out: &mut impl Write) -> Result<()> {
     let hook = hook_input::read(input)?;
-    let session = hook.session_id.as_deref().context("hook input has no session_id")?;
-    let dir = cfg.dir.clone().context("no snapshot folder: set COMPACT_GUARDIAN_DIR or HOME")?;
+    let session = hook
+        .session_id
+        .as_deref()
+        .context("hook input has no session_id")?;
+    let dir = cfg
+        .dir
+        .clone()
+        .context("no snapshot folder: set COMPACT_GUARDIAN_DIR or HOME")?;
     let store = Store::new(dir, cfg.ttl);
     match store.remove_stale() {
-        Ok(n) => debug(cfg.debug, || format!("removed {n} stale file(s) in {}", store.dir().display())),
+        Ok(n) => debug(cfg.debug, || {
+            format!("removed {n} stale file(s) in {}", store.dir().display())
+        }),
         Err(e) => debug(cfg.debug, || format!("stale cleanup failed: {e:#}")),
     }
-    let path = hook.transcript_path.as_deref().context("hook input has no transcript_path")?;
+    let path = hook
+        .transcript_path
+        .as_deref()
+        .context("hook input has no transcript_path")?;
     let limits = Limits {
         max_bytes: cfg.scan_bytes,
         deadline: Some(deadline),
     };
-    let scan = transcript::scan(Path::new(path), Part::Tail, limits)?;
+    let scan = transcript::scan(Path::new(path), limits)?;
     debug(cfg.debug, || format!("scan: {:?}", scan.stats));
     let ex = extract(&scan.records);
     if ex.is_empty() {
         // Nothing the user typed: no snapshot, and no older one left to be restored instead.
         store.remove(session)?;
-        debug(cfg.debug, || "no genuine user prompt found: no snapshot written".to_owned());
+        debug(cfg.debug, || {
+            "no genuine user prompt found: no snapshot written".to_owned()
+        });
         return Ok(());
     }
     let meta = Meta {
@@ -48,12 +61,16 @@ pub fn save(input: impl Read, cfg: &Config, deadline: Instant, out: &mut impl Wr
     };
     let text = render(&ex, &meta);
     let dest = store.save(session, &text)?;
-    debug(cfg.debug, || format!("wrote {} ({} bytes)", dest.display(), text.len()));
+    debug(cfg.debug, || {
+        format!("wrote {} ({} bytes)", dest.display(), text.len())
+    });
     if cfg.steer
         && let Some(d) = directive(&ex)
     {
-        out.write_all(d.as_bytes()).context("could not print the summarizer directive")?;
-        out.flush().context("could not print the summarizer directive")?;
+        out.write_all(d.as_bytes())
+            .context("could not print the summarizer directive")?;
+        out.flush()
+            .context("could not print the summarizer directive")?;
     }
     Ok(())
 }

@@ -25,8 +25,16 @@ impl Run {
     /// The contract every hook run keeps: exit 0, no panic text, at most one stderr line.
     pub fn assert_fail_open(&self) -> &Self {
         assert_eq!(self.code, Some(0), "exit code; stderr: {}", self.stderr);
-        assert!(!self.stderr.contains("panicked"), "panic leaked: {}", self.stderr);
-        assert!(self.stderr.lines().count() <= 1, "more than one stderr line: {:?}", self.stderr);
+        assert!(
+            !self.stderr.contains("panicked"),
+            "panic leaked: {}",
+            self.stderr
+        );
+        assert!(
+            self.stderr.lines().count() <= 1,
+            "more than one stderr line: {:?}",
+            self.stderr
+        );
         self
     }
 }
@@ -44,7 +52,10 @@ impl Sandbox {
         let store = root.path().join("store");
         Sandbox {
             env: vec![
-                ("HOME".into(), root.path().join("home").display().to_string()),
+                (
+                    "HOME".into(),
+                    root.path().join("home").display().to_string(),
+                ),
                 ("COMPACT_GUARDIAN_DIR".into(), store.display().to_string()),
             ],
             store,
@@ -95,7 +106,12 @@ pub struct Cmd {
 
 impl Cmd {
     pub fn new(args: &[&str]) -> Cmd {
-        Cmd { args: args.iter().map(|s| s.to_string()).collect(), stdin: Vec::new(), env: Vec::new(), stdout: None }
+        Cmd {
+            args: args.iter().map(|s| s.to_string()).collect(),
+            stdin: Vec::new(),
+            env: Vec::new(),
+            stdout: None,
+        }
     }
 
     pub fn stdin(mut self, input: impl AsRef<[u8]>) -> Cmd {
@@ -118,7 +134,9 @@ impl Cmd {
     /// Runs the command; fails the test if it runs longer than 20 s (a hang, not a slow machine).
     pub fn run(self) -> Run {
         let mut c = Command::new(bin());
-        c.args(&self.args).stdin(Stdio::piped()).stderr(Stdio::piped());
+        c.args(&self.args)
+            .stdin(Stdio::piped())
+            .stderr(Stdio::piped());
         c.stdout(self.stdout.unwrap_or_else(Stdio::piped));
         for (k, _) in std::env::vars() {
             if k.starts_with("COMPACT_GUARDIAN_") || k == "CLAUDE_CONFIG_DIR" {
@@ -150,7 +168,12 @@ impl Cmd {
         };
         let elapsed = start.elapsed();
         let _ = writer.join();
-        Run { code: status.code(), stdout: out_reader.join().unwrap(), stderr: err_reader.join().unwrap(), elapsed }
+        Run {
+            code: status.code(),
+            stdout: out_reader.join().unwrap(),
+            stderr: err_reader.join().unwrap(),
+            elapsed,
+        }
     }
 }
 
@@ -198,7 +221,13 @@ pub fn reply(uuid: &str, parent: &str, text: &str) -> String {
 }
 
 /// An assistant tool call record.
-pub fn tool_use(uuid: &str, parent: &str, id: &str, name: &str, input: serde_json::Value) -> String {
+pub fn tool_use(
+    uuid: &str,
+    parent: &str,
+    id: &str,
+    name: &str,
+    input: serde_json::Value,
+) -> String {
     serde_json::json!({"type":"assistant","uuid":uuid,"parentUuid":parent,"message":{"role":"assistant","content":[{"type":"tool_use","id":id,"name":name,"input":input}]}}).to_string()
 }
 
@@ -211,11 +240,27 @@ pub fn tool_result(uuid: &str, parent: &str, id: &str, content: &str, is_error: 
 pub fn small_session() -> Vec<String> {
     vec![
         prompt("u1", None, "add a parser for the config file"),
-        tool_use("a1", "u1", "t1", "Edit", serde_json::json!({"file_path":"/work/app/src/parse.rs","old_string":"a","new_string":"b"})),
+        tool_use(
+            "a1",
+            "u1",
+            "t1",
+            "Edit",
+            serde_json::json!({"file_path":"/work/app/src/parse.rs","old_string":"a","new_string":"b"}),
+        ),
         tool_result("r1", "a1", "t1", "ok", false),
-        tool_use("a2", "r1", "t2", "Bash", serde_json::json!({"command":"cargo test"})),
+        tool_use(
+            "a2",
+            "r1",
+            "t2",
+            "Bash",
+            serde_json::json!({"command":"cargo test"}),
+        ),
         tool_result("r2", "a2", "t2", "Exit code 101\nfailed", true),
-        prompt("u2", Some("r2"), "fix the failing test, then stop — ünïcødé ✓"),
+        prompt(
+            "u2",
+            Some("r2"),
+            "fix the failing test, then stop — ünïcødé ✓",
+        ),
         reply("a3", "u2", "Working on it.\n- [ ] fix parse_empty"),
     ]
 }

@@ -1,0 +1,438 @@
+//! End to end in the real Claude Code CLI (`@anthropic-ai/claude-code`, installed by `.ci/run`
+//! into `.e2e/`): real sessions run offline against [`mock_api`], with this repository loaded by
+//! `--plugin-dir`, so the hooks fire exactly as they do for users. Assertions are on what the CLI
+//! sends to the model: the summarizer request (steering) and the first request after compaction
+//! (the restored snapshot in the system prompt).
+//!
+//! Skipped, with a message, when the CLI is not installed; `COMPACT_GUARDIAN_REQUIRE_E2E=1` (set
+//! by `.ci/run`) turns the skip into a failure.
+
+mod mock_api;
+
+use compact_guardian::render::utf16_len;
+use mock_api::{Brain, MockApi, Reply, all_strings, current_prompt, is_summarizer};
+use serde_json::{Value, json};
+use std::cell::Cell;
+use std::path::{Path, PathBuf};
+use std::process::{Command, Stdio};
+use std::sync::Arc;
+use std::time::{Duration, Instant};
+
+const MARKER: &str = "# [compact-guardian snapshot]";
+const END: &str = "(End of snapshot.)";
+/// The summary the mock writes: wrong on purpose, as real summaries sometimes are.
+const FALSE_SUMMARY: &str = "All of the user's requests are complete. There is no remaining work.";
+
+fn repo() -> PathBuf {
+    PathBuf::from(env!("CARGO_MANIFEST_DIR"))
+}
+
+/// The real CLI's native binary, if installed.
+fn claude() -> Option<PathBuf> {
+    let candidates = [
+        std::env::var_os("COMPACT_GUARDIAN_CLAUDE").map(PathBuf::from),
+        Some(repo().join(".e2e/node_modules/@anthropic-ai/claude-code-linux-x64/claude")),
+        Some(repo().join(".e2e/node_modules/.bin/claude")),
+    ];
+    let found = candidates.into_iter().flatten().find(|p| p.is_file());
+    if found.is_none() {
+        let msg = "the real Claude Code CLI is not installed (run .ci/run, or: npm install --prefix .e2e @anthropic-ai/claude-code)";
+        if std::env::var_os("COMPACT_GUARDIAN_REQUIRE_E2E").is_some() {
+            panic!("{msg}");
+        }
+        eprintln!("skipping end-to-end test: {msg}");
+    }
+    found
+}
+
+/// The scripted model. Prompts carry directives: `WRITE:<file>`, `EDIT:<file>`, `FAILTEST`,
+/// `BIGOUTPUT`; anything else gets a short text answer. The summarizer gets [`FALSE_SUMMARY`].
+fn brain(project: PathBuf) -> Brain {
+    Arc::new(move |req: &Value| {
+        if is_summarizer(req) {
+            return Reply::Text(format!("<summary>{FALSE_SUMMARY}</summary>"));
+        }
+        let (prompt, step) = current_prompt(req);
+        let file = |directive: &str| {
+            let name = prompt
+                .split_whitespace()
+                .find_map(|w| w.strip_prefix(directive))
+                .unwrap_or("out.txt");
+            project.join(name).display().to_string()
+        };
+        let tool = |name: &str, input: Value| Reply::Tool {
+            name: name.into(),
+            input,
+        };
+        let plan: Vec<Reply> = if prompt.contains("WRITE:") {
+            vec![tool(
+                "Write",
+                json!({"file_path": file("WRITE:"), "content": "hello\n"}),
+            )]
+        } else if prompt.contains("EDIT:") {
+            vec![
+                tool("Read", json!({"file_path": file("EDIT:")})),
+                tool(
+                    "Edit",
+                    json!({"file_path": file("EDIT:"), "old_string": "hello", "new_string": "hello\nsecond line"}),
+                ),
+            ]
+        } else if prompt.contains("FAILTEST") {
+            vec![
+                tool(
+                    "Bash",
+                    json!({"command": "echo running tests; exit 3", "description": "Run the tests"}),
+                ),
+                tool(
+                    "Bash",
+                    json!({"command": "ls", "description": "List files"}),
+                ),
+            ]
+        } else if prompt.contains("BIGOUTPUT") {
+            let big = "x".repeat(1_200_000);
+            (0..2).map(|i| tool("Write", json!({"file_path": project.join(format!("big{i}.txt")).display().to_string(), "content": big}))).collect()
+        } else {
+            vec![]
+        };
+        plan.get(step).cloned().unwrap_or_else(|| {
+            Reply::Text(format!(
+                "Finished step for: {}",
+                prompt.chars().take(60).collect::<String>()
+            ))
+        })
+    })
+}
+
+/// One Claude Code session in a throwaway HOME, talking to its own mock API.
+struct Session {
+    cli: PathBuf,
+    api: MockApi,
+    home: tempfile::TempDir,
+    project: PathBuf,
+    id: String,
+    started: Cell<bool>,
+    env: Vec<(String, String)>,
+}
+
+impl Session {
+    fn new(env: &[(&str, &str)]) -> Option<Session> {
+        let cli = claude()?;
+        let home = tempfile::tempdir().unwrap();
+        let project = home.path().join("project with space");
+        std::fs::create_dir_all(&project).unwrap();
+        let api = MockApi::start(brain(project.clone()));
+        let id = format!(
+            "00000000-0000-4000-8000-{:012x}",
+            std::process::id() as u64 * 1000 + rand_suffix()
+        );
+        Some(Session {
+            cli,
+            api,
+            home,
+            project,
+            id,
+            started: Cell::new(false),
+            env: env
+                .iter()
+                .map(|(k, v)| (k.to_string(), v.to_string()))
+                .collect(),
+        })
+    }
+
+    fn run(&self, prompt: &str) {
+        let mut c = Command::new(&self.cli);
+        c.arg("-p").arg(prompt);
+        if self.started.replace(true) {
+            c.arg("--resume").arg(&self.id);
+        } else {
+            c.arg("--session-id").arg(&self.id);
+        }
+        c.arg("--plugin-dir").arg(repo());
+        c.args([
+            "--permission-mode",
+            "acceptEdits",
+            "--allowed-tools",
+            "Bash Read Write Edit",
+        ]);
+        c.current_dir(&self.project)
+            .stdin(Stdio::null())
+            .stdout(Stdio::piped())
+            .stderr(Stdio::piped());
+        for (k, _) in std::env::vars() {
+            if k.starts_with("COMPACT_GUARDIAN_")
+                || k.starts_with("CLAUDE")
+                || k.starts_with("ANTHROPIC")
+            {
+                c.env_remove(k);
+            }
+        }
+        c.env("HOME", self.home.path())
+            .env("ANTHROPIC_BASE_URL", self.api.url())
+            .env("ANTHROPIC_API_KEY", "sk-ant-test-not-a-key")
+            .env("DISABLE_TELEMETRY", "1")
+            .env("CLAUDE_CODE_DISABLE_NONESSENTIAL_TRAFFIC", "1")
+            .env("DISABLE_AUTOUPDATER", "1")
+            .env(
+                "COMPACT_GUARDIAN_BIN",
+                env!("CARGO_BIN_EXE_compact-guardian"),
+            );
+        c.envs(self.env.iter().map(|(k, v)| (k, v)));
+        let start = Instant::now();
+        let mut child = c.spawn().unwrap();
+        loop {
+            if child.try_wait().unwrap().is_some() {
+                break;
+            }
+            if start.elapsed() > Duration::from_secs(90) {
+                let _ = child.kill();
+                panic!("claude -p {prompt:?} hung");
+            }
+            std::thread::sleep(Duration::from_millis(20));
+        }
+        let out = child.wait_with_output().unwrap();
+        assert!(
+            out.status.success(),
+            "claude -p {prompt:?} failed: {}\n{}",
+            String::from_utf8_lossy(&out.stdout),
+            String::from_utf8_lossy(&out.stderr)
+        );
+    }
+
+    fn requests(&self) -> Vec<Value> {
+        self.api.requests()
+    }
+
+    /// The snapshot text in the newest request that carries one (as the SessionStart hook's
+    /// output: 2.1.328 places it in a system-role entry of `messages`).
+    fn restored(&self) -> String {
+        let reqs = self.requests();
+        let sys = reqs
+            .iter()
+            .rev()
+            .find_map(|r| {
+                let mut strings = Vec::new();
+                all_strings(r, &mut strings);
+                strings
+                    .into_iter()
+                    .find(|s| s.contains(&format!("SessionStart:compact hook success: {MARKER}")))
+            })
+            .expect("no request carried the snapshot");
+        let hook_prefix = "SessionStart:compact hook success: ";
+        assert!(
+            sys.contains(&format!("{hook_prefix}{MARKER}")),
+            "the snapshot arrives as the SessionStart hook's output, inlined"
+        );
+        let start = sys.find(MARKER).unwrap();
+        let end = sys[start..]
+            .find(END)
+            .expect("snapshot inlined whole, not spilled to a file")
+            + start
+            + END.len();
+        assert_eq!(
+            sys.matches(MARKER).count(),
+            1,
+            "exactly one snapshot in the context"
+        );
+        sys[start..end].to_string()
+    }
+
+    fn transcript(&self) -> PathBuf {
+        let projects = self.home.path().join(".claude/projects");
+        for dir in std::fs::read_dir(&projects).unwrap() {
+            let p = dir.unwrap().path().join(format!("{}.jsonl", self.id));
+            if p.exists() {
+                return p;
+            }
+        }
+        panic!("no transcript for {}", self.id);
+    }
+}
+
+fn rand_suffix() -> u64 {
+    std::time::SystemTime::now()
+        .duration_since(std::time::UNIX_EPOCH)
+        .unwrap()
+        .subsec_nanos() as u64
+        % 1000
+}
+
+/// The section of a snapshot that lists the user's instructions.
+fn instructions_section(snapshot: &str) -> &str {
+    let start = snapshot
+        .find("## The user's recent instructions")
+        .expect("instructions section");
+    let rest = &snapshot[start..];
+    let end = rest[3..].find("\n## ").map_or(rest.len(), |i| i + 3);
+    &rest[..end]
+}
+
+#[test]
+fn snapshot_and_steering_survive_two_compactions_in_the_real_cli() {
+    let Some(s) = Session::new(&[]) else { return };
+    s.run("WRITE:notes.txt Create notes.txt with a greeting — café ✓ 日本語");
+    assert_eq!(
+        std::fs::read_to_string(s.project.join("notes.txt")).unwrap(),
+        "hello\n",
+        "the real CLI ran Write"
+    );
+    s.run("EDIT:notes.txt Add a second line to notes.txt");
+    assert!(
+        std::fs::read_to_string(s.project.join("notes.txt"))
+            .unwrap()
+            .contains("second line"),
+        "the real CLI ran Edit"
+    );
+    s.run("FAILTEST Run the test script and report");
+    s.run("/compact keep the notes.txt work — focus ✓");
+
+    // Steering: the PreCompact stdout reached the summarizer's instructions.
+    let summarizer = s
+        .requests()
+        .into_iter()
+        .rfind(is_summarizer)
+        .expect("a compaction request");
+    let asked = summarizer.to_string();
+    assert!(
+        asked.contains("compact-guardian: in the summary, do not describe any task as done"),
+        "directive missing from the summarizer request"
+    );
+    assert!(
+        asked.contains("FAILTEST Run the test script and report"),
+        "latest instruction missing from the directive"
+    );
+
+    s.run("What is next?");
+    let snap = s.restored();
+    assert!(utf16_len(&snap) <= 10_000, "{}", utf16_len(&snap));
+    let instr = instructions_section(&snap);
+    for p in [
+        "Create notes.txt with a greeting — café ✓ 日本語",
+        "EDIT:notes.txt Add a second line",
+        "FAILTEST Run the test script and report",
+    ] {
+        assert!(instr.contains(p), "missing instruction {p:?} in:\n{snap}");
+    }
+    assert!(
+        snap.contains("> keep the notes.txt work — focus ✓"),
+        "focus text:\n{snap}"
+    );
+    assert!(snap.contains("before a manual compaction"));
+    let files = &snap[snap.find("## Files changed").expect("files section")..];
+    assert!(
+        files.contains(&format!("{}", s.project.join("notes.txt").display())),
+        "{snap}"
+    );
+    assert!(
+        snap.contains("- Bash: echo running tests; exit 3  [FAILED]"),
+        "{snap}"
+    );
+    assert!(snap.contains("- Edit: "), "{snap}");
+    assert!(!snap.contains(FALSE_SUMMARY));
+
+    // A second compaction: instructions from before the first one carry over; the first restored
+    // snapshot, the summaries and the /compact command output are never taken for instructions.
+    s.run("WRITE:todo.md Write the todo list");
+    s.run("/compact");
+    s.run("And now?");
+    let snap2 = s.restored();
+    let instr2 = instructions_section(&snap2);
+    for p in [
+        "FAILTEST Run the test script and report",
+        "What is next?",
+        "WRITE:todo.md Write the todo list",
+    ] {
+        assert!(
+            instr2.contains(p),
+            "missing {p:?} after the second compaction:\n{snap2}"
+        );
+    }
+    for leaked in [
+        "compact-guardian snapshot",
+        "compact-guardian: in the summary",
+        FALSE_SUMMARY,
+        "This session is being continued",
+        "/compact",
+    ] {
+        assert!(
+            !instr2.contains(leaked),
+            "{leaked:?} taken for an instruction:\n{snap2}"
+        );
+    }
+    assert!(
+        !snap2.contains("keep the notes.txt work"),
+        "the first focus text belongs to the first compaction"
+    );
+}
+
+#[test]
+fn prompts_between_megabytes_of_tool_output_are_all_restored() {
+    let Some(s) = Session::new(&[]) else { return };
+    for i in 1..=5 {
+        s.run(&format!("BIGOUTPUT round {i}: write the big files"));
+    }
+    let size = std::fs::metadata(s.transcript()).unwrap().len();
+    assert!(size > 10 * 1024 * 1024, "transcript is only {size} bytes");
+    s.run("/compact");
+    s.run("Which rounds did I ask for?");
+    let snap = s.restored();
+    let instr = instructions_section(&snap);
+    for i in 1..=5 {
+        assert!(
+            instr.contains(&format!("BIGOUTPUT round {i}")),
+            "round {i} missing:\n{snap}"
+        );
+    }
+}
+
+#[test]
+fn expired_snapshot_is_rebuilt_from_the_transcript() {
+    // A TTL of zero makes every saved snapshot stale by the time restore runs: the fallback path.
+    let Some(s) = Session::new(&[("COMPACT_GUARDIAN_TTL_SECS", "0")]) else {
+        return;
+    };
+    s.run("WRITE:a.txt Make a.txt — ünïcode");
+    s.run("/compact");
+    s.run("go on");
+    let snap = s.restored();
+    assert!(
+        snap.contains("Rebuilt by the compact-guardian plugin"),
+        "{snap}"
+    );
+    assert!(snap.contains("WRITE:a.txt Make a.txt — ünïcode"), "{snap}");
+}
+
+#[test]
+fn plugin_validates_in_the_real_cli() {
+    let Some(cli) = claude() else { return };
+    let home = tempfile::tempdir().unwrap();
+    let out = Command::new(cli)
+        .args(["plugin", "validate"])
+        .arg(repo())
+        .env("HOME", home.path())
+        .output()
+        .unwrap();
+    let text = String::from_utf8_lossy(&out.stdout);
+    assert!(
+        out.status.success(),
+        "{text}{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    assert!(text.contains("Validation passed"), "{text}");
+}
+
+#[test]
+fn plugin_and_cargo_versions_agree() {
+    let cargo = env!("CARGO_PKG_VERSION");
+    for f in [
+        ".claude-plugin/plugin.json",
+        ".claude-plugin/marketplace.json",
+    ] {
+        let v: Value =
+            serde_json::from_str(&std::fs::read_to_string(repo().join(f)).unwrap()).unwrap();
+        let version = v["version"]
+            .as_str()
+            .or(v["plugins"][0]["version"].as_str());
+        assert_eq!(version, Some(cargo), "{f}");
+    }
+    let _ = Path::new("");
+}
