@@ -17,7 +17,7 @@ pub const MAX_INSTRUCTIONS: usize = 5;
 /// How many recent tool calls are listed (after collapsing repeats).
 pub const MAX_ACTIONS: usize = 20;
 /// How many recent assistant messages are searched for checklist lines.
-const CHECKLIST_MESSAGES: usize = 10;
+pub const CHECKLIST_MESSAGES: usize = 10;
 /// How many checklist items are kept.
 const MAX_CHECKLIST: usize = 30;
 /// How many changed files are kept.
@@ -146,8 +146,14 @@ pub fn extract(records: &[Record]) -> Extraction {
     let from = replies.len().saturating_sub(CHECKLIST_MESSAGES);
     ex.checklist = checklist(&replies[from..]);
 
-    ex.cwd = main.iter().rev().find_map(|(_, r)| r.cwd.clone());
-    ex.git_branch = main.iter().rev().find_map(|(_, r)| r.git_branch.clone());
+    ex.cwd = main
+        .iter()
+        .rev()
+        .find_map(|(_, r)| r.cwd.as_deref().map(str::to_owned));
+    ex.git_branch = main
+        .iter()
+        .rev()
+        .find_map(|(_, r)| r.git_branch.as_deref().map(str::to_owned));
     ex
 }
 

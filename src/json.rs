@@ -7,6 +7,7 @@
 //! Strings borrow from the input line when they contain no escapes.
 
 use serde::de::{self, Deserialize, Deserializer, IgnoredAny, MapAccess, SeqAccess, Visitor};
+use serde_json::value::RawValue;
 use std::borrow::Cow;
 use std::fmt;
 use std::marker::PhantomData;
@@ -229,11 +230,35 @@ impl<'de, T: Deserialize<'de>> Deserialize<'de> for LList<T> {
     }
 }
 
-/// Message content: a plain string (old records, typed prompts) or a list of blocks.
+/// The most bytes of one text field that are ever unescaped and kept. Longer text (a pasted log,
+/// a megabyte of tool output) is scanned by the parser but never copied.
+pub const MAX_TEXT: usize = 16 * 1024;
+
+/// A text field: a JSON string cut to `MAX` bytes without materialising the rest; any other type
+/// is `None`. Borrows when the kept part has no escapes.
+#[derive(Debug, Default, Clone, PartialEq, Eq)]
+pub struct LText<'a, const MAX: usize = MAX_TEXT>(pub Option<Cow<'a, str>>);
+
+impl<'a, const MAX: usize> LText<'a, MAX> {
+    /// The text, if the field was a string.
+    pub fn get(&self) -> Option<&str> {
+        self.0.as_deref()
+    }
+}
+
+impl<'de: 'a, 'a, const MAX: usize> Deserialize<'de> for LText<'a, MAX> {
+    fn deserialize<D: Deserializer<'de>>(d: D) -> Result<Self, D::Error> {
+        let raw = <&'de RawValue>::deserialize(d)?;
+        Ok(LText(bounded_string(raw.get(), MAX)))
+    }
+}
+
+/// Message content: a plain string (old records, typed prompts) or a list of blocks. Strings are
+/// cut to `MAX` bytes like [`LText`]; a list whose elements fail to parse is empty, not an error.
 #[derive(Debug, Clone, PartialEq, Eq, Default)]
-pub enum LContent<T> {
-    /// `"content": "..."`.
-    Text(String),
+pub enum LContent<'a, T, const MAX: usize = MAX_TEXT> {
+    /// `"content": "..."`, cut to `MAX` bytes.
+    Text(Cow<'a, str>),
     /// `"content": [ {...}, ... ]` (non-object elements dropped).
     Blocks(Vec<T>),
     /// Missing, null, or any other type.
@@ -241,52 +266,82 @@ pub enum LContent<T> {
     Nothing,
 }
 
-impl<'de, T: Deserialize<'de>> Deserialize<'de> for LContent<T> {
+impl<'de: 'a, 'a, T: Deserialize<'de>, const MAX: usize> Deserialize<'de> for LContent<'a, T, MAX> {
     fn deserialize<D: Deserializer<'de>>(d: D) -> Result<Self, D::Error> {
-        struct V<T>(PhantomData<T>);
-        impl<'de, T: Deserialize<'de>> Visitor<'de> for V<T> {
-            type Value = LContent<T>;
-            fn expecting(&self, f: &mut fmt::Formatter) -> fmt::Result {
-                f.write_str("any JSON value")
-            }
-            fn visit_str<E>(self, v: &str) -> Result<Self::Value, E> {
-                Ok(LContent::Text(v.to_owned()))
-            }
-            fn visit_string<E>(self, v: String) -> Result<Self::Value, E> {
-                Ok(LContent::Text(v))
-            }
-            fn visit_seq<A: SeqAccess<'de>>(self, mut s: A) -> Result<Self::Value, A::Error> {
-                let mut out = Vec::new();
-                while let Some(LObj(item)) = s.next_element::<LObj<T>>()? {
-                    out.extend(item);
-                }
-                Ok(LContent::Blocks(out))
-            }
-            fn visit_map<A: MapAccess<'de>>(self, mut m: A) -> Result<Self::Value, A::Error> {
-                while m.next_entry::<IgnoredAny, IgnoredAny>()?.is_some() {}
-                Ok(LContent::Nothing)
-            }
-            fn visit_bool<E>(self, _: bool) -> Result<Self::Value, E> {
-                Ok(LContent::Nothing)
-            }
-            fn visit_u64<E>(self, _: u64) -> Result<Self::Value, E> {
-                Ok(LContent::Nothing)
-            }
-            fn visit_i64<E>(self, _: i64) -> Result<Self::Value, E> {
-                Ok(LContent::Nothing)
-            }
-            fn visit_f64<E>(self, _: f64) -> Result<Self::Value, E> {
-                Ok(LContent::Nothing)
-            }
-            fn visit_unit<E>(self) -> Result<Self::Value, E> {
-                Ok(LContent::Nothing)
-            }
-            fn visit_none<E>(self) -> Result<Self::Value, E> {
-                Ok(LContent::Nothing)
-            }
-        }
-        d.deserialize_any(V(PhantomData))
+        // Look at the raw text first: a string is cut before it is unescaped, a list is parsed.
+        let raw = <&'de RawValue>::deserialize(d)?.get();
+        Ok(match raw.as_bytes().first() {
+            Some(b'"') => bounded_string(raw, MAX).map_or(LContent::Nothing, LContent::Text),
+            Some(b'[') => serde_json::from_str::<LList<T>>(raw)
+                .map_or(LContent::Nothing, |l| LContent::Blocks(l.0)),
+            _ => LContent::Nothing,
+        })
     }
+}
+
+/// The first `max` bytes (at most; cut at a character) of the JSON string literal `raw`, unescaped.
+/// Invalid escapes become U+FFFD. `None` if `raw` is not a string literal.
+pub fn bounded_string(raw: &str, max: usize) -> Option<Cow<'_, str>> {
+    let body = raw.strip_prefix('"')?.strip_suffix('"')?;
+    let prefix_end = floor_char_boundary(body, max.min(body.len()));
+    if !body[..prefix_end].contains('\\') {
+        return Some(Cow::Borrowed(&body[..prefix_end]));
+    }
+    let mut out = String::with_capacity(prefix_end);
+    let mut chars = body.chars();
+    while let Some(c) = chars.next() {
+        if out.len() >= max {
+            break;
+        }
+        if c != '\\' {
+            out.push(c);
+            continue;
+        }
+        let unescaped = match chars.next() {
+            Some('n') => '\n',
+            Some('t') => '\t',
+            Some('r') => '\r',
+            Some('b') => '\u{8}',
+            Some('f') => '\u{c}',
+            Some('u') => {
+                let hex = |chars: &mut std::str::Chars| -> Option<u32> {
+                    let h: String = chars.by_ref().take(4).collect();
+                    u32::from_str_radix(&h, 16).ok().filter(|_| h.len() == 4)
+                };
+                match hex(&mut chars) {
+                    Some(hi @ 0xD800..=0xDBFF) => {
+                        let rest = chars.as_str();
+                        let lo = rest
+                            .strip_prefix("\\u")
+                            .and_then(|r| u32::from_str_radix(r.get(..4)?, 16).ok());
+                        match lo {
+                            Some(lo @ 0xDC00..=0xDFFF) => {
+                                chars = rest[6..].chars();
+                                char::from_u32(0x10000 + ((hi - 0xD800) << 10) + (lo - 0xDC00))
+                                    .unwrap_or('\u{fffd}')
+                            }
+                            _ => '\u{fffd}',
+                        }
+                    }
+                    Some(v) => char::from_u32(v).unwrap_or('\u{fffd}'),
+                    None => '\u{fffd}',
+                }
+            }
+            Some(other) => other, // \" \\ \/ and anything unknown, leniently
+            None => break,
+        };
+        out.push(unescaped);
+    }
+    let end = floor_char_boundary(&out, max.min(out.len()));
+    out.truncate(end);
+    Some(Cow::Owned(out))
+}
+
+fn floor_char_boundary(s: &str, mut i: usize) -> usize {
+    while !s.is_char_boundary(i) {
+        i -= 1;
+    }
+    i
 }
 
 /// Makes a line acceptable to `serde_json` without losing its good parts: invalid UTF-8 becomes
@@ -361,7 +416,8 @@ mod tests {
         b: LBool,
         o: LObj<Inner>,
         l: LList<Inner>,
-        c: LContent<Inner>,
+        #[serde(borrow)]
+        c: LContent<'a, Inner>,
     }
 
     #[derive(Deserialize, Default, Debug, PartialEq)]
@@ -417,6 +473,24 @@ mod tests {
         let fixed = repair_line(line);
         let p: Probe = serde_json::from_slice(&fixed).unwrap();
         assert_eq!(p.s.get(), Some("a\u{fffd}b"));
+    }
+
+    #[test]
+    fn bounded_string_unescapes_only_the_kept_prefix() {
+        assert_eq!(bounded_string(r#""plain""#, 100).as_deref(), Some("plain"));
+        assert!(matches!(
+            bounded_string(r#""plain""#, 100),
+            Some(Cow::Borrowed(_))
+        ));
+        assert_eq!(
+            bounded_string(r#""a\nb\t\"q\" \u00e9 \ud83d\ude00 \ud800 \\""#, 100).as_deref(),
+            Some("a\nb\t\"q\" é 😀 \u{fffd} \\")
+        );
+        assert_eq!(bounded_string(r#""abcdef""#, 3).as_deref(), Some("abc"));
+        assert_eq!(bounded_string(r#""éé\n""#, 3).as_deref(), Some("é"));
+        assert_eq!(bounded_string("7", 10), None);
+        let long = format!("\"{}\"", "x\\n".repeat(1_000_000));
+        assert_eq!(bounded_string(&long, 10).unwrap().len(), 10);
     }
 
     #[test]

@@ -5,8 +5,9 @@
 //! memory depends on how many records are kept, never on how long a line was. Any line that is not
 //! a JSON object is `None`: the caller skips it.
 
-use crate::json::{LBool, LContent, LList, LObj, LStr, repair_line};
+use crate::json::{LBool, LContent, LList, LObj, LStr, LText, repair_line};
 use serde::Deserialize;
+use std::borrow::Cow;
 
 /// The most characters of one text block that are kept. Prompts are shown cut far shorter than
 /// this; the margin keeps duplicate detection and checklist parsing exact for ordinary text.
@@ -113,12 +114,10 @@ pub struct Record {
     pub api_error: bool,
     /// `origin.kind` in CLI 2.1.2xx+ (`human`, `task-notification`, ...).
     pub origin: Option<String>,
-    /// `timestamp`.
-    pub timestamp: Option<String>,
-    /// `cwd`.
-    pub cwd: Option<String>,
-    /// `gitBranch`.
-    pub git_branch: Option<String>,
+    /// `cwd` (user and assistant records only).
+    pub cwd: Option<Box<str>>,
+    /// `gitBranch` (user and assistant records only).
+    pub git_branch: Option<Box<str>>,
     /// Text: a string `content`, each `text` block, or a queued prompt. Bounded by [`KEEP_TEXT`].
     pub texts: Vec<String>,
     /// Tool calls made by this (assistant) record.
@@ -153,8 +152,6 @@ struct RawRecord<'a> {
     #[serde(borrow)]
     origin: LObj<RawOrigin<'a>>,
     #[serde(borrow)]
-    timestamp: LStr<'a>,
-    #[serde(borrow)]
     cwd: LStr<'a>,
     #[serde(rename = "gitBranch", borrow)]
     git_branch: LStr<'a>,
@@ -175,7 +172,7 @@ struct RawOrigin<'a> {
 #[serde(default)]
 struct RawMessage<'a> {
     #[serde(borrow)]
-    content: LContent<RawBlock<'a>>,
+    content: LContent<'a, RawBlock<'a>>,
 }
 
 #[derive(Deserialize, Default)]
@@ -184,7 +181,7 @@ struct RawAttachment<'a> {
     #[serde(rename = "type", borrow)]
     kind: LStr<'a>,
     #[serde(borrow)]
-    prompt: LStr<'a>,
+    prompt: LText<'a>,
 }
 
 #[derive(Deserialize, Default)]
@@ -193,7 +190,7 @@ struct RawBlock<'a> {
     #[serde(rename = "type", borrow)]
     kind: LStr<'a>,
     #[serde(borrow)]
-    text: LStr<'a>,
+    text: LText<'a>,
     #[serde(borrow)]
     id: LStr<'a>,
     #[serde(borrow)]
@@ -204,14 +201,14 @@ struct RawBlock<'a> {
     tool_use_id: LStr<'a>,
     is_error: LBool,
     #[serde(borrow)]
-    content: LContent<RawResultPart<'a>>,
+    content: LContent<'a, RawResultPart<'a>, KEEP_RESULT_HEAD>,
 }
 
 #[derive(Deserialize, Default)]
 #[serde(default)]
 struct RawResultPart<'a> {
     #[serde(borrow)]
-    text: LStr<'a>,
+    text: LText<'a, KEEP_RESULT_HEAD>,
 }
 
 /// Tool arguments that matter. Big ones (`content` of Write, `old_string`, ...) are not named and
@@ -266,7 +263,7 @@ const WRITING_TOOLS: &[&str] = &["Edit", "Write", "MultiEdit", "NotebookEdit"];
 /// How much of a tool's key argument is kept.
 const KEEP_ARG: usize = 400;
 /// How much of a tool result's text is kept.
-const KEEP_RESULT_HEAD: usize = 300;
+const KEEP_RESULT_HEAD: usize = 160;
 
 /// Parses one line. Lines that are not JSON objects, or that fail to parse, are `None`.
 pub fn parse_line(line: &[u8]) -> Option<Record> {
@@ -274,9 +271,17 @@ pub fn parse_line(line: &[u8]) -> Option<Record> {
     if line.first() != Some(&b'{') {
         return None;
     }
-    let repaired = repair_line(line);
-    let raw: RawRecord = serde_json::from_slice(&repaired).ok()?;
-    Some(convert(raw))
+    // Clean lines (nearly all) are validated once, by serde_json, and never copied; only a line
+    // that fails is repaired (invalid UTF-8, lone surrogates) and tried again.
+    if let Ok(raw) = serde_json::from_slice::<RawRecord>(line) {
+        return Some(convert(raw));
+    }
+    match repair_line(line) {
+        Cow::Owned(fixed) => serde_json::from_slice::<RawRecord>(&fixed)
+            .ok()
+            .map(convert),
+        Cow::Borrowed(_) => None,
+    }
 }
 
 /// Strips a byte-order mark, surrounding whitespace and a CR left by CRLF line endings.
@@ -312,16 +317,22 @@ fn convert(raw: RawRecord) -> Record {
         compact_summary: raw.is_compact_summary.0 || raw.is_visible_in_transcript_only.0,
         api_error: raw.is_api_error_message.0,
         origin: raw.origin.0.and_then(|o| o.kind.get().map(str::to_owned)),
-        timestamp: raw.timestamp.get().map(|s| bounded(s, 64)),
-        cwd: raw.cwd.get().map(|s| bounded(s, 1024)),
-        git_branch: raw.git_branch.non_blank().map(|s| bounded(s, 256)),
+        cwd: None,
+        git_branch: None,
         texts: Vec::new(),
         tool_uses: Vec::new(),
         tool_results: Vec::new(),
         kind,
     };
+    // Subagent traffic and injected records never yield a prompt, a reply or an action: keep only
+    // their place in the chain (skill expansions alone can be 16 KB each).
+    if rec.sidechain || rec.meta || rec.compact_summary {
+        return rec;
+    }
     match rec.kind {
         Kind::User | Kind::Assistant => {
+            rec.cwd = raw.cwd.non_blank().map(|s| bounded(s, 1024).into());
+            rec.git_branch = raw.git_branch.non_blank().map(|s| bounded(s, 256).into());
             if let Some(msg) = raw.message.0 {
                 fill_content(&mut rec, msg.content);
             }
@@ -426,7 +437,7 @@ fn tool_use(b: &RawBlock) -> ToolUse {
     t
 }
 
-fn result_head(content: &LContent<RawResultPart>) -> String {
+fn result_head(content: &LContent<RawResultPart, KEEP_RESULT_HEAD>) -> String {
     match content {
         LContent::Text(s) => bounded(s, KEEP_RESULT_HEAD),
         LContent::Blocks(parts) => {

@@ -22,10 +22,10 @@ pub struct TailReader<R> {
     /// Everything at or after this offset has been read.
     pos: u64,
     chunk: Vec<u8>,
-    /// The end of a line whose start lies before `pos`: its bytes after `pos`.
-    partial: Vec<u8>,
-    /// The current partial line outgrew [`MAX_LINE`] and will be dropped when its start is found.
-    partial_oversized: bool,
+    /// A line that runs past the start of the current chunk ends at this offset (exclusive).
+    pending_end: Option<u64>,
+    /// Buffer for a line read in one piece once its start is found.
+    line: Vec<u8>,
     oversized: u64,
 }
 
@@ -44,8 +44,8 @@ impl<R: Read + Seek> TailReader<R> {
             file,
             pos: len,
             chunk: Vec::new(),
-            partial: Vec::new(),
-            partial_oversized: false,
+            pending_end: None,
+            line: Vec::new(),
             oversized: 0,
         }
     }
@@ -77,48 +77,47 @@ impl<R: Read + Seek> TailReader<R> {
 
         let mut line_end = self.chunk.len();
         while let Some(nl) = memchr::memrchr(b'\n', &self.chunk[..line_end]) {
-            self.emit(nl + 1, line_end, &mut on_line);
+            self.emit(start, nl + 1, line_end, &mut on_line)?;
             line_end = nl;
         }
         if start == 0 {
-            self.emit(0, line_end, &mut on_line);
+            self.emit(start, 0, line_end, &mut on_line)?;
             return Ok(false);
         }
-        // The chunk starts inside a line: keep its front part for the next chunk.
-        if !self.partial_oversized {
-            if line_end + self.partial.len() > MAX_LINE {
-                self.partial_oversized = true;
-                self.partial = Vec::new();
-            } else {
-                let mut joined = Vec::with_capacity(line_end + self.partial.len());
-                joined.extend_from_slice(&self.chunk[..line_end]);
-                joined.extend_from_slice(&self.partial);
-                self.partial = joined;
-            }
+        // The chunk starts inside a line: remember where that line ends.
+        if self.pending_end.is_none() {
+            self.pending_end = Some(start + line_end as u64);
         }
         Ok(true)
     }
 
-    /// Emits the line made of `chunk[from..to]` followed by any saved partial end.
-    fn emit(&mut self, from: usize, to: usize, on_line: &mut impl FnMut(&[u8])) {
-        if self.partial_oversized {
-            self.partial_oversized = false;
-            self.oversized += 1;
-            return;
-        }
-        if self.partial.is_empty() {
+    /// Emits the line starting at `chunk[from]`: either `chunk[from..to]`, or, when a line that
+    /// crosses chunk boundaries is pending, that whole line read from the file.
+    fn emit(
+        &mut self,
+        chunk_start: u64,
+        from: usize,
+        to: usize,
+        on_line: &mut impl FnMut(&[u8]),
+    ) -> io::Result<()> {
+        let Some(end) = self.pending_end.take() else {
             on_line(&self.chunk[from..to]);
-            return;
-        }
-        if to - from + self.partial.len() > MAX_LINE {
+            return Ok(());
+        };
+        let begin = chunk_start + from as u64;
+        let len = usize::try_from(end - begin).unwrap_or(usize::MAX);
+        if len > MAX_LINE {
             self.oversized += 1;
-        } else {
-            let mut line = Vec::with_capacity(to - from + self.partial.len());
-            line.extend_from_slice(&self.chunk[from..to]);
-            line.extend_from_slice(&self.partial);
-            on_line(&line);
+            return Ok(());
         }
-        self.partial = Vec::new();
+        self.line.resize(len, 0);
+        self.file.seek(SeekFrom::Start(begin))?;
+        self.file.read_exact(&mut self.line)?;
+        on_line(&self.line);
+        if self.line.capacity() > CHUNK {
+            self.line = Vec::new(); // do not keep a multi-megabyte buffer for the rest of the scan
+        }
+        Ok(())
     }
 }
 

@@ -7,9 +7,9 @@
 //! deadline, keeping what it has. Only regular files are read, opened without blocking, so a FIFO
 //! or a device path can never hang a hook.
 
-use crate::extract::MAX_INSTRUCTIONS;
+use crate::extract::{CHECKLIST_MESSAGES, MAX_INSTRUCTIONS};
 use crate::genuine::prompt_text;
-use crate::record::{Record, parse_line};
+use crate::record::{Kind, Record, parse_line};
 use crate::tail::TailReader;
 use anyhow::{Context, Result, bail};
 use serde::Serialize;
@@ -91,6 +91,7 @@ pub fn scan(path: &Path, limits: Limits) -> Result<Scan> {
     let mut newest_first: Vec<Record> = Vec::new();
     let mut need = Sufficiency::default();
     let max_bytes = limits.max_bytes.max(MIN_WINDOW);
+    let mut replies = 0usize;
     loop {
         let mut skipped = 0u64;
         let more = reader
@@ -99,8 +100,19 @@ pub fn scan(path: &Path, limits: Limits) -> Result<Scan> {
                     return;
                 }
                 match parse_line(line) {
-                    Some(rec) => {
+                    // Records with no uuid and nothing to extract (api-request, titles, modes)
+                    // would only cost memory.
+                    Some(rec) if rec.kind == Kind::Other && rec.uuid.is_none() => {}
+                    Some(mut rec) => {
                         need.observe(&rec);
+                        // Only the newest replies are read (last reply, checklist); twice the
+                        // number used leaves room for replies on an abandoned branch.
+                        if rec.kind == Kind::Assistant && !rec.texts.is_empty() {
+                            replies += 1;
+                            if replies > 2 * CHECKLIST_MESSAGES {
+                                rec.texts = Vec::new();
+                            }
+                        }
                         newest_first.push(rec);
                     }
                     None => skipped += 1,

@@ -1,0 +1,184 @@
+//! Synthetic transcripts in the Claude Code 2.1.3xx layout, for benchmarks: conversation records
+//! are a few percent of the bytes; `attachment` (`prompt_snapshot` ~57 KB, `skill_listing`) and
+//! `api-request*` records dominate; every tenth turn carries a 1.2 MB line; a `TodoWrite` list is
+//! updated every few turns. Deterministic: the same arguments give the same bytes.
+
+#![allow(dead_code)] // each user (bench, example) calls a different part
+
+use std::io::{self, Write};
+
+/// About how many bytes one turn adds.
+pub const TURN_BYTES: u64 = 150 * 1024;
+
+/// Writes records for turns until `target` bytes; each turn starts with a typed prompt unless
+/// `with_prompt` says otherwise.
+pub struct Synth {
+    seq: u64,
+    parent: String,
+    filler: String,
+}
+
+impl Default for Synth {
+    fn default() -> Self {
+        Self::new()
+    }
+}
+
+impl Synth {
+    pub fn new() -> Synth {
+        // Lowercase words: no JSON escaping needed, realistic token mix for the parser.
+        let words = [
+            "the",
+            "tool",
+            "result",
+            "cargo",
+            "build",
+            "parser",
+            "snapshot",
+            "session",
+            "compaction",
+            "context",
+            "user",
+            "agent",
+            "file",
+            "line",
+            "error",
+            "test",
+        ];
+        let mut x: u64 = 0x2545_F491_4F6C_DD1D;
+        let mut filler = String::with_capacity(1 << 21);
+        while filler.len() < (1 << 21) {
+            x ^= x << 13;
+            x ^= x >> 7;
+            x ^= x << 17;
+            filler.push_str(words[(x % words.len() as u64) as usize]);
+            filler.push(if x % 11 == 0 { '.' } else { ' ' });
+            if x % 97 == 0 {
+                filler.push_str("\\n");
+            }
+        }
+        Synth {
+            seq: 0,
+            parent: "root".into(),
+            filler,
+        }
+    }
+
+    fn text(&self, len: usize) -> &str {
+        let start =
+            (self.seq as usize * 7919) % (self.filler.len() - len.min(self.filler.len() - 1) - 1);
+        let mut end = (start + len).min(self.filler.len());
+        while !self.filler.is_char_boundary(end) || self.filler.as_bytes()[end - 1] == b'\\' {
+            end -= 1;
+        }
+        &self.filler[start..end]
+    }
+
+    fn uuid(&mut self) -> String {
+        self.seq += 1;
+        format!("00000000-0000-4000-8000-{:012x}", self.seq)
+    }
+
+    fn meta(&self) -> String {
+        format!(
+            r#""timestamp":"2026-11-20T10:{:02}:{:02}.000Z","userType":"external","entrypoint":"cli","cwd":"/home/dev/project","sessionId":"bench-session","version":"2.1.328","gitBranch":"main""#,
+            self.seq / 60 % 60,
+            self.seq % 60
+        )
+    }
+
+    fn record(&mut self, out: &mut impl Write, body: &str) -> io::Result<u64> {
+        let uuid = self.uuid();
+        let line = format!(
+            r#"{{"parentUuid":"{}","isSidechain":false,{body},"uuid":"{uuid}",{}}}"#,
+            self.parent,
+            self.meta()
+        );
+        self.parent = uuid;
+        writeln!(out, "{line}")?;
+        Ok(line.len() as u64 + 1)
+    }
+
+    fn bare(&mut self, out: &mut impl Write, line: &str) -> io::Result<u64> {
+        writeln!(out, "{line}")?;
+        Ok(line.len() as u64 + 1)
+    }
+
+    /// One turn: an optional prompt, then the CLI's attachments, API bookkeeping, tool calls.
+    pub fn turn(&mut self, out: &mut impl Write, prompt: Option<&str>) -> io::Result<u64> {
+        let mut n = 0;
+        let turn = self.seq;
+        if let Some(p) = prompt {
+            n += self.record(out, &format!(r#""promptId":"p{turn}","type":"user","message":{{"role":"user","content":"{p}"}},"permissionMode":"default","origin":{{"kind":"human"}},"promptSource":"typed""#))?;
+        }
+        let snap = self.text(57_000).to_owned();
+        n += self.record(out, &format!(r#""attachment":{{"type":"prompt_snapshot","systemPrompt":["{snap}"]}},"type":"attachment""#))?;
+        let skills = self.text(14_000).to_owned();
+        n += self.record(out, &format!(r#""attachment":{{"type":"skill_listing","content":"{skills}","skillCount":40}},"type":"attachment""#))?;
+        n += self.record(
+            out,
+            r#""attachment":{"type":"date","date":"2026-11-20"},"type":"attachment""#,
+        )?;
+        let shape = self.text(38_000).to_owned();
+        n += self.bare(
+            out,
+            &format!(
+                r#"{{"type":"api-request-shape","shape":"{shape}","sessionId":"bench-session"}}"#
+            ),
+        )?;
+        let blob = self.text(10_000).to_owned();
+        n += self.bare(
+            out,
+            &format!(
+                r#"{{"type":"api-request-blob","blob":"{blob}","sessionId":"bench-session"}}"#
+            ),
+        )?;
+        n += self.bare(out, r#"{"type":"api-request","requestId":"req_1","model":"claude-opus-5-5","sessionId":"bench-session"}"#)?;
+        let id = format!("toolu_{turn:08}");
+        let old = self.text(1_000).to_owned();
+        n += self.record(out, &format!(r#""message":{{"model":"claude-opus-5-5","id":"msg_{turn}","type":"message","role":"assistant","content":[{{"type":"tool_use","id":"{id}e","name":"Edit","input":{{"file_path":"/home/dev/project/src/file{}.rs","old_string":"{old}","new_string":"{old}"}}}}]}},"type":"assistant""#, turn % 17))?;
+        n += self.record(out, &format!(r#""type":"user","message":{{"role":"user","content":[{{"tool_use_id":"{id}e","type":"tool_result","content":"The file has been updated."}}]}},"toolUseResult":{{"filePath":"/home/dev/project/src/file.rs","oldString":"{old}"}}"#))?;
+        n += self.record(out, &format!(r#""message":{{"model":"claude-opus-5-5","id":"msg_{turn}b","type":"message","role":"assistant","content":[{{"type":"tool_use","id":"{id}b","name":"Bash","input":{{"command":"cargo test --all","description":"Run tests"}}}}]}},"type":"assistant""#))?;
+        let big = turn % 10 == 9;
+        let output = self.text(if big { 1_200_000 } else { 20_000 }).to_owned();
+        n += self.record(out, &format!(r#""type":"user","message":{{"role":"user","content":[{{"tool_use_id":"{id}b","type":"tool_result","content":"{output}","is_error":false}}]}}"#))?;
+        if turn % 5 == 0 {
+            n += self.record(out, &format!(r#""message":{{"role":"assistant","content":[{{"type":"tool_use","id":"{id}t","name":"TodoWrite","input":{{"todos":[{{"content":"Finish the parser","status":"in_progress","activeForm":"Finishing"}},{{"content":"Write tests","status":"pending","activeForm":"Writing"}},{{"content":"Turn {turn}","status":"completed","activeForm":"Done"}}]}}}}]}},"type":"assistant""#))?;
+            n += self.record(out, &format!(r#""type":"user","message":{{"role":"user","content":[{{"tool_use_id":"{id}t","type":"tool_result","content":"Todos have been modified successfully."}}]}}"#))?;
+        }
+        let reply = self.text(800).to_owned();
+        n += self.record(out, &format!(r#""message":{{"role":"assistant","content":[{{"type":"text","text":"{reply}\n- [x] step one\n- [ ] step two"}}]}},"type":"assistant""#))?;
+        Ok(n)
+    }
+}
+
+/// Writes a transcript of about `target` bytes with a prompt every turn.
+pub fn write_transcript(out: &mut impl Write, target: u64) -> io::Result<u64> {
+    let mut s = Synth::new();
+    let mut written = 0;
+    let mut i = 0;
+    while written < target {
+        i += 1;
+        written += s.turn(
+            out,
+            Some(&format!(
+                "Prompt number {i}: please continue with the parser work"
+            )),
+        )?;
+    }
+    Ok(written)
+}
+
+/// Writes a transcript whose last five prompts are `gap` bytes apart (tool-heavy turns between).
+pub fn write_gap_transcript(out: &mut impl Write, gap: u64) -> io::Result<u64> {
+    let mut s = Synth::new();
+    let mut written = 0;
+    for i in 1..=5 {
+        written += s.turn(out, Some(&format!("Gap prompt {i}: keep going")))?;
+        let until = written + gap;
+        while written < until {
+            written += s.turn(out, None)?;
+        }
+    }
+    Ok(written)
+}
