@@ -1,3 +1,118 @@
-//! In-process benchmarks (filled in with the benchmark work).
+//! In-process benchmarks of the hot path: `cargo bench`. Each reads a synthetic 2 MiB window in
+//! the 2.1.3xx layout (the window `save` reads when the last prompts are recent).
 
-fn main() {}
+#[path = "support/synth.rs"]
+mod synth;
+
+use compact_guardian::extract::extract;
+use compact_guardian::record::parse_line;
+use compact_guardian::render::{Meta, Source, render};
+use compact_guardian::tail::TailReader;
+use compact_guardian::transcript::{Limits, scan};
+use divan::{Bencher, black_box};
+use std::io::Cursor;
+use std::sync::LazyLock;
+use std::time::SystemTime;
+
+fn main() {
+    divan::main();
+}
+
+/// 2 MiB of transcript, and the same on disk.
+static WINDOW: LazyLock<Vec<u8>> = LazyLock::new(|| {
+    let mut out = Vec::new();
+    synth::write_transcript(&mut out, 2 * 1024 * 1024).unwrap();
+    out
+});
+
+static FILE: LazyLock<tempfile::NamedTempFile> = LazyLock::new(|| {
+    let f = tempfile::NamedTempFile::new().unwrap();
+    std::fs::write(f.path(), &*WINDOW).unwrap();
+    f
+});
+
+/// Splitting 2 MiB into lines, backwards.
+#[divan::bench]
+fn tail_lines(bencher: Bencher) {
+    bencher
+        .counter(divan::counter::BytesCount::new(WINDOW.len()))
+        .bench(|| {
+            let mut r = TailReader::new(Cursor::new(&WINDOW[..]), WINDOW.len() as u64);
+            let mut n = 0usize;
+            while r.read_chunk(|l| n += l.len()).unwrap() {}
+            black_box(n)
+        });
+}
+
+/// Parsing every line of 2 MiB into records.
+#[divan::bench]
+fn parse_records(bencher: Bencher) {
+    bencher
+        .counter(divan::counter::BytesCount::new(WINDOW.len()))
+        .bench(|| {
+            let n = WINDOW
+                .split(|b| *b == b'\n')
+                .filter_map(|l| parse_line(black_box(l)))
+                .count();
+            black_box(n)
+        });
+}
+
+/// The whole read: file, lines, records, window policy.
+#[divan::bench]
+fn scan_file(bencher: Bencher) {
+    let path = FILE.path();
+    bencher
+        .counter(divan::counter::BytesCount::new(WINDOW.len()))
+        .bench(|| {
+            black_box(
+                scan(
+                    path,
+                    Limits {
+                        max_bytes: 2 << 20,
+                        deadline: None,
+                    },
+                )
+                .unwrap(),
+            )
+        });
+}
+
+/// Extraction from the records of the window.
+#[divan::bench]
+fn extract_records(bencher: Bencher) {
+    let records = scan(
+        FILE.path(),
+        Limits {
+            max_bytes: 2 << 20,
+            deadline: None,
+        },
+    )
+    .unwrap()
+    .records;
+    bencher.bench(|| black_box(extract(black_box(&records))));
+}
+
+/// Rendering the snapshot text.
+#[divan::bench]
+fn render_snapshot(bencher: Bencher) {
+    let records = scan(
+        FILE.path(),
+        Limits {
+            max_bytes: 2 << 20,
+            deadline: None,
+        },
+    )
+    .unwrap()
+    .records;
+    let ex = extract(&records);
+    let meta = Meta {
+        taken_at: SystemTime::now(),
+        trigger: Some("auto".into()),
+        cwd: Some("/w".into()),
+        git_branch: None,
+        focus: None,
+        source: Source::Saved,
+    };
+    bencher.bench(|| black_box(render(black_box(&ex), &meta)));
+}

@@ -52,8 +52,8 @@ impl Synth {
             x ^= x >> 7;
             x ^= x << 17;
             filler.push_str(words[(x % words.len() as u64) as usize]);
-            filler.push(if x % 11 == 0 { '.' } else { ' ' });
-            if x % 97 == 0 {
+            filler.push(if x.is_multiple_of(11) { '.' } else { ' ' });
+            if x.is_multiple_of(97) {
                 filler.push_str("\\n");
             }
         }
@@ -142,7 +142,7 @@ impl Synth {
         let big = turn % 10 == 9;
         let output = self.text(if big { 1_200_000 } else { 20_000 }).to_owned();
         n += self.record(out, &format!(r#""type":"user","message":{{"role":"user","content":[{{"tool_use_id":"{id}b","type":"tool_result","content":"{output}","is_error":false}}]}}"#))?;
-        if turn % 5 == 0 {
+        if turn.is_multiple_of(5) {
             n += self.record(out, &format!(r#""message":{{"role":"assistant","content":[{{"type":"tool_use","id":"{id}t","name":"TodoWrite","input":{{"todos":[{{"content":"Finish the parser","status":"in_progress","activeForm":"Finishing"}},{{"content":"Write tests","status":"pending","activeForm":"Writing"}},{{"content":"Turn {turn}","status":"completed","activeForm":"Done"}}]}}}}]}},"type":"assistant""#))?;
             n += self.record(out, &format!(r#""type":"user","message":{{"role":"user","content":[{{"tool_use_id":"{id}t","type":"tool_result","content":"Todos have been modified successfully."}}]}}"#))?;
         }

@@ -1,0 +1,85 @@
+#!/usr/bin/env bash
+# Whole-process benchmark: the release binary run as Claude Code runs it (a fresh process, hook JSON
+# on stdin), on generated 2.1.3xx-layout transcripts of 1 MB, 100 MB, 1 GB, and a "gap" file whose
+# last five prompts are 10 MB apart. Prints the median wall time of RUNS spawns (examples/spawn_bench:
+# no shell in between, which would cost more than the binary) and the median peak RSS of 9 runs
+# (GNU time).
+#
+#   benches/whole-process.sh                      # ours only
+#   ORIGINAL=/path/to/original/compact-guardian benches/whole-process.sh   # side by side
+#
+# ORIGINAL is a checkout of the original Python plugin (its scripts/compact_save.py and
+# scripts/compact-restore.sh); it is run on the same files, in a throwaway HOME. Needs GNU time
+# (/usr/bin/time, Debian package `time`) and python3. Data is cached in target/bench-data.
+set -euo pipefail
+cd "$(dirname "$0")/.."
+[ -x /usr/bin/time ] || { echo "needs GNU time: apt-get install time" >&2; exit 1; }
+
+cargo build --release --quiet --bin compact-guardian --example synth_transcript --example spawn_bench
+spawn=$PWD/target/release/examples/spawn_bench
+bin=$PWD/target/release/compact-guardian
+data=$PWD/target/bench-data
+mkdir -p "$data"
+gen() { # name bytes [--gap bytes]
+    [ -s "$data/$1.jsonl" ] || ./target/release/examples/synth_transcript "$2" "$data/$1.jsonl" "${@:3}"
+}
+gen 1mb 1048576
+gen 100mb 104857600
+gen 1gb 1073741824
+gen gap 0 --gap 10485760
+
+work=$(mktemp -d)
+trap 'rm -rf "$work"' EXIT
+export COMPACT_GUARDIAN_DIR="$work/store" HOME="$work/home"
+mkdir -p "$HOME/.claude"
+runs=${RUNS:-50}
+results="$work/results.tsv"
+
+input() { # name -> hook input path
+    printf '{"session_id":"bench-%s","transcript_path":"%s","cwd":"/home/dev/project","hook_event_name":"PreCompact","trigger":"auto","source":"compact"}\n' "$1" "$data/$1.jsonl" > "$work/$1.json"
+    echo "$work/$1.json"
+}
+
+peak_kb() { # stdin-file command... -> median peak RSS (KB) of 9 runs
+    local in=$1 i; shift
+    for i in 1 2 3 4 5 6 7 8 9; do /usr/bin/time -f %M "$@" < "$in" 2>&1 >/dev/null | tail -n 1; done | sort -n | sed -n 5p
+}
+
+bench() { # label stdin-file prepare(or "") command...
+    local label=$1 in=$2 prep=$3; shift 3
+    local median
+    if [ -n "$prep" ]; then
+        median=$("$spawn" "$runs" "$in" --prepare "$prep" -- "$@" | cut -f1)
+        sh -c "$prep"
+    else
+        median=$("$spawn" "$runs" "$in" -- "$@" | cut -f1)
+    fi
+    printf '%s\t%s\t%s\n' "$label" "$median" "$(peak_kb "$in" "$@")" >> "$results"
+}
+
+for name in 1mb 100mb 1gb gap; do
+    in=$(input "$name")
+    bench "save $name" "$in" "" "$bin" save
+    bench "restore $name" "$in" "$bin save < $in > /dev/null" "$bin" restore
+    bench "preview $name" /dev/null "" "$bin" preview "$data/$name.jsonl"
+    if [ -n "${ORIGINAL:-}" ]; then
+        bench "original save $name" "$in" "" python3 "$ORIGINAL/scripts/compact_save.py"
+        bench "original restore $name" "$in" "python3 $ORIGINAL/scripts/compact_save.py < $in" bash "$ORIGINAL/scripts/compact-restore.sh"
+    fi
+done
+
+echo "machine: $(nproc) cores, $(awk '/MemTotal/ {printf "%.0f GiB", $2/1048576}' /proc/meminfo), $(sed -n 's/^model name\s*: //p' /proc/cpuinfo | head -n 1); warm page cache; $runs runs each"
+python3 - "$results" <<'PY'
+import sys
+rows = [l.rstrip("\n").split("\t") for l in open(sys.argv[1])]
+ours = {r[0]: r for r in rows if not r[0].startswith("original ")}
+base = {r[0][len("original "):]: r for r in rows if r[0].startswith("original ")}
+print("| case | compact-guardian median | peak RSS | original median | original peak RSS | speed-up |")
+print("|---|---:|---:|---:|---:|---:|")
+for key, (_, ms, kb) in ours.items():
+    o = base.get(key)
+    if o:
+        print(f"| {key} | {float(ms):.2f} ms | {int(kb)/1024:.1f} MiB | {float(o[1]):.1f} ms | {int(o[2])/1024:.1f} MiB | {float(o[1])/float(ms):.0f}x |")
+    else:
+        print(f"| {key} | {float(ms):.2f} ms | {int(kb)/1024:.1f} MiB | | | |")
+PY

@@ -1,0 +1,52 @@
+//! Times whole processes without a shell in between (a shell's start-up is bigger than ours):
+//! `cargo run --release --example spawn_bench -- <runs> <stdin-file> [--prepare '<sh command>'] -- <cmd> [args...]`.
+//! Each run spawns `cmd` with `stdin-file` on stdin and stdout discarded; `--prepare` runs before
+//! each run, untimed. Prints the median and the minimum in milliseconds, tab-separated.
+
+use std::fs::File;
+use std::process::{Command, Stdio};
+use std::time::Instant;
+
+fn main() {
+    let args: Vec<String> = std::env::args().skip(1).collect();
+    let usage = "usage: spawn_bench <runs> <stdin-file> [--prepare CMD] -- <cmd> [args...]";
+    let runs: usize = args.first().and_then(|s| s.parse().ok()).expect(usage);
+    let input = args.get(1).expect(usage).clone();
+    let mut rest = &args[2..];
+    let mut prepare = None;
+    if rest.first().map(String::as_str) == Some("--prepare") {
+        prepare = Some(rest.get(1).expect(usage).clone());
+        rest = &rest[2..];
+    }
+    assert_eq!(rest.first().map(String::as_str), Some("--"), "{usage}");
+    let cmd = &rest[1..];
+    let mut times = Vec::with_capacity(runs);
+    for i in 0..runs + 5 {
+        if let Some(p) = &prepare {
+            assert!(
+                Command::new("sh")
+                    .arg("-c")
+                    .arg(p)
+                    .status()
+                    .unwrap()
+                    .success(),
+                "prepare failed"
+            );
+        }
+        let stdin = File::open(&input).unwrap();
+        let start = Instant::now();
+        let status = Command::new(&cmd[0])
+            .args(&cmd[1..])
+            .stdin(Stdio::from(stdin))
+            .stdout(Stdio::null())
+            .status()
+            .unwrap();
+        let elapsed = start.elapsed();
+        assert!(status.success());
+        if i >= 5 {
+            times.push(elapsed.as_secs_f64() * 1000.0); // the first five are warm-up
+        }
+    }
+    times.sort_by(f64::total_cmp);
+    println!("{:.3}\t{:.3}", times[times.len() / 2], times[0]);
+}
