@@ -265,6 +265,46 @@ const KEEP_ARG: usize = 400;
 /// How much of a tool result's text is kept.
 const KEEP_RESULT_HEAD: usize = 160;
 
+/// Record types that never matter here, recognised when `type` is the line's first key (as the CLI
+/// writes them): API bookkeeping, file history, titles, modes, queue and cost state, old titles.
+const IGNORED_TYPES: &[&str] = &[
+    "api-request",
+    "api-request-shape",
+    "api-request-blob",
+    "file-history-snapshot",
+    "file-history-delta",
+    "last-prompt",
+    "ai-title",
+    "custom-title",
+    "agent-name",
+    "mode",
+    "permission-mode",
+    "cost-state",
+    "atis-latch",
+    "queue-operation",
+    "bridge-session",
+    "worktree-state",
+    "summary",
+];
+
+/// A cheap look at the start of a line: true when the line certainly cannot matter, so it need
+/// not be parsed. Bookkeeping records (a third of a 2.1.3xx transcript's bytes) and subagent
+/// records (`isSidechain: true`, written right after `parentUuid`) qualify. Anything else, a
+/// different key order included, is left to the parser.
+pub fn can_skip(line: &[u8]) -> bool {
+    let head = &line[..line.len().min(160)];
+    if let Some(rest) = head.strip_prefix(b"{\"type\":\"") {
+        let name_len = rest.iter().position(|&b| b == b'"').unwrap_or(rest.len());
+        if rest.get(name_len) == Some(&b'"') {
+            let name = &rest[..name_len];
+            return IGNORED_TYPES.iter().any(|t| t.as_bytes() == name);
+        }
+        return false;
+    }
+    head.starts_with(b"{\"parentUuid\":")
+        && memchr::memmem::find(head, b"\"isSidechain\":true").is_some()
+}
+
 /// Parses one line. Lines that are not JSON objects, or that fail to parse, are `None`.
 pub fn parse_line(line: &[u8]) -> Option<Record> {
     let line = trim_line(line);
@@ -533,6 +573,22 @@ mod tests {
         l.push_str(&"]".repeat(200_000));
         l.push('}');
         let _ = parse_line(l.as_bytes());
+    }
+
+    #[test]
+    fn cheap_skip_only_for_lines_that_cannot_matter() {
+        assert!(can_skip(br#"{"type":"api-request-shape","shape":"..."}"#));
+        assert!(can_skip(br#"{"type":"last-prompt","leafUuid":"x"}"#));
+        assert!(can_skip(
+            br#"{"parentUuid":"a","isSidechain":true,"type":"user","message":{"content":"x"}}"#
+        ));
+        assert!(!can_skip(br#"{"parentUuid":"a","isSidechain":false,"type":"user","message":{"content":"isSidechain\":true"}}"#));
+        assert!(!can_skip(br#"{"type":"user","message":{"content":"x"}}"#));
+        assert!(!can_skip(br#"{"type":"api-request-newkind"}"#));
+        assert!(!can_skip(
+            br#"{"type":"system","subtype":"compact_boundary"}"#
+        ));
+        assert!(!can_skip(b"{\"type\":\"mode"));
     }
 
     #[test]

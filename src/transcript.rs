@@ -9,7 +9,7 @@
 
 use crate::extract::{CHECKLIST_MESSAGES, MAX_INSTRUCTIONS};
 use crate::genuine::prompt_text;
-use crate::record::{Kind, Record, parse_line};
+use crate::record::{Kind, Record, can_skip, parse_line};
 use crate::tail::TailReader;
 use anyhow::{Context, Result, bail};
 use serde::Serialize;
@@ -96,7 +96,7 @@ pub fn scan(path: &Path, limits: Limits) -> Result<Scan> {
         let mut skipped = 0u64;
         let more = reader
             .read_chunk(|line| {
-                if line.iter().all(u8::is_ascii_whitespace) {
+                if line.iter().all(u8::is_ascii_whitespace) || can_skip(line) {
                     return;
                 }
                 match parse_line(line) {
