@@ -572,6 +572,33 @@ mod tests {
     }
 
     #[test]
+    fn tasks_finished_before_an_earlier_compaction_stay_finished() {
+        let r = recs(&[
+            r#"{"type":"user","uuid":"u1","message":{"content":"go"}}"#,
+            r#"{"type":"assistant","uuid":"a1","parentUuid":"u1","message":{"content":[{"type":"tool_use","id":"c1","name":"TaskCreate","input":{"subject":"first"}},{"type":"tool_use","id":"c2","name":"TaskCreate","input":{"subject":"second"}}]}}"#,
+            r#"{"type":"user","uuid":"r1","parentUuid":"a1","message":{"content":[{"type":"tool_result","tool_use_id":"c1","content":"Task #1 created successfully: first"},{"type":"tool_result","tool_use_id":"c2","content":"Task #2 created successfully: second"}]}}"#,
+            r#"{"type":"assistant","uuid":"a2","parentUuid":"r1","message":{"content":[{"type":"tool_use","id":"u1","name":"TaskUpdate","input":{"taskId":"1","status":"completed"}}]}}"#,
+            r#"{"type":"system","subtype":"compact_boundary","uuid":"b","logicalParentUuid":"a2"}"#,
+            r#"{"type":"user","uuid":"s","parentUuid":"b","isCompactSummary":true,"message":{"content":"This session is being continued. Tasks: first (pending), second (pending)"}}"#,
+            r#"{"type":"user","uuid":"u2","parentUuid":"s","message":{"content":"continue"}}"#,
+            r#"{"type":"assistant","uuid":"a3","parentUuid":"u2","message":{"content":[{"type":"tool_use","id":"u2","name":"TaskUpdate","input":{"taskId":"2","status":"in_progress"}}]}}"#,
+        ]);
+        assert_eq!(
+            extract(&r).tasks,
+            vec![
+                Task {
+                    content: "first".into(),
+                    status: Status::Completed
+                },
+                Task {
+                    content: "second".into(),
+                    status: Status::InProgress
+                }
+            ]
+        );
+    }
+
+    #[test]
     fn compaction_boundary_is_crossed_and_summary_ignored() {
         let r = recs(&[
             r#"{"type":"user","uuid":"u1","parentUuid":null,"message":{"content":"before compaction"}}"#,

@@ -7,5 +7,6 @@ mod common;
 mod contract;
 mod e2e;
 mod hostile;
+mod launcher;
 mod props;
 mod real_transcripts;
