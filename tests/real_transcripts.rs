@@ -417,3 +417,72 @@ fn rebuild_before_real_compaction_boundary() {
         Some("/oh-my-claudecode:omc-teams 3:gemini \"리액트 19 리뷰\"")
     );
 }
+
+/// A transcript written by the real Claude Code 2.1.328 in the end-to-end suite: Write, Read, Edit
+/// and a failing Bash call, then `/compact <focus>`, a prompt, a Write, a second `/compact`, and a
+/// last prompt. Kept in `tests/fixtures/` (our own data, unlike `../shared/transcripts/`).
+#[test]
+fn cli_2_1_328_two_compactions_fixture() {
+    let path = PathBuf::from(env!("CARGO_MANIFEST_DIR"))
+        .join("tests/fixtures/cli-2.1.328-two-compactions.jsonl");
+    let limits = Limits {
+        max_bytes: 64 << 20,
+        deadline: None,
+    };
+    let s = scan(&path, limits).unwrap();
+    assert_eq!(s.stats.skipped_lines, 0);
+    let ex = extract(&s.records);
+    assert_eq!(
+        ex.instructions,
+        [
+            "EDIT:notes.txt Add a second line to notes.txt",
+            "FAILTEST Run the test script and report",
+            "What is next?",
+            "WRITE:todo.md Write the todo list",
+            "And now?"
+        ]
+    );
+    let files: Vec<_> = ex
+        .files_changed
+        .iter()
+        .map(|f| f.rsplit('/').next().unwrap())
+        .collect();
+    assert_eq!(files, ["todo.md", "notes.txt"]);
+    let actions: Vec<_> = ex
+        .actions
+        .iter()
+        .map(|a| (a.tool.as_str(), a.error))
+        .collect();
+    assert_eq!(
+        actions,
+        [
+            ("Write", false),
+            ("Read", false),
+            ("Edit", false),
+            ("Bash", true),
+            ("Bash", false),
+            ("Write", false)
+        ]
+    );
+
+    // The moment of the first restore: 2.1.328 has not written the boundary yet.
+    let body = std::fs::read(&path).unwrap();
+    let first_boundary = memchr::memmem::find(&body, br#""subtype":"compact_boundary""#).unwrap();
+    let line_start = body[..first_boundary]
+        .iter()
+        .rposition(|b| *b == b'\n')
+        .map_or(0, |i| i + 1);
+    let dir = tempfile::tempdir().unwrap();
+    let cut = dir.path().join("cut.jsonl");
+    std::fs::write(&cut, &body[..line_start]).unwrap();
+    let s = scan(&cut, limits).unwrap();
+    let ex = extract(compacted_part(&s.records));
+    assert_eq!(
+        ex.instructions.first().map(String::as_str),
+        Some("WRITE:notes.txt Create notes.txt with a greeting — café ✓ 日本語")
+    );
+    assert_eq!(
+        ex.instructions.last().map(String::as_str),
+        Some("FAILTEST Run the test script and report")
+    );
+}

@@ -240,28 +240,33 @@ pub fn is_summarizer(req: &Value) -> bool {
 }
 
 /// The user's prompt this request answers, and how many tool calls the model has made since.
-/// The prompt is the text of the last user message that carries no tool result, with the CLI's
-/// `<system-reminder>` blocks left out.
+/// The prompt is the last plain text block of the last user message that carries no tool result:
+/// after a compaction the CLI puts the summary, the `/compact` command and its output (which
+/// quotes the previous prompt) in the same message, before the new prompt.
 pub fn current_prompt(req: &Value) -> (String, usize) {
     let msgs = req["messages"].as_array().cloned().unwrap_or_default();
     let mut steps = 0;
     for m in msgs.iter().rev() {
-        let blocks = m["content"].as_array().cloned().unwrap_or_default();
+        let blocks = match &m["content"] {
+            Value::String(s) => vec![json!({"type": "text", "text": s})],
+            Value::Array(b) => b.clone(),
+            _ => Vec::new(),
+        };
         if m["role"] == "assistant" && blocks.iter().any(|b| b["type"] == "tool_use") {
             steps += 1;
         }
         if m["role"] == "user" && !blocks.iter().any(|b| b["type"] == "tool_result") {
-            let text = match &m["content"] {
-                Value::String(s) => s.clone(),
-                _ => blocks
-                    .iter()
-                    .filter_map(|b| b["text"].as_str())
-                    .filter(|t| !t.trim_start().starts_with("<system-reminder>"))
-                    .collect::<Vec<_>>()
-                    .join("\n"),
-            };
-            if !text.trim().is_empty() {
-                return (text, steps);
+            let prompt = blocks
+                .iter()
+                .filter_map(|b| b["text"].as_str())
+                .map(str::trim)
+                .rfind(|t| {
+                    !t.is_empty()
+                        && !t.starts_with('<')
+                        && !t.starts_with("This session is being continued")
+                });
+            if let Some(p) = prompt {
+                return (p.to_owned(), steps);
             }
         }
     }
