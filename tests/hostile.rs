@@ -13,6 +13,24 @@ use std::time::{Duration, Instant, SystemTime};
 /// milliseconds; the machines are shared and noisy, so this is not a speed target).
 const PROMPT: Duration = Duration::from_secs(5);
 
+/// Starts the binary in the sandbox with `input` written to its stdin (which is then closed).
+fn spawn_with(sb: &Sandbox, sub: &str, input: &str, stdout: Stdio) -> std::process::Child {
+    let mut c = Command::new(bin());
+    c.arg(sub)
+        .stdin(Stdio::piped())
+        .stdout(stdout)
+        .stderr(Stdio::piped());
+    c.envs(sb.env.iter().map(|(k, v)| (k, v)));
+    let mut child = c.spawn().unwrap();
+    child
+        .stdin
+        .take()
+        .unwrap()
+        .write_all(input.as_bytes())
+        .unwrap();
+    child
+}
+
 fn check(run: &Run, case: &str) {
     assert_eq!(
         run.code,
@@ -288,22 +306,7 @@ fn sixteen_racing_restores_print_the_snapshot_exactly_once() {
         check(&sb.save(&hook("race", &t)), "save");
         let input = start_hook("race", &t);
         let children: Vec<_> = (0..16)
-            .map(|_| {
-                let mut c = Command::new(bin());
-                c.arg("restore")
-                    .stdin(Stdio::piped())
-                    .stdout(Stdio::piped())
-                    .stderr(Stdio::piped());
-                c.envs(sb.env.iter().map(|(k, v)| (k, v)));
-                let mut child = c.spawn().unwrap();
-                child
-                    .stdin
-                    .take()
-                    .unwrap()
-                    .write_all(input.as_bytes())
-                    .unwrap();
-                child
-            })
+            .map(|_| spawn_with(&sb, "restore", &input, Stdio::piped()))
             .collect();
         let outputs: Vec<String> = children
             .into_iter()
@@ -345,22 +348,7 @@ fn save_racing_restore_never_yields_a_torn_snapshot() {
     );
     for i in 0..30 {
         check(&sb.save(&hook("torn", &a)), "save a");
-        let saver = {
-            let mut c = Command::new(bin());
-            c.arg("save")
-                .stdin(Stdio::piped())
-                .stdout(Stdio::null())
-                .stderr(Stdio::null());
-            c.envs(sb.env.iter().map(|(k, v)| (k, v)));
-            let mut child = c.spawn().unwrap();
-            child
-                .stdin
-                .take()
-                .unwrap()
-                .write_all(hook("torn", &b).as_bytes())
-                .unwrap();
-            child
-        };
+        let saver = spawn_with(&sb, "save", &hook("torn", &b), Stdio::null());
         let r = sb.cmd(&["restore"]).stdin(start_hook("torn", &a)).run();
         saver.wait_with_output().unwrap();
         check(&r, "restore during save");

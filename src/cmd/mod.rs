@@ -11,9 +11,12 @@ pub use save::save;
 use crate::cli::{Cli, Command};
 use crate::config::Config;
 use crate::failopen::{run_hook, say};
+use crate::hook_input::{self, HookInput};
+use crate::store::Store;
+use anyhow::Context;
 use clap::Parser;
 use std::ffi::OsString;
-use std::io::{IsTerminal, Write};
+use std::io::{IsTerminal, Read, Write};
 use std::process::ExitCode;
 use std::time::{Duration, Instant};
 
@@ -64,6 +67,20 @@ pub fn run(args: Vec<OsString>) -> ExitCode {
             }
         }
     }
+}
+
+/// What both hooks start from: the parsed hook input, its session id, and the snapshot store.
+fn hook_context(input: impl Read, cfg: &Config) -> anyhow::Result<(HookInput, String, Store)> {
+    let hook = hook_input::read(input)?;
+    let session = hook
+        .session_id
+        .clone()
+        .context("hook input has no session_id")?;
+    let dir = cfg
+        .dir
+        .clone()
+        .context("no snapshot folder: set COMPACT_GUARDIAN_DIR or HOME")?;
+    Ok((hook, session, Store::new(dir, cfg.ttl)))
 }
 
 /// Stdin, unless it is a terminal: a person who runs a hook by hand gets told instead of a hang.

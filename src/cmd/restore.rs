@@ -7,9 +7,9 @@ use crate::extract::{compacted_part, extract};
 use crate::failopen::debug;
 use crate::hook_input;
 use crate::render::{Meta, Source, render};
-use crate::store::{Store, Taken};
+use crate::store::Taken;
 use crate::transcript::{self, Limits};
-use anyhow::{Context, Result, bail};
+use anyhow::{Result, bail};
 use std::io::{Read, Write};
 use std::path::Path;
 use std::time::{Duration, Instant, SystemTime};
@@ -24,16 +24,8 @@ pub fn restore(
     deadline: Instant,
     out: &mut impl Write,
 ) -> Result<()> {
-    let hook = hook_input::read(input)?;
-    let session = hook
-        .session_id
-        .as_deref()
-        .context("hook input has no session_id")?;
-    let dir = cfg
-        .dir
-        .clone()
-        .context("no snapshot folder: set COMPACT_GUARDIAN_DIR or HOME")?;
-    let store = Store::new(dir, cfg.ttl);
+    let (hook, session, store) = super::hook_context(input, cfg)?;
+    let session = session.as_str();
     let taken = store.take_fresh(session, |text| {
         out.write_all(text.as_bytes())?;
         out.flush()

@@ -3,10 +3,8 @@
 use crate::config::Config;
 use crate::extract::extract;
 use crate::failopen::debug;
-use crate::hook_input;
 use crate::render::{Meta, Source, render};
 use crate::steer::directive;
-use crate::store::Store;
 use crate::transcript::{self, Limits};
 use anyhow::{Context, Result};
 use std::io::{Read, Write};
@@ -16,16 +14,8 @@ use std::time::{Instant, SystemTime};
 /// Reads hook input from `input`, snapshots the transcript it names, and prints the summarizer
 /// directive to `out` (unless steering is off). Stops reading the transcript at `deadline`.
 pub fn save(input: impl Read, cfg: &Config, deadline: Instant, out: &mut impl Write) -> Result<()> {
-    let hook = hook_input::read(input)?;
-    let session = hook
-        .session_id
-        .as_deref()
-        .context("hook input has no session_id")?;
-    let dir = cfg
-        .dir
-        .clone()
-        .context("no snapshot folder: set COMPACT_GUARDIAN_DIR or HOME")?;
-    let store = Store::new(dir, cfg.ttl);
+    let (hook, session, store) = super::hook_context(input, cfg)?;
+    let session = session.as_str();
     match store.remove_stale() {
         Ok(n) => debug(cfg.debug, || {
             format!("removed {n} stale file(s) in {}", store.dir().display())
