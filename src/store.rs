@@ -154,6 +154,11 @@ impl Store {
         if let Some(why) = refuse(&meta) {
             return Ok(Taken::Refused(why));
         }
+        // Mark before claiming: a restore racing this one that finds the file already gone must
+        // also find the marker, or it would print a rebuilt copy beside this snapshot.
+        if !self.is_stale(meta.modified().ok(), SystemTime::now()) {
+            let _ = fs::write(self.restored_marker(session_id), b"");
+        }
         let claimed = self.dir.join(format!(
             "{HIDDEN_PREFIX}claimed-{}-{}",
             std::process::id(),
@@ -167,7 +172,7 @@ impl Store {
             Err(e) if e.kind() == io::ErrorKind::NotFound => return Ok(Taken::TakenByOther),
             Err(e) => return Err(e).with_context(|| format!("could not claim {}", dest.display())),
         }
-        let result = self.print_claimed(&claimed, session_id, print);
+        let result = self.print_claimed(&claimed, print);
         if !matches!(result, Ok(Taken::Printed | Taken::Stale)) {
             // Give it back for a later restore, unless a newer snapshot took its place.
             let _ = fs::hard_link(&claimed, &dest);
@@ -196,7 +201,6 @@ impl Store {
     fn print_claimed(
         &self,
         claimed: &Path,
-        session_id: &str,
         print: impl FnOnce(&str) -> io::Result<()>,
     ) -> Result<Taken> {
         let file = match open_no_follow(claimed) {
@@ -216,9 +220,6 @@ impl Store {
         let mut bytes = Vec::with_capacity(meta.len() as usize);
         file.take(MAX_SNAPSHOT_BYTES).read_to_end(&mut bytes)?;
         let text = String::from_utf8_lossy(&bytes);
-        // Mark before printing, so a duplicate restore hook running beside this one does not
-        // print a rebuilt context as well.
-        let _ = fs::write(self.restored_marker(session_id), b"");
         print(&text).context("could not print the snapshot")?;
         Ok(Taken::Printed)
     }
