@@ -1,7 +1,8 @@
 #!/usr/bin/env bash
 # Whole-process benchmark: the release binary run as Claude Code runs it (a fresh process, hook JSON
-# on stdin), on generated 2.1.3xx-layout transcripts of 1 MB, 100 MB, 1 GB, and a "gap" file whose
-# last five prompts are 10 MB apart. Prints the median wall time of RUNS spawns (examples/spawn_bench:
+# on stdin), on generated 2.1.3xx-layout transcripts of 1 MB, 100 MB, 1 GB, a "gap" file whose
+# last five prompts are 10 MB apart, and a "cap" file whose prompts are 20 MiB apart (the scan
+# stops at its 64 MiB cap). Prints the median wall time of RUNS spawns (examples/spawn_bench:
 # no shell in between, which would cost more than the binary) and the median peak RSS of 9 runs
 # (GNU time).
 #
@@ -27,6 +28,7 @@ gen 1mb 1048576
 gen 100mb 104857600
 gen 1gb 1073741824
 gen gap 0 --gap 10485760
+gen cap 0 --gap 20971520   # prompts 20 MiB apart: save reads to the 64 MiB cap
 
 work=$(mktemp -d)
 trap 'rm -rf "$work"' EXIT
@@ -57,7 +59,7 @@ bench() { # label stdin-file prepare(or "") command...
     printf '%s\t%s\t%s\n' "$label" "$median" "$(peak_kb "$in" "$@")" >> "$results"
 }
 
-for name in 1mb 100mb 1gb gap; do
+for name in 1mb 100mb 1gb gap cap; do
     in=$(input "$name")
     bench "save $name" "$in" "" "$bin" save
     bench "restore $name" "$in" "$bin save < $in > /dev/null" "$bin" restore
