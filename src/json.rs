@@ -231,7 +231,8 @@ impl<'de, T: Deserialize<'de>> Deserialize<'de> for LList<T> {
 }
 
 /// The most bytes of one text field that are ever unescaped and kept. Longer text (a pasted log,
-/// a megabyte of tool output) is scanned by the parser but never copied.
+/// a megabyte of tool output) is scanned by the parser but never copied. Prompts are shown cut far
+/// shorter; the margin keeps duplicate detection and checklist parsing exact for ordinary text.
 pub const MAX_TEXT: usize = 16 * 1024;
 
 /// A text field: a JSON string cut to `MAX` bytes without materialising the rest; any other type

@@ -1,17 +1,13 @@
 //! One transcript line turned into a small, owned [`Record`] holding only what extraction uses.
 //!
 //! Parsing borrows from the line and skips every field it does not name, so a 1 MB tool result or
-//! image costs a scan, not an allocation. Strings that are kept are bounded ([`KEEP_TEXT`]), so
+//! image costs a scan, not an allocation. Strings that are kept are bounded ([`MAX_TEXT`]), so
 //! memory depends on how many records are kept, never on how long a line was. Any line that is not
 //! a JSON object is `None`: the caller skips it.
 
-use crate::json::{LBool, LContent, LList, LObj, LStr, LText, repair_line};
+use crate::json::{LBool, LContent, LList, LObj, LStr, LText, MAX_TEXT, repair_line};
 use serde::Deserialize;
 use std::borrow::Cow;
-
-/// The most characters of one text block that are kept. Prompts are shown cut far shorter than
-/// this; the margin keeps duplicate detection and checklist parsing exact for ordinary text.
-pub const KEEP_TEXT: usize = 16 * 1024;
 
 /// A short, stable fingerprint of a record `uuid` (FNV-1a, 64 bits). Keeping 8 bytes instead of a
 /// 36-byte string per record keeps the parent-chain index small on huge scans.
@@ -118,7 +114,7 @@ pub struct Record {
     pub cwd: Option<Box<str>>,
     /// `gitBranch` (user and assistant records only).
     pub git_branch: Option<Box<str>>,
-    /// Text: a string `content`, each `text` block, or a queued prompt. Bounded by [`KEEP_TEXT`].
+    /// Text: a string `content`, each `text` block, or a queued prompt. Bounded by [`MAX_TEXT`].
     pub texts: Vec<String>,
     /// Tool calls made by this (assistant) record.
     pub tool_uses: Vec<ToolUse>,
@@ -379,7 +375,7 @@ fn convert(raw: RawRecord) -> Record {
         }
         Kind::QueuedPrompt => {
             if let Some(p) = raw.attachment.0.as_ref().and_then(|a| a.prompt.get()) {
-                rec.texts.push(bounded(p, KEEP_TEXT));
+                rec.texts.push(bounded(p, MAX_TEXT));
             }
         }
         Kind::CompactBoundary | Kind::Other => {}
@@ -390,7 +386,7 @@ fn convert(raw: RawRecord) -> Record {
 fn fill_content(rec: &mut Record, content: LContent<RawBlock>) {
     let blocks = match content {
         LContent::Text(s) => {
-            rec.texts.push(bounded(&s, KEEP_TEXT));
+            rec.texts.push(bounded(&s, MAX_TEXT));
             return;
         }
         LContent::Blocks(b) => b,
@@ -400,7 +396,7 @@ fn fill_content(rec: &mut Record, content: LContent<RawBlock>) {
         match b.kind.get() {
             Some("text") => {
                 if let Some(t) = b.text.get() {
-                    rec.texts.push(bounded(t, KEEP_TEXT));
+                    rec.texts.push(bounded(t, MAX_TEXT));
                 }
             }
             Some("tool_use") => rec.tool_uses.push(tool_use(&b)),

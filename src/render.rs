@@ -9,6 +9,7 @@
 
 use crate::extract::Extraction;
 use crate::genuine::SNAPSHOT_MARKER;
+use crate::json::MAX_TEXT;
 use crate::tasks::Status;
 use std::time::{SystemTime, UNIX_EPOCH};
 
@@ -333,7 +334,13 @@ fn quote(text: &str, room: usize) -> String {
     }
     if cut {
         let rest = total - utf16_len(&body);
-        s.push_str(&format!("> [... cut: {rest} more characters]\n"));
+        // Text is already bounded when read (json::MAX_TEXT): past that, the true rest is larger.
+        let at_least = if text.len() + 4 >= MAX_TEXT {
+            "at least "
+        } else {
+            ""
+        };
+        s.push_str(&format!("> [... cut: {at_least}{rest} more characters]\n"));
     }
     s
 }
@@ -547,6 +554,21 @@ mod tests {
         let later = s.find("[pending] later").unwrap();
         assert!(now < later);
         assert!(s.contains("- Completed: done"));
+    }
+
+    #[test]
+    fn cut_marks_say_at_least_when_the_text_was_bounded_on_read() {
+        let ex = Extraction {
+            instructions: vec!["a".repeat(MAX_TEXT)],
+            ..Default::default()
+        };
+        assert!(render(&ex, &meta()).contains("[... cut: at least "));
+        let ex = Extraction {
+            instructions: vec!["a".repeat(3_000)],
+            ..Default::default()
+        };
+        let s = render(&ex, &meta());
+        assert!(s.contains("[... cut: ") && !s.contains("at least"));
     }
 
     #[test]
