@@ -25,6 +25,12 @@ static WINDOW: LazyLock<Vec<u8>> = LazyLock::new(|| {
     out
 });
 
+/// The window as `save` reads it: at most 2 MiB, no deadline.
+const WINDOW_LIMITS: Limits = Limits {
+    max_bytes: 2 << 20,
+    deadline: None,
+};
+
 static FILE: LazyLock<tempfile::NamedTempFile> = LazyLock::new(|| {
     let f = tempfile::NamedTempFile::new().unwrap();
     std::fs::write(f.path(), &*WINDOW).unwrap();
@@ -64,47 +70,20 @@ fn scan_file(bencher: Bencher) {
     let path = FILE.path();
     bencher
         .counter(divan::counter::BytesCount::new(WINDOW.len()))
-        .bench(|| {
-            black_box(
-                scan(
-                    path,
-                    Limits {
-                        max_bytes: 2 << 20,
-                        deadline: None,
-                    },
-                )
-                .unwrap(),
-            )
-        });
+        .bench(|| black_box(scan(path, WINDOW_LIMITS).unwrap()));
 }
 
 /// Extraction from the records of the window.
 #[divan::bench]
 fn extract_records(bencher: Bencher) {
-    let records = scan(
-        FILE.path(),
-        Limits {
-            max_bytes: 2 << 20,
-            deadline: None,
-        },
-    )
-    .unwrap()
-    .records;
+    let records = scan(FILE.path(), WINDOW_LIMITS).unwrap().records;
     bencher.bench(|| black_box(extract(black_box(&records))));
 }
 
 /// Rendering the snapshot text.
 #[divan::bench]
 fn render_snapshot(bencher: Bencher) {
-    let records = scan(
-        FILE.path(),
-        Limits {
-            max_bytes: 2 << 20,
-            deadline: None,
-        },
-    )
-    .unwrap()
-    .records;
+    let records = scan(FILE.path(), WINDOW_LIMITS).unwrap().records;
     let ex = extract(&records);
     let meta = Meta {
         taken_at: SystemTime::now(),

@@ -10,6 +10,12 @@ use compact_guardian::transcript::{Limits, scan};
 use std::path::PathBuf;
 use std::time::SystemTime;
 
+/// Read as `save` reads by default: up to 64 MiB, no deadline.
+const FULL: Limits = Limits {
+    max_bytes: 64 << 20,
+    deadline: None,
+};
+
 fn corpus() -> Option<PathBuf> {
     let dir = PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("../shared/transcripts");
     if dir.is_dir() {
@@ -30,14 +36,7 @@ struct Expect {
 fn check(file: &str, want: Expect) {
     let Some(dir) = corpus() else { return };
     let path = dir.join(file);
-    let s = scan(
-        &path,
-        Limits {
-            max_bytes: 64 << 20,
-            deadline: None,
-        },
-    )
-    .unwrap();
+    let s = scan(&path, FULL).unwrap();
     assert_eq!(
         s.stats.skipped_lines, 0,
         "{file}: every line of a real transcript parses"
@@ -369,17 +368,7 @@ fn small_window_extension_finds_the_same_prompts() {
         "claude-config__02fb0004-79f5-4617-90c8-faa9d1167059.jsonl",
     ] {
         let path = dir.join(file);
-        let whole = extract(
-            &scan(
-                &path,
-                Limits {
-                    max_bytes: 64 << 20,
-                    deadline: None,
-                },
-            )
-            .unwrap()
-            .records,
-        );
+        let whole = extract(&scan(&path, FULL).unwrap().records);
         let tight = extract(
             &scan(
                 &path,
@@ -400,14 +389,7 @@ fn small_window_extension_finds_the_same_prompts() {
 fn rebuild_before_real_compaction_boundary() {
     let Some(dir) = corpus() else { return };
     let path = dir.join("claude-config__02fb0004-79f5-4617-90c8-faa9d1167059.jsonl");
-    let s = scan(
-        &path,
-        Limits {
-            max_bytes: 64 << 20,
-            deadline: None,
-        },
-    )
-    .unwrap();
+    let s = scan(&path, FULL).unwrap();
     // Only interrupt notices follow this file's boundary, so it is taken as the latest compaction.
     let part = compacted_part(&s.records);
     assert!(part.len() < s.records.len());
@@ -425,11 +407,7 @@ fn rebuild_before_real_compaction_boundary() {
 fn cli_2_1_328_two_compactions_fixture() {
     let path = PathBuf::from(env!("CARGO_MANIFEST_DIR"))
         .join("tests/fixtures/cli-2.1.328-two-compactions.jsonl");
-    let limits = Limits {
-        max_bytes: 64 << 20,
-        deadline: None,
-    };
-    let s = scan(&path, limits).unwrap();
+    let s = scan(&path, FULL).unwrap();
     assert_eq!(s.stats.skipped_lines, 0);
     let ex = extract(&s.records);
     assert_eq!(
@@ -475,7 +453,7 @@ fn cli_2_1_328_two_compactions_fixture() {
     let dir = tempfile::tempdir().unwrap();
     let cut = dir.path().join("cut.jsonl");
     std::fs::write(&cut, &body[..line_start]).unwrap();
-    let s = scan(&cut, limits).unwrap();
+    let s = scan(&cut, FULL).unwrap();
     let ex = extract(compacted_part(&s.records));
     assert_eq!(
         ex.instructions.first().map(String::as_str),
