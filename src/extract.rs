@@ -159,16 +159,19 @@ pub fn extract(records: &[Record]) -> Extraction {
 
 fn index_results(records: &[Record]) -> HashMap<&str, ResultInfo<'_>> {
     let mut map = HashMap::new();
-    for r in records {
-        for tr in &r.tool_results {
-            map.insert(
-                tr.tool_use_id.as_str(),
-                ResultInfo {
-                    is_error: tr.is_error,
-                    head: tr.head.as_str(),
-                },
-            );
-        }
+    // A result without an id (damaged record) must not be matched to a call without one.
+    for tr in records
+        .iter()
+        .flat_map(|r| &r.tool_results)
+        .filter(|tr| !tr.tool_use_id.is_empty())
+    {
+        map.insert(
+            tr.tool_use_id.as_str(),
+            ResultInfo {
+                is_error: tr.is_error,
+                head: tr.head.as_str(),
+            },
+        );
     }
     map
 }
@@ -535,6 +538,16 @@ mod tests {
             extract(&r).checklist,
             vec!["- [x] write parser", "- [ ] add tests"]
         );
+    }
+
+    #[test]
+    fn calls_and_results_without_ids_are_not_paired() {
+        let r = recs(&[
+            r#"{"type":"user","message":{"content":"go"}}"#,
+            r#"{"type":"assistant","message":{"content":[{"type":"tool_use","name":"Bash","input":{"command":"make"}}]}}"#,
+            r#"{"type":"user","message":{"content":[{"type":"tool_result","content":"Exit code 2","is_error":true}]}}"#,
+        ]);
+        assert!(!extract(&r).actions[0].error);
     }
 
     #[test]

@@ -37,7 +37,7 @@ pub struct ScanStats {
     pub file_bytes: u64,
     /// Bytes read from its end.
     pub bytes_scanned: u64,
-    /// Lines that parsed into records.
+    /// Records kept (lines skipped unparsed or with nothing to extract are not counted).
     pub records: u64,
     /// Lines that did not parse (damaged, truncated, not objects) and were skipped.
     pub skipped_lines: u64,
