@@ -338,7 +338,8 @@ pub fn bounded_string(raw: &str, max: usize) -> Option<Cow<'_, str>> {
     Some(Cow::Owned(out))
 }
 
-fn floor_char_boundary(s: &str, mut i: usize) -> usize {
+/// The largest character boundary of `s` at or below `i` (`i` at most `s.len()`).
+pub fn floor_char_boundary(s: &str, mut i: usize) -> usize {
     while !s.is_char_boundary(i) {
         i -= 1;
     }

@@ -5,7 +5,9 @@
 //! memory depends on how many records are kept, never on how long a line was. Any line that is not
 //! a JSON object is `None`: the caller skips it.
 
-use crate::json::{LBool, LContent, LList, LObj, LStr, LText, MAX_TEXT, repair_line};
+use crate::json::{
+    LBool, LContent, LList, LObj, LStr, LText, MAX_TEXT, floor_char_boundary, repair_line,
+};
 use serde::Deserialize;
 use std::borrow::Cow;
 
@@ -494,14 +496,7 @@ fn result_head(content: &LContent<RawResultPart, KEEP_RESULT_HEAD>) -> String {
 
 /// At most `max` bytes of `s`, cut at a character boundary.
 pub fn bounded(s: &str, max: usize) -> String {
-    if s.len() <= max {
-        return s.to_owned();
-    }
-    let mut end = max;
-    while !s.is_char_boundary(end) {
-        end -= 1;
-    }
-    s[..end].to_owned()
+    s[..floor_char_boundary(s, max.min(s.len()))].to_owned()
 }
 
 #[cfg(test)]

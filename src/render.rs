@@ -347,7 +347,7 @@ fn quote(text: &str, room: usize) -> String {
 
 /// One line: whitespace runs (newlines included) folded to a space, control characters dropped,
 /// cut with an ellipsis after `max` characters. Stops reading once the line is full.
-fn single_line(s: &str, max: usize) -> String {
+pub fn single_line(s: &str, max: usize) -> String {
     let mut out = String::new();
     let mut count = 0;
     let mut pending_space = false;

@@ -5,7 +5,7 @@
 //! make the summary itself less likely to call unfinished work done.
 
 use crate::extract::Extraction;
-use crate::render::{cut_to, utf16_len};
+use crate::render::{cut_to, single_line, utf16_len};
 use crate::tasks::Status;
 
 /// The directive's size limit (UTF-16 code units).
@@ -33,7 +33,7 @@ pub fn directive(ex: &Extraction) -> Option<String> {
             } else {
                 "pending"
             };
-            let line = format!("- {} ({label})\n", squash(&t.content, 120));
+            let line = format!("- {} ({label})\n", single_line(&t.content, 120));
             if utf16_len(&s) + utf16_len(&line) > 900 {
                 break;
             }
@@ -46,23 +46,13 @@ pub fn directive(ex: &Extraction) -> Option<String> {
     }
     s.push_str("Keep the user's latest instruction, verbatim if short: \"");
     let room = MAX_DIRECTIVE.saturating_sub(utf16_len(&s) + 4);
-    let (quoted, cut) = cut_to(&squash(latest, usize::MAX), room);
+    let (quoted, cut) = cut_to(&single_line(latest, usize::MAX), room);
     s.push_str(&quoted);
     if cut {
         s.push('…');
     }
     s.push_str("\"\n");
     Some(cut_to(&s, MAX_DIRECTIVE).0)
-}
-
-/// One line with whitespace folded, cut after `max` characters.
-fn squash(s: &str, max: usize) -> String {
-    let one: String = s.split_whitespace().collect::<Vec<_>>().join(" ");
-    if one.chars().count() > max {
-        one.chars().take(max).chain(std::iter::once('…')).collect()
-    } else {
-        one
-    }
 }
 
 #[cfg(test)]
