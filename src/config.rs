@@ -9,6 +9,7 @@
 //! | `COMPACT_GUARDIAN_STEER` | `0` stops `save` printing its directive for the summarizer | on |
 //! | `COMPACT_GUARDIAN_DEBUG` | `1` adds detail on stderr | off |
 
+use std::ffi::OsString;
 use std::path::PathBuf;
 use std::time::Duration;
 
@@ -32,22 +33,22 @@ pub struct Config {
 impl Config {
     /// Settings from the process environment.
     pub fn from_env() -> Config {
-        Config::from_vars(
-            |k| std::env::var_os(k).map(|v| v.to_string_lossy().into_owned()),
-            dirs::home_dir(),
-        )
+        Config::from_vars(|k| std::env::var_os(k), dirs::home_dir())
     }
 
-    /// Settings from a variable lookup and a home folder (a seam for tests).
-    pub fn from_vars(var: impl Fn(&str) -> Option<String>, home: Option<PathBuf>) -> Config {
-        let set = |k: &str| var(k).filter(|v| !v.trim().is_empty());
+    /// Settings from a variable lookup and a home folder (a seam for tests). Paths stay OS strings
+    /// end to end: a folder name that is not UTF-8 is used exactly as given.
+    pub fn from_vars(var: impl Fn(&str) -> Option<OsString>, home: Option<PathBuf>) -> Config {
+        let blank = |v: &OsString| v.to_str().is_some_and(|s| s.trim().is_empty());
+        let set_os = |k: &str| var(k).filter(|v| !blank(v));
+        let set = |k: &str| set_os(k).and_then(|v| v.into_string().ok());
         let number = |k: &str, default: u64| {
             set(k)
                 .and_then(|v| v.trim().parse::<u64>().ok())
                 .unwrap_or(default)
         };
-        let dir = set("COMPACT_GUARDIAN_DIR")
-            .or_else(|| set("CLAUDE_CONFIG_DIR"))
+        let dir = set_os("COMPACT_GUARDIAN_DIR")
+            .or_else(|| set_os("CLAUDE_CONFIG_DIR"))
             .map(PathBuf::from)
             .or_else(|| home.map(|h| h.join(".claude")));
         let flag = |k: &str| {
@@ -75,9 +76,9 @@ mod tests {
     use std::collections::HashMap;
 
     fn cfg(vars: &[(&str, &str)]) -> Config {
-        let m: HashMap<String, String> = vars
+        let m: HashMap<String, OsString> = vars
             .iter()
-            .map(|(k, v)| (k.to_string(), v.to_string()))
+            .map(|(k, v)| (k.to_string(), OsString::from(v)))
             .collect();
         Config::from_vars(|k| m.get(k).cloned(), Some(PathBuf::from("/home/u")))
     }
@@ -97,6 +98,15 @@ mod tests {
             cfg(&[("COMPACT_GUARDIAN_DIR", " ")]).dir,
             Some(PathBuf::from("/home/u/.claude"))
         );
+    }
+
+    #[cfg(unix)]
+    #[test]
+    fn non_utf8_folder_is_kept_byte_for_byte() {
+        use std::os::unix::ffi::OsStringExt;
+        let raw = OsString::from_vec(b"/tmp/caf\xe9-store".to_vec());
+        let c = Config::from_vars(|k| (k == "COMPACT_GUARDIAN_DIR").then(|| raw.clone()), None);
+        assert_eq!(c.dir, Some(PathBuf::from(raw)));
     }
 
     #[test]

@@ -1,15 +1,21 @@
-//! The JSON a hook receives on stdin, read leniently and with a size cap.
+//! The JSON a hook receives on stdin, read leniently and in bounded memory.
 //!
 //! Every field is optional and may be of any type in practice; a field of the wrong type is simply
-//! absent. Only the first [`MAX_INPUT`] bytes are read, so a runaway writer cannot exhaust memory.
+//! absent. Input of any size is accepted: while it is read, every string value is cut to
+//! [`MAX_STRING`] bytes (at a character boundary, never inside an escape) and whitespace between
+//! tokens is dropped, so a 5 MB `/compact` focus text still yields valid JSON and a snapshot, and
+//! memory stays bounded. Only the structure around the strings is capped ([`MAX_KEPT`]).
 
 use crate::json::{LStr, repair_line};
 use anyhow::{Result, bail};
 use serde::Deserialize;
 use std::io::Read;
 
-/// The most bytes of hook input read. Real inputs are under 2 KB.
-pub const MAX_INPUT: u64 = 1024 * 1024;
+/// The most bytes of one string value kept (the focus text is shown bounded far below this).
+pub const MAX_STRING: usize = 64 * 1024;
+/// The most bytes kept in all; input whose structure alone exceeds this is not a hook's. Real
+/// inputs are under 2 KB.
+pub const MAX_KEPT: usize = 1024 * 1024;
 
 /// Hook input fields compact-guardian uses.
 #[derive(Debug, Default, Clone, PartialEq, Eq)]
@@ -49,11 +55,67 @@ struct Raw<'a> {
     source: LStr<'a>,
 }
 
-/// Reads and parses hook input from `input` (at most [`MAX_INPUT`] bytes).
+/// Reads and parses hook input from `input`, in bounded memory whatever its size.
 pub fn read(input: impl Read) -> Result<HookInput> {
-    let mut buf = Vec::new();
-    input.take(MAX_INPUT).read_to_end(&mut buf)?;
-    parse(&buf)
+    parse(&read_bounded(input)?)
+}
+
+/// Copies JSON from `input` with every string value cut to [`MAX_STRING`] bytes and whitespace
+/// outside strings dropped; stops at [`MAX_KEPT`] kept bytes. A cut lands only where a character
+/// starts (never inside a UTF-8 sequence or an escape), so valid JSON stays valid.
+fn read_bounded(input: impl Read) -> std::io::Result<Vec<u8>> {
+    let mut out = Vec::new();
+    let mut buf = vec![0u8; 64 * 1024];
+    let mut input = input;
+    let mut in_string = false;
+    let mut after_backslash = false;
+    let mut hex_left = 0u8;
+    let mut kept = 0usize; // bytes kept of the current string
+    let mut cutting = false;
+    loop {
+        let n = match input.read(&mut buf) {
+            Ok(0) => break,
+            Ok(n) => n,
+            Err(e) if e.kind() == std::io::ErrorKind::Interrupted => continue,
+            Err(e) => return Err(e),
+        };
+        for &b in &buf[..n] {
+            if !in_string {
+                if !b.is_ascii_whitespace() {
+                    out.push(b);
+                }
+                if b == b'"' {
+                    (in_string, kept, cutting) = (true, 0, false);
+                }
+                continue;
+            }
+            if after_backslash {
+                after_backslash = false;
+                hex_left = if b == b'u' { 4 } else { 0 };
+            } else if hex_left > 0 {
+                hex_left -= 1;
+            } else if b == b'"' {
+                in_string = false;
+                out.push(b);
+                continue;
+            } else {
+                // A new character starts here unless `b` continues a UTF-8 sequence.
+                let starts_char = !(0x80..0xC0).contains(&b);
+                if starts_char && kept >= MAX_STRING {
+                    cutting = true;
+                }
+                after_backslash = b == b'\\';
+            }
+            if !cutting {
+                out.push(b);
+                kept += 1;
+            }
+        }
+        if out.len() > MAX_KEPT {
+            break;
+        }
+    }
+    Ok(out)
 }
 
 /// Parses hook input bytes.
@@ -135,9 +197,38 @@ mod tests {
     }
 
     #[test]
-    fn input_is_capped() {
+    fn whitespace_padding_of_any_size_is_read_through() {
         let mut big = br#"{"session_id":"s"}"#.to_vec();
         big.extend(std::iter::repeat_n(b' ', 5 * 1024 * 1024));
         assert_eq!(read(&big[..]).unwrap().session_id.as_deref(), Some("s"));
+    }
+
+    #[test]
+    fn huge_focus_text_is_cut_not_fatal() {
+        // Issue #10: a 5 MB `/compact` focus text used to be cut mid-string, leaving invalid JSON
+        // and no snapshot. Escapes and multi-byte characters straddle the cut point on purpose.
+        for unit in ["é", "\\n", "\\u00e9", "\\\"", "😀", "a"] {
+            let focus = unit.repeat(5 * 1024 * 1024 / unit.len());
+            let json = format!(
+                r#"{{"custom_instructions":"{focus}","session_id":"s","transcript_path":"/t"}}"#
+            );
+            let h = read(json.as_bytes()).unwrap_or_else(|e| panic!("{unit}: {e}"));
+            assert_eq!(h.session_id.as_deref(), Some("s"), "{unit}");
+            assert_eq!(h.transcript_path.as_deref(), Some("/t"), "{unit}");
+            let kept = h.custom_instructions.unwrap();
+            assert!(
+                kept.len() <= MAX_STRING && kept.len() > MAX_STRING / 8,
+                "{unit}"
+            );
+        }
+    }
+
+    #[test]
+    fn strings_with_spaces_and_escapes_survive_unchanged() {
+        let h =
+            parse(&read_bounded(&br#"{ "session_id" : "a b\"c\\" , "cwd":"x  y" }"#[..]).unwrap())
+                .unwrap();
+        assert_eq!(h.session_id.as_deref(), Some("a b\"c\\"));
+        assert_eq!(h.cwd.as_deref(), Some("x  y"));
     }
 }

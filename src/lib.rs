@@ -14,7 +14,7 @@
 //! | what the user typed | [`genuine`] |
 //! | what to keep | [`extract`], [`tasks`] |
 //! | the text the model reads | [`render`], [`steer`] |
-//! | snapshot files | [`store`] |
+//! | snapshot files | [`store`], on the OS seam [`platform`] |
 
 pub mod cli;
 pub mod cmd;
@@ -24,6 +24,7 @@ pub mod failopen;
 pub mod genuine;
 pub mod hook_input;
 pub mod json;
+pub mod platform;
 pub mod record;
 pub mod render;
 pub mod steer;

@@ -47,6 +47,18 @@ pub struct Meta {
 /// A section renderer: what to show, the header facts, and the most code units it may use.
 type Section = fn(&Extraction, &Meta, usize) -> String;
 
+/// The most UTF-8 bytes a text of [`HARD_LIMIT`] UTF-16 code units can take (3 bytes a unit).
+pub const HARD_LIMIT_BYTES: usize = 3 * HARD_LIMIT;
+
+/// Whether `text` is a snapshot this tool rendered and may print: it starts with the snapshot
+/// heading and fits Claude Code's inline limit. A file an older plugin left under the same name
+/// fails this and is never printed.
+pub fn is_snapshot(text: &str) -> bool {
+    text.strip_prefix("# ")
+        .is_some_and(|rest| rest.starts_with(SNAPSHOT_MARKER))
+        && utf16_len(text) <= HARD_LIMIT
+}
+
 /// Length as Claude Code measures it (JavaScript string length).
 pub fn utf16_len(s: &str) -> usize {
     s.chars().map(char::len_utf16).sum()

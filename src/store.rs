@@ -1,36 +1,43 @@
 //! The snapshot store: one file per session in one folder, written atomically, used once.
 //!
 //! Promises:
-//! - Any session id maps to exactly one file name inside the folder; ids that are not plain
-//!   `[A-Za-z0-9_-]` are hashed, never used as path text, so no id can reach outside the folder.
-//! - Files are created 0600 (the folder 0700 when this tool creates it) through a temporary file in
-//!   the same folder and a rename, which replaces whatever is at the destination, including a
-//!   planted symlink, instead of writing through it. Readers see the old file or the new one whole.
-//! - [`Store::take_fresh`] claims a snapshot by renaming it to a private name before reading it, so
-//!   of any number of racing restores exactly one gets it; it is deleted only once printing
-//!   succeeded, and put back otherwise. Only regular files owned by this user are ever printed.
+//! - Any session id maps to exactly one file name inside the folder, also on case-insensitive
+//!   file systems: only ids of lowercase `[a-z0-9_-]` are used as names; any other id is hashed
+//!   (lowercase hex), never used as path text, so no id can reach outside the folder.
+//! - Every file this tool creates (snapshots and restore markers) is written to a fresh temporary
+//!   file (exclusive create, 0600) in the folder and renamed into place. A rename replaces a planted
+//!   symlink instead of writing through it. Readers see the old file or the new one whole.
+//! - Nothing is read, printed, renamed or deleted unless it is a regular file owned by this user,
+//!   opened without following links.
+//! - [`Snapshots::take_fresh`] prints only a snapshot this tool rendered (its heading, within the
+//!   inline limit). It claims the file by renaming it to a private name first, so of any number of
+//!   racing restores exactly one gets it; it deletes it only once printing succeeded and puts it
+//!   back otherwise.
 
+use crate::platform;
+use crate::render::{HARD_LIMIT_BYTES, is_snapshot};
 use anyhow::{Context, Result, bail};
-use std::fs::{self, DirBuilder, File, OpenOptions};
+use std::fs;
 use std::io::{self, Read, Write};
-use std::os::unix::fs::{DirBuilderExt, MetadataExt, OpenOptionsExt};
 use std::path::{Path, PathBuf};
-use std::time::{Duration, SystemTime};
+use std::time::{Duration, Instant, SystemTime};
 
 /// File-name prefix of snapshots (the original plugin's naming).
 pub const PREFIX: &str = "compact-snapshot-";
 /// File-name suffix of snapshots.
 pub const SUFFIX: &str = ".md";
-/// Prefix of this tool's temporary and claimed files.
+/// Prefix of this tool's temporary, claimed and marker files.
 const HIDDEN_PREFIX: &str = ".compact-snapshot-";
-/// Snapshots larger than this are not ours (ours are under 40 KB even in UTF-8).
-const MAX_SNAPSHOT_BYTES: u64 = 256 * 1024;
+/// A file at a snapshot path larger than this is not a snapshot of this tool (whose output is at
+/// most 10,000 UTF-16 code units).
+const MAX_SNAPSHOT_BYTES: u64 = HARD_LIMIT_BYTES as u64;
 /// A modification time this far in the future is not trusted: the file is treated as stale.
 const FUTURE_SLACK: Duration = Duration::from_secs(60);
-/// Marker prefix: "this session's snapshot was just restored" (see [`Store::recently_restored`]).
+/// Marker prefix: "this session's snapshot was just restored" (see
+/// [`Snapshots::recently_restored`]).
 const RESTORED_PREFIX: &str = ".compact-snapshot-restored-";
 
-/// The outcome of [`Store::take_fresh`].
+/// The outcome of [`Snapshots::take_fresh`].
 #[derive(Debug, PartialEq, Eq)]
 pub enum Taken {
     /// A fresh snapshot was printed and deleted.
@@ -41,7 +48,8 @@ pub enum Taken {
     TakenByOther,
     /// The snapshot was older than the TTL (or dated in the future); it was deleted unprinted.
     Stale,
-    /// Something that is not a regular file owned by this user sits at the snapshot path.
+    /// Something this tool must not print sits at the snapshot path: not a regular file, owned by
+    /// another user, or not a snapshot this tool wrote. It is left alone.
     Refused(&'static str),
 }
 
@@ -50,6 +58,13 @@ pub enum Taken {
 pub struct Store {
     dir: PathBuf,
     ttl: Duration,
+}
+
+/// One session's snapshot in a [`Store`]: the session id is bound once, here.
+#[derive(Debug, Clone)]
+pub struct Snapshots {
+    store: Store,
+    name: String,
 }
 
 impl Store {
@@ -66,48 +81,17 @@ impl Store {
         &self.dir
     }
 
-    /// The snapshot path for a session id.
-    pub fn path_for(&self, session_id: &str) -> PathBuf {
-        self.dir.join(file_name(session_id))
-    }
-
-    /// Writes `text` as the session's snapshot, atomically and privately.
-    pub fn save(&self, session_id: &str, text: &str) -> Result<PathBuf> {
-        self.ensure_dir()?;
-        let dest = self.path_for(session_id);
-        let mut tmp = tempfile::Builder::new()
-            .prefix(HIDDEN_PREFIX)
-            .suffix(".tmp")
-            .tempfile_in(&self.dir)
-            .with_context(|| {
-                format!(
-                    "could not create a temporary file in {}",
-                    self.dir.display()
-                )
-            })?;
-        tmp.write_all(text.as_bytes())
-            .context("could not write the snapshot")?;
-        // rename(2) replaces a symlink at `dest` itself; it never follows it.
-        tmp.persist(&dest)
-            .map_err(|e| e.error)
-            .with_context(|| format!("could not write snapshot {}", dest.display()))?;
-        Ok(dest)
-    }
-
-    /// Deletes the session's snapshot, if any (a transcript with nothing to save must not leave an
-    /// older snapshot to be restored).
-    pub fn remove(&self, session_id: &str) -> Result<()> {
-        let path = self.path_for(session_id);
-        match fs::symlink_metadata(&path) {
-            Ok(m) if m.file_type().is_file() => fs::remove_file(&path)
-                .with_context(|| format!("could not remove {}", path.display())),
-            _ => Ok(()),
+    /// The snapshot of one session.
+    pub fn session(&self, session_id: &str) -> Snapshots {
+        Snapshots {
+            store: self.clone(),
+            name: file_name(session_id),
         }
     }
 
-    /// Deletes this tool's stale files (snapshots, leftovers of interrupted writes and restores).
-    /// Returns how many were removed.
-    pub fn remove_stale(&self) -> Result<usize> {
+    /// Deletes this tool's stale files (snapshots, markers, leftovers of interrupted writes and
+    /// restores), stopping at `deadline`. Returns how many were removed.
+    pub fn remove_stale(&self, deadline: Option<Instant>) -> Result<usize> {
         let entries = match fs::read_dir(&self.dir) {
             Ok(e) => e,
             Err(e) if e.kind() == io::ErrorKind::NotFound => return Ok(0),
@@ -116,9 +100,11 @@ impl Store {
             }
         };
         let now = SystemTime::now();
-        let uid = rustix::process::geteuid().as_raw();
         let mut removed = 0;
         for entry in entries.flatten() {
+            if deadline.is_some_and(|d| Instant::now() >= d) {
+                break;
+            }
             let name = entry.file_name();
             let Some(name) = name.to_str() else { continue };
             let ours = (name.starts_with(PREFIX) && name.ends_with(SUFFIX))
@@ -127,7 +113,7 @@ impl Store {
                 continue;
             }
             let Ok(meta) = entry.metadata() else { continue }; // does not follow symlinks
-            if !meta.file_type().is_file() || meta.uid() != uid {
+            if platform::refuse(&meta).is_some() {
                 continue;
             }
             if self.is_stale(meta.modified().ok(), now) && fs::remove_file(entry.path()).is_ok() {
@@ -135,93 +121,6 @@ impl Store {
             }
         }
         Ok(removed)
-    }
-
-    /// Claims the session's snapshot and, if fresh, hands its text to `print`. The snapshot is
-    /// deleted once `print` succeeds and put back (unless a newer one was saved meanwhile) if it
-    /// fails, so a closed stdout never loses it.
-    pub fn take_fresh(
-        &self,
-        session_id: &str,
-        print: impl FnOnce(&str) -> io::Result<()>,
-    ) -> Result<Taken> {
-        let dest = self.path_for(session_id);
-        let meta = match fs::symlink_metadata(&dest) {
-            Ok(m) => m,
-            Err(e) if e.kind() == io::ErrorKind::NotFound => return Ok(Taken::Missing),
-            Err(e) => return Err(e).with_context(|| format!("could not stat {}", dest.display())),
-        };
-        if let Some(why) = refuse(&meta) {
-            return Ok(Taken::Refused(why));
-        }
-        // Mark before claiming: a restore racing this one that finds the file already gone must
-        // also find the marker, or it would print a rebuilt copy beside this snapshot.
-        if !self.is_stale(meta.modified().ok(), SystemTime::now()) {
-            let _ = fs::write(self.restored_marker(session_id), b"");
-        }
-        let claimed = self.dir.join(format!(
-            "{HIDDEN_PREFIX}claimed-{}-{}",
-            std::process::id(),
-            SystemTime::now()
-                .duration_since(SystemTime::UNIX_EPOCH)
-                .map(|d| d.as_nanos())
-                .unwrap_or(0)
-        ));
-        match fs::rename(&dest, &claimed) {
-            Ok(()) => {}
-            Err(e) if e.kind() == io::ErrorKind::NotFound => return Ok(Taken::TakenByOther),
-            Err(e) => return Err(e).with_context(|| format!("could not claim {}", dest.display())),
-        }
-        let result = self.print_claimed(&claimed, print);
-        if !matches!(result, Ok(Taken::Printed | Taken::Stale)) {
-            // Give it back for a later restore, unless a newer snapshot took its place.
-            let _ = fs::hard_link(&claimed, &dest);
-        }
-        let _ = fs::remove_file(&claimed);
-        result
-    }
-
-    /// Whether a snapshot of this session was claimed by a restore within `within`.
-    pub fn recently_restored(&self, session_id: &str, within: Duration) -> bool {
-        let Ok(meta) = fs::symlink_metadata(self.restored_marker(session_id)) else {
-            return false;
-        };
-        let age = meta
-            .modified()
-            .ok()
-            .and_then(|m| SystemTime::now().duration_since(m).ok());
-        meta.file_type().is_file() && age.is_some_and(|a| a <= within)
-    }
-
-    fn restored_marker(&self, session_id: &str) -> PathBuf {
-        self.dir
-            .join(format!("{RESTORED_PREFIX}{}", file_name(session_id)))
-    }
-
-    fn print_claimed(
-        &self,
-        claimed: &Path,
-        print: impl FnOnce(&str) -> io::Result<()>,
-    ) -> Result<Taken> {
-        let file = match open_no_follow(claimed) {
-            Ok(f) => f,
-            Err(_) => return Ok(Taken::Refused("not a regular file")),
-        };
-        let meta = file.metadata()?;
-        if let Some(why) = refuse(&meta) {
-            return Ok(Taken::Refused(why));
-        }
-        if self.is_stale(meta.modified().ok(), SystemTime::now()) {
-            return Ok(Taken::Stale);
-        }
-        if meta.len() > MAX_SNAPSHOT_BYTES {
-            return Ok(Taken::Refused("too large to be a snapshot"));
-        }
-        let mut bytes = Vec::with_capacity(meta.len() as usize);
-        file.take(MAX_SNAPSHOT_BYTES).read_to_end(&mut bytes)?;
-        let text = String::from_utf8_lossy(&bytes);
-        print(&text).context("could not print the snapshot")?;
-        Ok(Taken::Printed)
     }
 
     fn is_stale(&self, modified: Option<SystemTime>, now: SystemTime) -> bool {
@@ -238,47 +137,204 @@ impl Store {
         match fs::metadata(&self.dir) {
             Ok(m) if m.is_dir() => Ok(()),
             Ok(_) => bail!("snapshot folder {} is not a folder", self.dir.display()),
-            Err(e) if e.kind() == io::ErrorKind::NotFound => DirBuilder::new()
-                .recursive(true)
-                .mode(0o700)
-                .create(&self.dir)
-                .with_context(|| {
+            Err(e) if e.kind() == io::ErrorKind::NotFound => {
+                platform::create_private_dir(&self.dir).with_context(|| {
                     format!("could not create snapshot folder {}", self.dir.display())
-                }),
+                })
+            }
             Err(e) => Err(e)
                 .with_context(|| format!("could not stat snapshot folder {}", self.dir.display())),
         }
     }
-}
 
-/// Why a file must not be printed, if it must not.
-fn refuse(meta: &fs::Metadata) -> Option<&'static str> {
-    if !meta.file_type().is_file() {
-        return Some("not a regular file");
+    /// Writes `bytes` to `dest` in this folder: a fresh 0600 temporary file (exclusive create) and
+    /// a rename, which replaces whatever is at `dest`, a planted symlink included, and never
+    /// writes through it.
+    fn write_atomically(&self, dest: &Path, bytes: &[u8]) -> Result<()> {
+        self.ensure_dir()?;
+        let mut tmp = tempfile::Builder::new()
+            .prefix(HIDDEN_PREFIX)
+            .suffix(".tmp")
+            .tempfile_in(&self.dir)
+            .with_context(|| {
+                format!(
+                    "could not create a temporary file in {}",
+                    self.dir.display()
+                )
+            })?;
+        tmp.write_all(bytes)
+            .with_context(|| format!("could not write {}", dest.display()))?;
+        tmp.persist(dest)
+            .map_err(|e| e.error)
+            .with_context(|| format!("could not write {}", dest.display()))?;
+        Ok(())
     }
-    if meta.uid() != rustix::process::geteuid().as_raw() {
-        return Some("owned by another user");
+}
+
+impl Snapshots {
+    /// The snapshot file's path.
+    pub fn path(&self) -> PathBuf {
+        self.store.dir.join(&self.name)
     }
-    None
+
+    /// The store this snapshot lives in.
+    pub fn store(&self) -> &Store {
+        &self.store
+    }
+
+    /// Writes `text` as the session's snapshot, atomically and privately.
+    pub fn save(&self, text: &str) -> Result<PathBuf> {
+        let dest = self.path();
+        self.store.write_atomically(&dest, text.as_bytes())?;
+        Ok(dest)
+    }
+
+    /// Deletes the session's snapshot, if it is one of ours (a transcript with nothing to save must
+    /// not leave an older snapshot to be restored).
+    pub fn remove(&self) -> Result<()> {
+        let path = self.path();
+        match fs::symlink_metadata(&path) {
+            Ok(m) if platform::refuse(&m).is_none() => fs::remove_file(&path)
+                .with_context(|| format!("could not remove {}", path.display())),
+            _ => Ok(()),
+        }
+    }
+
+    /// Claims the session's snapshot and, if fresh and a snapshot of this tool, hands its text to
+    /// `print`. The snapshot is deleted once `print` succeeds and put back (unless a newer one was
+    /// saved meanwhile) if it fails, so a closed stdout never loses it.
+    pub fn take_fresh(&self, print: impl FnOnce(&str) -> io::Result<()>) -> Result<Taken> {
+        let dest = self.path();
+        let meta = match fs::symlink_metadata(&dest) {
+            Ok(m) => m,
+            Err(e) if e.kind() == io::ErrorKind::NotFound => return Ok(Taken::Missing),
+            Err(e) => return Err(e).with_context(|| format!("could not stat {}", dest.display())),
+        };
+        if let Some(why) = platform::refuse(&meta) {
+            return Ok(Taken::Refused(why));
+        }
+        let fresh = !self.store.is_stale(meta.modified().ok(), SystemTime::now());
+        if fresh {
+            // Look before claiming: a file this tool did not write is left where it is, and must
+            // not set the marker that would stop the rebuild.
+            match read_snapshot(&dest) {
+                Ok(Ok(_)) => {}
+                Ok(Err(why)) => return Ok(Taken::Refused(why)),
+                Err(e) if e.kind() == io::ErrorKind::NotFound => return Ok(Taken::TakenByOther),
+                Err(_) => return Ok(Taken::Refused("not a regular file")),
+            }
+            // Mark before claiming: a restore racing this one that finds the file already gone
+            // must also find the marker, or it would print a rebuilt copy beside this snapshot.
+            // Without the marker (a full disk) only the duplicate guard is lost.
+            let _ = self.store.write_atomically(&self.restored_marker(), b"");
+        }
+        let claimed = self.store.dir.join(format!(
+            "{HIDDEN_PREFIX}claimed-{}-{}",
+            std::process::id(),
+            SystemTime::now()
+                .duration_since(SystemTime::UNIX_EPOCH)
+                .map(|d| d.as_nanos())
+                .unwrap_or(0)
+        ));
+        match fs::rename(&dest, &claimed) {
+            Ok(()) => {}
+            Err(e) if e.kind() == io::ErrorKind::NotFound => return Ok(Taken::TakenByOther),
+            Err(e) => return Err(e).with_context(|| format!("could not claim {}", dest.display())),
+        }
+        let result = self.print_claimed(&claimed, print);
+        if !matches!(result, Ok(Taken::Printed | Taken::Stale)) {
+            // Give it back for a later restore, unless a newer snapshot took its place; and let a
+            // later restore rebuild instead of taking this run for a duplicate.
+            let _ = fs::hard_link(&claimed, &dest);
+            self.remove_marker();
+        }
+        let _ = fs::remove_file(&claimed);
+        result
+    }
+
+    /// Whether a snapshot of this session was claimed by a restore within `within`.
+    pub fn recently_restored(&self, within: Duration) -> bool {
+        let Ok(meta) = fs::symlink_metadata(self.restored_marker()) else {
+            return false;
+        };
+        let age = meta
+            .modified()
+            .ok()
+            .and_then(|m| SystemTime::now().duration_since(m).ok());
+        platform::refuse(&meta).is_none() && age.is_some_and(|a| a <= within)
+    }
+
+    fn restored_marker(&self) -> PathBuf {
+        self.store
+            .dir
+            .join(format!("{RESTORED_PREFIX}{}", self.name))
+    }
+
+    fn remove_marker(&self) {
+        let marker = self.restored_marker();
+        if fs::symlink_metadata(&marker).is_ok_and(|m| platform::refuse(&m).is_none()) {
+            let _ = fs::remove_file(marker);
+        }
+    }
+
+    fn print_claimed(
+        &self,
+        claimed: &Path,
+        print: impl FnOnce(&str) -> io::Result<()>,
+    ) -> Result<Taken> {
+        let meta = match fs::symlink_metadata(claimed) {
+            Ok(m) => m,
+            Err(_) => return Ok(Taken::Refused("not a regular file")),
+        };
+        if let Some(why) = platform::refuse(&meta) {
+            return Ok(Taken::Refused(why));
+        }
+        if self.store.is_stale(meta.modified().ok(), SystemTime::now()) {
+            return Ok(Taken::Stale);
+        }
+        let text = match read_snapshot(claimed) {
+            Ok(Ok(text)) => text,
+            Ok(Err(why)) => return Ok(Taken::Refused(why)),
+            Err(_) => return Ok(Taken::Refused("not a regular file")),
+        };
+        print(&text).context("could not print the snapshot")?;
+        Ok(Taken::Printed)
+    }
 }
 
-fn open_no_follow(path: &Path) -> io::Result<File> {
-    let flags = rustix::fs::OFlags::NOFOLLOW | rustix::fs::OFlags::NONBLOCK;
-    OpenOptions::new()
-        .read(true)
-        .custom_flags(flags.bits() as i32)
-        .open(path)
+/// Reads the file at `path` (no links followed) if it is a snapshot this tool may print: a
+/// regular file of ours, at most [`MAX_SNAPSHOT_BYTES`], valid UTF-8, that [`is_snapshot`].
+/// The outer error is an I/O failure; the inner one says why the file is not printable.
+fn read_snapshot(path: &Path) -> io::Result<Result<String, &'static str>> {
+    let file = platform::open_no_follow(path)?;
+    let meta = file.metadata()?;
+    if let Some(why) = platform::refuse(&meta) {
+        return Ok(Err(why));
+    }
+    if meta.len() > MAX_SNAPSHOT_BYTES {
+        return Ok(Err("too large to be a snapshot of compact-guardian"));
+    }
+    let mut bytes = Vec::with_capacity(meta.len() as usize);
+    file.take(MAX_SNAPSHOT_BYTES + 1).read_to_end(&mut bytes)?;
+    if bytes.len() as u64 > MAX_SNAPSHOT_BYTES {
+        return Ok(Err("too large to be a snapshot of compact-guardian"));
+    }
+    Ok(match String::from_utf8(bytes) {
+        Ok(text) if is_snapshot(&text) => Ok(text),
+        _ => Err("not a snapshot written by compact-guardian"),
+    })
 }
 
-/// The file name for a session id: the id itself when it is plain `[A-Za-z0-9_-]{1,128}` (as the
-/// original plugin named files), otherwise `=` and a 128-bit hash of it. `=` cannot occur in a
-/// plain id, so the two forms never collide.
+/// The file name for a session id: the id itself when it is plain lowercase `[a-z0-9_-]{1,128}`
+/// (UUIDs, as the original plugin named files), otherwise `=` and a 128-bit hash of it in lowercase
+/// hex. `=` cannot occur in a plain id, so the two forms never collide, and no two ids that differ
+/// only in case share a name on a case-insensitive file system (macOS, Windows).
 pub fn file_name(session_id: &str) -> String {
     let plain = !session_id.is_empty()
         && session_id.len() <= 128
         && session_id
             .bytes()
-            .all(|b| b.is_ascii_alphanumeric() || b == b'-' || b == b'_');
+            .all(|b| b.is_ascii_lowercase() || b.is_ascii_digit() || b == b'-' || b == b'_');
     if plain {
         format!("{PREFIX}{session_id}{SUFFIX}")
     } else {
@@ -298,12 +354,27 @@ fn fnv1a_128(bytes: &[u8]) -> u128 {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use std::os::unix::fs::PermissionsExt;
+    use crate::genuine::SNAPSHOT_MARKER;
+    use std::fs::File;
+    use std::os::unix::fs::{MetadataExt, PermissionsExt};
 
     fn store() -> (tempfile::TempDir, Store) {
         let d = tempfile::tempdir().unwrap();
         let s = Store::new(d.path().join("cfg"), Duration::from_secs(600));
         (d, s)
+    }
+
+    fn snap(body: &str) -> String {
+        format!("# {SNAPSHOT_MARKER} test\n\n{body}\n")
+    }
+
+    fn set_mtime(path: &Path, t: SystemTime) {
+        File::options()
+            .write(true)
+            .open(path)
+            .unwrap()
+            .set_modified(t)
+            .unwrap();
     }
 
     #[test]
@@ -325,57 +396,82 @@ mod tests {
             assert!(name.len() < 200);
             assert!(name.starts_with(PREFIX) && name.ends_with(SUFFIX));
         }
-        assert_eq!(file_name("abc-123_X"), "compact-snapshot-abc-123_X.md");
+        assert_eq!(file_name("abc-123_x"), "compact-snapshot-abc-123_x.md");
         assert_ne!(file_name("a/b"), file_name("a/c"));
+    }
+
+    #[test]
+    fn ids_differing_only_in_case_get_names_differing_beyond_case() {
+        let ids = ["session", "Session", "SESSION", "sEssion"];
+        let names: Vec<String> = ids.iter().map(|i| file_name(i).to_lowercase()).collect();
+        for (i, a) in names.iter().enumerate() {
+            for b in &names[i + 1..] {
+                assert_ne!(a, b, "one file on a case-insensitive file system");
+            }
+        }
+        let (_d, s) = store();
+        s.session("Abc").save(&snap("upper")).unwrap();
+        s.session("abc").save(&snap("lower")).unwrap();
+        let mut got = String::new();
+        s.session("Abc")
+            .take_fresh(|t| {
+                got = t.to_owned();
+                Ok(())
+            })
+            .unwrap();
+        assert!(got.contains("upper"));
     }
 
     #[test]
     fn save_then_take_once() {
         let (_d, s) = store();
-        s.save("s1", "hello").unwrap();
-        let mode = fs::metadata(s.path_for("s1")).unwrap().permissions().mode() & 0o777;
+        let snaps = s.session("s1");
+        snaps.save(&snap("hello")).unwrap();
+        let mode = fs::metadata(snaps.path()).unwrap().permissions().mode() & 0o777;
         assert_eq!(mode, 0o600);
         let dmode = fs::metadata(s.dir()).unwrap().permissions().mode() & 0o777;
         assert_eq!(dmode, 0o700);
         let mut got = String::new();
         assert_eq!(
-            s.take_fresh("s1", |t| {
-                got = t.to_owned();
-                Ok(())
-            })
-            .unwrap(),
+            snaps
+                .take_fresh(|t| {
+                    got = t.to_owned();
+                    Ok(())
+                })
+                .unwrap(),
             Taken::Printed
         );
-        assert_eq!(got, "hello");
-        assert_eq!(s.take_fresh("s1", |_| Ok(())).unwrap(), Taken::Missing);
+        assert!(got.contains("hello"));
+        assert_eq!(snaps.take_fresh(|_| Ok(())).unwrap(), Taken::Missing);
     }
 
     #[test]
-    fn failed_print_keeps_the_snapshot() {
+    fn failed_print_keeps_the_snapshot_and_clears_the_marker() {
         let (_d, s) = store();
-        s.save("s1", "hello").unwrap();
-        let r = s.take_fresh("s1", |_| {
-            Err(io::Error::new(io::ErrorKind::BrokenPipe, "closed"))
-        });
+        let snaps = s.session("s1");
+        snaps.save(&snap("hello")).unwrap();
+        let r = snaps.take_fresh(|_| Err(io::Error::new(io::ErrorKind::BrokenPipe, "closed")));
         assert!(r.is_err());
-        assert_eq!(fs::read_to_string(s.path_for("s1")).unwrap(), "hello");
+        assert!(fs::read_to_string(snaps.path()).unwrap().contains("hello"));
+        assert!(!snaps.recently_restored(Duration::from_secs(60)));
     }
 
     #[test]
     fn planted_symlink_is_replaced_not_followed() {
         let (d, s) = store();
+        let snaps = s.session("s1");
         fs::create_dir_all(s.dir()).unwrap();
         let target = d.path().join("victim");
         fs::write(&target, "precious").unwrap();
-        std::os::unix::fs::symlink(&target, s.path_for("s1")).unwrap();
+        std::os::unix::fs::symlink(&target, snaps.path()).unwrap();
         assert_eq!(
-            s.take_fresh("s1", |_| panic!("printed a symlink")).unwrap(),
+            snaps.take_fresh(|_| panic!("printed a symlink")).unwrap(),
             Taken::Refused("not a regular file")
         );
-        s.save("s1", "new").unwrap();
+        snaps.save(&snap("new")).unwrap();
         assert_eq!(fs::read_to_string(&target).unwrap(), "precious");
         assert!(
-            fs::symlink_metadata(s.path_for("s1"))
+            fs::symlink_metadata(snaps.path())
                 .unwrap()
                 .file_type()
                 .is_file()
@@ -383,53 +479,121 @@ mod tests {
     }
 
     #[test]
+    fn restore_marker_symlink_is_replaced_not_written_through() {
+        let (d, s) = store();
+        let snaps = s.session("s1");
+        fs::create_dir_all(s.dir()).unwrap();
+        let victim = d.path().join("victim");
+        fs::write(&victim, "precious").unwrap();
+        std::os::unix::fs::symlink(&victim, snaps.restored_marker()).unwrap();
+        let dangling = d.path().join("outside-the-folder");
+        let other = s.session("s2");
+        std::os::unix::fs::symlink(&dangling, other.restored_marker()).unwrap();
+        for sn in [&snaps, &other] {
+            sn.save(&snap("x")).unwrap();
+            assert_eq!(sn.take_fresh(|_| Ok(())).unwrap(), Taken::Printed);
+            let m = fs::symlink_metadata(sn.restored_marker()).unwrap();
+            assert!(m.file_type().is_file(), "the link was replaced");
+            assert_eq!(m.mode() & 0o777, 0o600);
+        }
+        assert_eq!(fs::read_to_string(&victim).unwrap(), "precious");
+        assert!(!dangling.exists(), "nothing created outside the folder");
+    }
+
+    #[test]
+    fn foreign_file_at_the_snapshot_path_is_not_printed_nor_marked() {
+        let (_d, s) = store();
+        let snaps = s.session("s1");
+        fs::create_dir_all(s.dir()).unwrap();
+        let cases: Vec<(Vec<u8>, &str)> = vec![
+            (
+                "# Context saved by an older plugin\n"
+                    .repeat(5000)
+                    .into_bytes(),
+                "too large",
+            ),
+            (
+                b"# Context saved by an older plugin\nsmall".to_vec(),
+                "not a snapshot",
+            ),
+            (
+                format!("# {SNAPSHOT_MARKER} x\n{}", "\u{10348}".repeat(5_000)).into_bytes(),
+                "not a snapshot",
+            ),
+            (vec![b'#', b' ', 0xff, 0xfe], "not a snapshot"),
+            (vec![b'x'; 300 * 1024], "too large"),
+        ];
+        for (bytes, why) in cases {
+            fs::write(snaps.path(), &bytes).unwrap();
+            match snaps
+                .take_fresh(|_| panic!("printed a foreign file"))
+                .unwrap()
+            {
+                Taken::Refused(r) => assert!(r.starts_with(why), "{r}"),
+                other => panic!("{other:?}"),
+            }
+            assert_eq!(fs::read(snaps.path()).unwrap(), bytes, "left alone");
+            assert!(!snaps.recently_restored(Duration::from_secs(60)));
+        }
+    }
+
+    #[test]
     fn stale_and_future_snapshots_are_not_printed() {
         let (_d, s) = store();
-        for (id, offset) in [("old", -700i64), ("future", 3600)] {
-            s.save(id, "x").unwrap();
-            let t = SystemTime::now()
-                .checked_add(Duration::from_secs(offset.unsigned_abs()))
-                .unwrap();
-            let t = if offset < 0 {
-                SystemTime::now() - Duration::from_secs(offset.unsigned_abs())
-            } else {
-                t
-            };
-            File::options()
-                .write(true)
-                .open(s.path_for(id))
-                .unwrap()
-                .set_modified(t)
-                .unwrap();
+        for (id, t) in [
+            ("old", SystemTime::now() - Duration::from_secs(700)),
+            ("future", SystemTime::now() + Duration::from_secs(3600)),
+        ] {
+            let snaps = s.session(id);
+            snaps.save(&snap("x")).unwrap();
+            set_mtime(&snaps.path(), t);
             assert_eq!(
-                s.take_fresh(id, |_| panic!("printed stale")).unwrap(),
+                snaps.take_fresh(|_| panic!("printed stale")).unwrap(),
                 Taken::Stale
             );
-            assert!(!s.path_for(id).exists());
+            assert!(!snaps.path().exists());
         }
     }
 
     #[test]
     fn remove_stale_spares_fresh_and_foreign_files() {
         let (_d, s) = store();
-        s.save("fresh", "x").unwrap();
-        s.save("old", "x").unwrap();
-        File::options()
-            .write(true)
-            .open(s.path_for("old"))
-            .unwrap()
-            .set_modified(SystemTime::now() - Duration::from_secs(900))
-            .unwrap();
+        s.session("fresh").save(&snap("x")).unwrap();
+        s.session("old").save(&snap("x")).unwrap();
+        set_mtime(
+            &s.session("old").path(),
+            SystemTime::now() - Duration::from_secs(900),
+        );
         let foreign = s.dir().join("settings.json");
         fs::write(&foreign, "{}").unwrap();
-        File::options()
-            .write(true)
-            .open(&foreign)
-            .unwrap()
-            .set_modified(SystemTime::now() - Duration::from_secs(900))
-            .unwrap();
-        assert_eq!(s.remove_stale().unwrap(), 1);
-        assert!(s.path_for("fresh").exists() && foreign.exists());
+        set_mtime(&foreign, SystemTime::now() - Duration::from_secs(900));
+        assert_eq!(s.remove_stale(None).unwrap(), 1);
+        assert!(s.session("fresh").path().exists() && foreign.exists());
+    }
+
+    #[test]
+    fn remove_stale_stops_at_its_deadline() {
+        let (_d, s) = store();
+        s.session("old").save(&snap("x")).unwrap();
+        set_mtime(
+            &s.session("old").path(),
+            SystemTime::now() - Duration::from_secs(900),
+        );
+        assert_eq!(s.remove_stale(Some(Instant::now())).unwrap(), 0);
+        assert!(s.session("old").path().exists());
+    }
+
+    #[test]
+    fn remove_leaves_what_is_not_ours() {
+        let (d, s) = store();
+        let snaps = s.session("s1");
+        fs::create_dir_all(s.dir()).unwrap();
+        let victim = d.path().join("victim");
+        fs::write(&victim, "precious").unwrap();
+        std::os::unix::fs::symlink(&victim, snaps.path()).unwrap();
+        snaps.remove().unwrap();
+        assert!(fs::symlink_metadata(snaps.path()).is_ok());
+        assert!(victim.exists());
     }
 
     #[test]
@@ -439,7 +603,8 @@ mod tests {
         fs::write(&f, "").unwrap();
         assert!(
             Store::new(&f, Duration::from_secs(1))
-                .save("s", "x")
+                .session("s")
+                .save("x")
                 .is_err()
         );
     }

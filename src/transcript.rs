@@ -13,8 +13,7 @@ use crate::record::{Kind, Record, can_skip, parse_line};
 use crate::tail::TailReader;
 use anyhow::{Context, Result, bail};
 use serde::Serialize;
-use std::fs::{File, OpenOptions};
-use std::os::unix::fs::OpenOptionsExt;
+use std::fs::File;
 use std::path::Path;
 use std::time::Instant;
 
@@ -69,10 +68,7 @@ pub fn open_regular(path: &Path) -> Result<File> {
         bail!("transcript {} is not a regular file", path.display());
     }
     // O_NONBLOCK: if the path was swapped for a FIFO after the check, open still returns at once.
-    let file = OpenOptions::new()
-        .read(true)
-        .custom_flags(rustix::fs::OFlags::NONBLOCK.bits() as i32)
-        .open(path)
+    let file = crate::platform::open_nonblocking(path)
         .with_context(|| format!("could not open transcript {}", path.display()))?;
     if !file.metadata()?.is_file() {
         bail!("transcript {} is not a regular file", path.display());

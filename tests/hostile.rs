@@ -488,3 +488,229 @@ fn privacy_no_transcript_text_on_stderr() {
         assert!(!r.stderr.is_empty());
     }
 }
+
+// ---- Hostile round 2 (issue #10): nothing leaves the folder, output is bounded, rebuild covers
+// every unusable snapshot. Each test failed before its fix.
+
+fn utf16(s: &str) -> usize {
+    s.chars().map(char::len_utf16).sum()
+}
+
+#[test]
+fn restore_marker_planted_symlink_is_never_written_through() {
+    let sb = Sandbox::new();
+    let t = sb.transcript("t.jsonl", &small_session());
+    fs::create_dir_all(&sb.store).unwrap();
+    let name = compact_guardian::store::file_name("s");
+    let victim = sb.path("victim.txt");
+    fs::write(&victim, "VICTIM-CONTENT").unwrap();
+    let marker = sb.store.join(format!(".compact-snapshot-restored-{name}"));
+    std::os::unix::fs::symlink(&victim, &marker).unwrap();
+    let dangling = sb.path("created-outside");
+    let name2 = compact_guardian::store::file_name("s2");
+    std::os::unix::fs::symlink(
+        &dangling,
+        sb.store.join(format!(".compact-snapshot-restored-{name2}")),
+    )
+    .unwrap();
+    for id in ["s", "s2"] {
+        check(&sb.save(&hook(id, &t)), "save");
+        let r = sb.restore(&start_hook(id, &t));
+        check(&r, "restore");
+        assert!(r.stdout.contains("Saved by"), "{}", r.stdout);
+    }
+    assert_eq!(fs::read_to_string(&victim).unwrap(), "VICTIM-CONTENT");
+    assert!(!dangling.exists(), "a file was created outside the folder");
+    let m = fs::symlink_metadata(&marker).unwrap();
+    assert!(m.file_type().is_file());
+    assert_eq!(m.permissions().mode() & 0o777, 0o600);
+}
+
+#[test]
+fn foreign_file_at_snapshot_path_is_not_printed_and_rebuild_runs() {
+    let sb = Sandbox::new();
+    let t = sb.transcript("t.jsonl", &small_session());
+    fs::create_dir_all(&sb.store).unwrap();
+    let older_plugin = "# Context saved by an older plugin\n- line\n".repeat(4_700); // ~198k units
+    for (case, body) in [
+        ("older plugin, 198k units", older_plugin.clone()),
+        ("over 256 KiB", "x".repeat(300 * 1024)),
+        ("small, not ours", "# notes\nhello".to_owned()),
+    ] {
+        fs::write(sb.snapshot_path("s"), &body).unwrap();
+        let r = sb.restore(&start_hook("s", &t));
+        check(&r, case);
+        assert!(utf16(&r.stdout) <= 10_000, "{case}: {}", utf16(&r.stdout));
+        assert!(!r.stdout.contains("older plugin") && !r.stdout.contains("xxxx"));
+        assert!(r.stdout.contains("Rebuilt by"), "{case}: rebuild ran");
+        assert!(r.stdout.contains("fix the failing test"), "{case}");
+        assert_eq!(fs::read_to_string(sb.snapshot_path("s")).unwrap(), body);
+    }
+}
+
+#[test]
+fn unusable_snapshot_folder_still_rebuilds() {
+    let sb = Sandbox::new();
+    let t = sb.transcript("t.jsonl", &small_session());
+    let file = sb.path("a-file");
+    fs::write(&file, "").unwrap();
+    for (case, dir) in [
+        ("ENOTDIR", format!("{}/sub", file.display())),
+        ("a file", file.display().to_string()),
+        ("unwritable (/proc)", "/proc/self/compact-guardian".into()),
+    ] {
+        let r = sb
+            .cmd(&["restore"])
+            .env("COMPACT_GUARDIAN_DIR", &dir)
+            .stdin(start_hook("s", &t))
+            .run();
+        check(&r, case);
+        assert!(r.stdout.contains("Rebuilt by"), "{case}: {}", r.stderr);
+    }
+    // No folder at all (no HOME, nothing set): still rebuilt.
+    let r = sb
+        .cmd(&["restore"])
+        .env("HOME", "")
+        .env("COMPACT_GUARDIAN_DIR", "")
+        .stdin(start_hook("s", &t))
+        .run();
+    check(&r, "no folder");
+}
+
+#[test]
+fn five_megabyte_focus_text_still_saves_and_restores() {
+    let sb = Sandbox::new();
+    let t = sb.transcript("t.jsonl", &small_session());
+    let focus = "keep the parser work ✓ \"quoted\" \\ ".repeat(150_000); // > 5 MB
+    let input = serde_json::json!({
+        "session_id": "s", "transcript_path": t, "cwd": "/w", "hook_event_name": "PreCompact",
+        "trigger": "manual", "custom_instructions": focus,
+    })
+    .to_string();
+    assert!(input.len() > 5 * 1024 * 1024);
+    let r = sb.save(&input);
+    check(&r, "save");
+    assert!(
+        r.stdout.contains("fix the failing test"),
+        "steering printed"
+    );
+    let r = sb.restore(&start_hook("s", &t));
+    check(&r, "restore");
+    assert!(r.stdout.contains("Saved by") && r.stdout.contains("keep the parser work ✓"));
+    assert!(utf16(&r.stdout) <= 10_000);
+}
+
+#[test]
+fn non_utf8_snapshot_folder_is_used_exactly() {
+    use std::os::unix::ffi::OsStrExt;
+    let sb = Sandbox::new();
+    let t = sb.transcript("t.jsonl", &small_session());
+    let dir = sb
+        .root
+        .path()
+        .join(std::ffi::OsStr::from_bytes(b"caf\xe9-store"));
+    let out = Command::new(bin())
+        .arg("save")
+        .env("COMPACT_GUARDIAN_DIR", &dir)
+        .env("HOME", sb.path("home"))
+        .stdin(Stdio::piped())
+        .stdout(Stdio::null())
+        .stderr(Stdio::piped())
+        .spawn()
+        .and_then(|mut c| {
+            c.stdin
+                .take()
+                .unwrap()
+                .write_all(hook("s", &t).as_bytes())?;
+            c.wait_with_output()
+        })
+        .unwrap();
+    assert!(out.status.success() && out.stderr.is_empty(), "{out:?}");
+    assert!(dir.join("compact-snapshot-s.md").is_file());
+    let entries: Vec<_> = fs::read_dir(sb.root.path())
+        .unwrap()
+        .map(|e| e.unwrap().file_name())
+        .collect();
+    assert!(
+        !entries
+            .iter()
+            .any(|n| n.as_bytes().starts_with(b"caf") && n.as_bytes() != b"caf\xe9-store"),
+        "a second, lossily named folder was created: {entries:?}"
+    );
+}
+
+#[test]
+fn stdout_closed_at_start_does_not_consume_the_snapshot() {
+    let sb = Sandbox::new();
+    let t = sb.transcript("t.jsonl", &small_session());
+    check(&sb.save(&hook("s", &t)), "save");
+    // `>&-` starts restore with fd 1 closed; the runtime puts /dev/null there.
+    let mut c = Command::new("sh");
+    c.args(["-c", "exec \"$0\" restore >&-", bin()])
+        .stdin(Stdio::piped())
+        .stderr(Stdio::piped());
+    c.envs(sb.env.iter().map(|(k, v)| (k, v)));
+    let mut child = c.spawn().unwrap();
+    child
+        .stdin
+        .take()
+        .unwrap()
+        .write_all(start_hook("s", &t).as_bytes())
+        .unwrap();
+    let out = child.wait_with_output().unwrap();
+    assert!(out.status.success());
+    assert_eq!(String::from_utf8_lossy(&out.stderr).lines().count(), 1);
+    assert!(sb.snapshot_path("s").exists(), "kept for the next restore");
+    assert!(sb.restore(&start_hook("s", &t)).stdout.contains("Saved by"));
+}
+
+#[test]
+fn restore_removes_stale_snapshots_of_compactions_that_never_finished() {
+    let sb = Sandbox::new();
+    let t = sb.transcript("t.jsonl", &small_session());
+    check(&sb.save(&hook("orphan", &t)), "save orphan");
+    let old = SystemTime::now() - Duration::from_secs(3600);
+    fs::File::options()
+        .write(true)
+        .open(sb.snapshot_path("orphan"))
+        .unwrap()
+        .set_modified(old)
+        .unwrap();
+    check(&sb.save(&hook("s", &t)), "save");
+    // save removed it already; plant another stale one, then only restore runs.
+    check(&sb.save(&hook("orphan2", &t)), "save orphan2");
+    fs::File::options()
+        .write(true)
+        .open(sb.snapshot_path("orphan2"))
+        .unwrap()
+        .set_modified(old)
+        .unwrap();
+    check(&sb.restore(&start_hook("s", &t)), "restore");
+    assert!(!sb.snapshot_path("orphan2").exists(), "restore cleaned up");
+}
+
+#[test]
+fn session_ids_differing_only_in_case_never_share_a_file() {
+    let sb = Sandbox::new();
+    let a = sb.transcript("a.jsonl", &[prompt("u1", None, "ALPHA task")]);
+    let b = sb.transcript("b.jsonl", &[prompt("u1", None, "BRAVO task")]);
+    check(&sb.save(&hook("Session-1", &a)), "save A");
+    check(&sb.save(&hook("session-1", &b)), "save B");
+    let names: Vec<String> = fs::read_dir(&sb.store)
+        .unwrap()
+        .map(|e| e.unwrap().file_name().to_string_lossy().to_lowercase())
+        .filter(|n| n.starts_with("compact-snapshot-"))
+        .collect();
+    assert_eq!(names.len(), 2);
+    assert_ne!(names[0], names[1], "case-folded names collide");
+    assert!(
+        sb.restore(&start_hook("Session-1", &a))
+            .stdout
+            .contains("ALPHA")
+    );
+    assert!(
+        sb.restore(&start_hook("session-1", &b))
+            .stdout
+            .contains("BRAVO")
+    );
+}

@@ -1,5 +1,6 @@
 //! Subcommand dispatch and the process-level policy: hooks fail open, preview fails loudly.
 
+mod hook;
 mod preview;
 mod restore;
 mod save;
@@ -11,12 +12,9 @@ pub use save::save;
 use crate::cli::{Cli, Command};
 use crate::config::Config;
 use crate::failopen::{run_hook, say};
-use crate::hook_input::{self, HookInput};
-use crate::store::Store;
-use anyhow::Context;
 use clap::Parser;
 use std::ffi::OsString;
-use std::io::{IsTerminal, Read, Write};
+use std::io::{IsTerminal, Write};
 use std::process::ExitCode;
 use std::time::{Duration, Instant};
 
@@ -48,6 +46,12 @@ pub fn run(args: Vec<OsString>) -> ExitCode {
             )
         }),
         Command::Restore => run_hook("restore", cfg.debug, hard_limit, || {
+            // Checked before anything is claimed: printing into nowhere would consume the snapshot.
+            if !crate::platform::stdout_is_usable() {
+                anyhow::bail!(
+                    "stdout leads nowhere (closed?): the snapshot is kept for a later restore"
+                );
+            }
             let stdin = stdin_or_refuse()?;
             restore(
                 stdin,
@@ -67,20 +71,6 @@ pub fn run(args: Vec<OsString>) -> ExitCode {
             }
         }
     }
-}
-
-/// What both hooks start from: the parsed hook input, its session id, and the snapshot store.
-fn hook_context(input: impl Read, cfg: &Config) -> anyhow::Result<(HookInput, String, Store)> {
-    let hook = hook_input::read(input)?;
-    let session = hook
-        .session_id
-        .clone()
-        .context("hook input has no session_id")?;
-    let dir = cfg
-        .dir
-        .clone()
-        .context("no snapshot folder: set COMPACT_GUARDIAN_DIR or HOME")?;
-    Ok((hook, session, Store::new(dir, cfg.ttl)))
 }
 
 /// Stdin, unless it is a terminal: a person who runs a hook by hand gets told instead of a hang.

@@ -1,15 +1,15 @@
 //! `restore`: the SessionStart(compact) hook. Prints the session's fresh snapshot exactly once;
-//! without one, rebuilds the context from the transcript part that was just compacted
-//! ([`compacted_part`]).
+//! without a usable one (none saved, stale, not ours, or the folder unusable), rebuilds the context
+//! from the transcript part that was just compacted ([`compacted_part`]).
 
+use super::hook::{self, Hook};
 use crate::config::Config;
 use crate::extract::{compacted_part, extract};
 use crate::failopen::debug;
-use crate::hook_input;
 use crate::render::{Meta, Source, render};
 use crate::store::Taken;
 use crate::transcript::{self, Limits};
-use anyhow::{Result, bail};
+use anyhow::{Result, anyhow};
 use std::io::{Read, Write};
 use std::path::Path;
 use std::time::{Duration, Instant, SystemTime};
@@ -24,40 +24,61 @@ pub fn restore(
     deadline: Instant,
     out: &mut impl Write,
 ) -> Result<()> {
-    let (hook, session, store) = super::hook_context(input, cfg)?;
-    let session = session.as_str();
-    let taken = store.take_fresh(session, |text| {
-        out.write_all(text.as_bytes())?;
-        out.flush()
-    })?;
+    let hook = hook::begin(input, cfg)?;
+    // What went wrong with the snapshot folder, reported after the rebuild had its chance.
+    let mut problem = None;
+    let taken = match &hook.snapshots {
+        Ok(snaps) => match snaps.take_fresh(|text| {
+            out.write_all(text.as_bytes())?;
+            out.flush()
+        }) {
+            Ok(taken) => Some(taken),
+            Err(e) => {
+                problem = Some(e);
+                None
+            }
+        },
+        Err(e) => {
+            problem = Some(anyhow!("{e:#}"));
+            None
+        }
+    };
     debug(cfg.debug, || {
         format!("snapshot for this session: {taken:?}")
     });
     // Printed here, or by a restore racing this one, or by a duplicate hook moments ago: the model
     // already has the saved context, and a rebuilt copy would only repeat it.
-    if matches!(taken, Taken::Printed | Taken::TakenByOther)
-        || store.recently_restored(session, RECENT_RESTORE)
-    {
-        return Ok(());
+    let already_restored = matches!(taken, Some(Taken::Printed | Taken::TakenByOther))
+        || hook
+            .snapshots
+            .as_ref()
+            .is_ok_and(|s| s.recently_restored(RECENT_RESTORE));
+    let rebuilt = if already_restored {
+        Ok(())
+    } else {
+        rebuild(&hook, cfg, deadline, out)
+    };
+    // Snapshots whose restore never came (the compaction failed) go now, within the budget.
+    if let Ok(snaps) = &hook.snapshots {
+        match snaps.store().remove_stale(Some(deadline)) {
+            Ok(n) => debug(cfg.debug, || format!("removed {n} stale file(s)")),
+            Err(e) => debug(cfg.debug, || format!("stale cleanup failed: {e:#}")),
+        }
     }
-    let rebuilt = rebuild(&hook, cfg, deadline, out);
-    if let Taken::Refused(why) = taken {
-        bail!("ignored {}: {why}", store.path_for(session).display());
+    rebuilt?;
+    if let (Some(Taken::Refused(why)), Ok(snaps)) = (&taken, &hook.snapshots) {
+        return Err(anyhow!("ignored {}: {why}", snaps.path().display()));
     }
-    rebuilt
+    problem.map_or(Ok(()), Err)
 }
 
-/// The fallback: no fresh snapshot, so extract from the conversation that was just compacted.
-fn rebuild(
-    hook: &hook_input::HookInput,
-    cfg: &Config,
-    deadline: Instant,
-    out: &mut impl Write,
-) -> Result<()> {
-    if hook.source.as_deref().is_some_and(|s| s != "compact") {
+/// The fallback: no usable snapshot, so extract from the conversation that was just compacted.
+fn rebuild(hook: &Hook, cfg: &Config, deadline: Instant, out: &mut impl Write) -> Result<()> {
+    let input = &hook.input;
+    if input.source.as_deref().is_some_and(|s| s != "compact") {
         return Ok(()); // not after a compaction: nothing to restore
     }
-    let Some(path) = hook.transcript_path.as_deref() else {
+    let Some(path) = input.transcript_path.as_deref() else {
         return Ok(());
     };
     let limits = Limits {
@@ -73,7 +94,7 @@ fn rebuild(
     let meta = Meta {
         taken_at: SystemTime::now(),
         trigger: None,
-        cwd: hook.cwd.clone(),
+        cwd: input.cwd.clone(),
         git_branch: None,
         focus: None,
         source: Source::Rebuilt,

@@ -1,28 +1,35 @@
 //! `save`: the PreCompact hook. Hook JSON in, snapshot file out, summarizer directive on stdout.
 
+use super::hook;
 use crate::config::Config;
 use crate::extract::extract;
 use crate::failopen::debug;
 use crate::render::{Meta, Source, render};
 use crate::steer::directive;
 use crate::transcript::{self, Limits};
-use anyhow::{Context, Result};
+use anyhow::{Context, Result, anyhow};
 use std::io::{Read, Write};
 use std::path::Path;
 use std::time::{Instant, SystemTime};
 
 /// Reads hook input from `input`, snapshots the transcript it names, and prints the summarizer
 /// directive to `out` (unless steering is off). Stops reading the transcript at `deadline`.
+/// Without a usable snapshot folder it still steers, and reports the folder afterwards.
 pub fn save(input: impl Read, cfg: &Config, deadline: Instant, out: &mut impl Write) -> Result<()> {
-    let (hook, session, store) = super::hook_context(input, cfg)?;
-    let session = session.as_str();
-    match store.remove_stale() {
-        Ok(n) => debug(cfg.debug, || {
-            format!("removed {n} stale file(s) in {}", store.dir().display())
-        }),
-        Err(e) => debug(cfg.debug, || format!("stale cleanup failed: {e:#}")),
+    let hook = hook::begin(input, cfg)?;
+    if let Ok(snaps) = &hook.snapshots {
+        match snaps.store().remove_stale(Some(deadline)) {
+            Ok(n) => debug(cfg.debug, || {
+                format!(
+                    "removed {n} stale file(s) in {}",
+                    snaps.store().dir().display()
+                )
+            }),
+            Err(e) => debug(cfg.debug, || format!("stale cleanup failed: {e:#}")),
+        }
     }
     let path = hook
+        .input
         .transcript_path
         .as_deref()
         .context("hook input has no transcript_path")?;
@@ -33,9 +40,10 @@ pub fn save(input: impl Read, cfg: &Config, deadline: Instant, out: &mut impl Wr
     let scan = transcript::scan(Path::new(path), limits)?;
     debug(cfg.debug, || format!("scan: {:?}", scan.stats));
     let ex = extract(&scan.records);
+    let snaps = hook.snapshots.map_err(|e| anyhow!("{e:#}"));
     if ex.is_empty() {
         // Nothing the user typed: no snapshot, and no older one left to be restored instead.
-        store.remove(session)?;
+        snaps?.remove()?;
         debug(cfg.debug, || {
             "no genuine user prompt found: no snapshot written".to_owned()
         });
@@ -43,17 +51,19 @@ pub fn save(input: impl Read, cfg: &Config, deadline: Instant, out: &mut impl Wr
     }
     let meta = Meta {
         taken_at: SystemTime::now(),
-        trigger: hook.trigger.clone(),
-        cwd: hook.cwd.clone(),
+        trigger: hook.input.trigger.clone(),
+        cwd: hook.input.cwd.clone(),
         git_branch: None,
-        focus: hook.custom_instructions.clone(),
+        focus: hook.input.custom_instructions.clone(),
         source: Source::Saved,
     };
     let text = render(&ex, &meta);
-    let dest = store.save(session, &text)?;
-    debug(cfg.debug, || {
-        format!("wrote {} ({} bytes)", dest.display(), text.len())
-    });
+    let written = snaps.and_then(|s| s.save(&text));
+    if let Ok(dest) = &written {
+        debug(cfg.debug, || {
+            format!("wrote {} ({} bytes)", dest.display(), text.len())
+        });
+    }
     if cfg.steer
         && let Some(d) = directive(&ex)
     {
@@ -62,5 +72,5 @@ pub fn save(input: impl Read, cfg: &Config, deadline: Instant, out: &mut impl Wr
         out.flush()
             .context("could not print the summarizer directive")?;
     }
-    Ok(())
+    written.map(drop)
 }

@@ -1,0 +1,140 @@
+//! The only operating-system-specific code: file ownership, no-follow opens, private folders and
+//! whether stdout leads anywhere. Unix uses `rustix`; Windows uses the standard library's
+//! extensions. Everything else in the crate is portable.
+//!
+//! The promises, per platform:
+//!
+//! | promise | Unix | Windows |
+//! |---|---|---|
+//! | never open through a link | `O_NOFOLLOW` | `FILE_FLAG_OPEN_REPARSE_POINT`, then refuse a reparse point |
+//! | only our own files | owner uid = effective uid | (no cheap owner check: the profile folder is private) |
+//! | private files | 0600 (tempfile's default) | the folder's inherited ACL |
+//! | private folder | created 0700 | the parent's inherited ACL |
+//! | a FIFO never blocks an open | `O_NONBLOCK` | (no FIFOs on the file system) |
+//! | stdout leads somewhere | not `/dev/null` | always assumed |
+
+use std::fs::{self, File, Metadata, OpenOptions};
+use std::io;
+use std::path::Path;
+
+#[cfg(unix)]
+mod imp {
+    use super::*;
+    use std::os::unix::fs::{DirBuilderExt, MetadataExt, OpenOptionsExt};
+
+    pub fn open_no_follow(path: &Path) -> io::Result<File> {
+        let flags = rustix::fs::OFlags::NOFOLLOW | rustix::fs::OFlags::NONBLOCK;
+        OpenOptions::new()
+            .read(true)
+            .custom_flags(flags.bits() as i32)
+            .open(path)
+    }
+
+    pub fn open_nonblocking(path: &Path) -> io::Result<File> {
+        OpenOptions::new()
+            .read(true)
+            .custom_flags(rustix::fs::OFlags::NONBLOCK.bits() as i32)
+            .open(path)
+    }
+
+    pub fn owned_by_us(meta: &Metadata) -> bool {
+        meta.uid() == rustix::process::geteuid().as_raw()
+    }
+
+    pub fn is_link_like(meta: &Metadata) -> bool {
+        meta.file_type().is_symlink()
+    }
+
+    pub fn create_private_dir(path: &Path) -> io::Result<()> {
+        fs::DirBuilder::new()
+            .recursive(true)
+            .mode(0o700)
+            .create(path)
+    }
+
+    pub fn stdout_is_usable() -> bool {
+        // A process started with fd 1 closed gets /dev/null there from the Rust runtime: printing
+        // would "succeed" and the snapshot would be consumed unseen.
+        let Ok(out) = rustix::fs::fstat(std::io::stdout()) else {
+            return false;
+        };
+        let Ok(null) = rustix::fs::stat("/dev/null") else {
+            return true;
+        };
+        !(out.st_dev == null.st_dev && out.st_ino == null.st_ino)
+    }
+}
+
+#[cfg(windows)]
+mod imp {
+    use super::*;
+    use std::os::windows::fs::{MetadataExt, OpenOptionsExt};
+
+    const FILE_FLAG_OPEN_REPARSE_POINT: u32 = 0x0020_0000;
+    const FILE_ATTRIBUTE_REPARSE_POINT: u32 = 0x0000_0400;
+
+    pub fn open_no_follow(path: &Path) -> io::Result<File> {
+        let file = OpenOptions::new()
+            .read(true)
+            .custom_flags(FILE_FLAG_OPEN_REPARSE_POINT)
+            .open(path)?;
+        if is_link_like(&file.metadata()?) {
+            return Err(io::Error::other("a reparse point"));
+        }
+        Ok(file)
+    }
+
+    pub fn open_nonblocking(path: &Path) -> io::Result<File> {
+        OpenOptions::new().read(true).open(path)
+    }
+
+    pub fn owned_by_us(_: &Metadata) -> bool {
+        true
+    }
+
+    pub fn is_link_like(meta: &Metadata) -> bool {
+        meta.file_type().is_symlink() || meta.file_attributes() & FILE_ATTRIBUTE_REPARSE_POINT != 0
+    }
+
+    pub fn create_private_dir(path: &Path) -> io::Result<()> {
+        fs::create_dir_all(path)
+    }
+
+    pub fn stdout_is_usable() -> bool {
+        true
+    }
+}
+
+/// Opens `path` for reading without following a symlink (or reparse point) at its last component
+/// and without blocking on a FIFO.
+pub fn open_no_follow(path: &Path) -> io::Result<File> {
+    imp::open_no_follow(path)
+}
+
+/// Opens `path` for reading without ever blocking (a FIFO swapped in after a check returns at once).
+pub fn open_nonblocking(path: &Path) -> io::Result<File> {
+    imp::open_nonblocking(path)
+}
+
+/// Why this tool must not read, replace or delete the file described by `meta` (taken without
+/// following links), if it must not: only regular files owned by this user qualify.
+pub fn refuse(meta: &Metadata) -> Option<&'static str> {
+    if imp::is_link_like(meta) || !meta.file_type().is_file() {
+        return Some("not a regular file");
+    }
+    if !imp::owned_by_us(meta) {
+        return Some("owned by another user");
+    }
+    None
+}
+
+/// Creates `path` and its missing parents, private to this user where the OS allows.
+pub fn create_private_dir(path: &Path) -> io::Result<()> {
+    imp::create_private_dir(path)
+}
+
+/// False when stdout demonstrably leads nowhere (it was closed when the process started), so
+/// that restore does not consume a snapshot nobody will read.
+pub fn stdout_is_usable() -> bool {
+    imp::stdout_is_usable()
+}
