@@ -4,10 +4,14 @@
 # which prints the snapshot the model would read after compaction.
 set -e
 cd "$(dirname "$0")/.."
-cargo build --release --quiet
+if [ ! -x target/release/compact-guardian ]; then
+    echo "### building compact-guardian (release; about a minute the first time)" >&2
+fi
+cargo build --release
 store=$(mktemp -d)
 trap 'rm -rf "$store"' EXIT
 export COMPACT_GUARDIAN_DIR="$store"
+echo
 echo "### save (PreCompact hook); its stdout goes to the summarizer:"
 ./target/release/compact-guardian save < examples/precompact.json
 echo

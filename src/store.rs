@@ -351,7 +351,7 @@ fn fnv1a_128(bytes: &[u8]) -> u128 {
     h
 }
 
-#[cfg(test)]
+#[cfg(all(test, unix))]
 mod tests {
     use super::*;
     use crate::genuine::SNAPSHOT_MARKER;

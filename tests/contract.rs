@@ -329,6 +329,11 @@ fn help_version_and_bad_arguments() {
     assert!(
         h.stdout.contains("save") && h.stdout.contains("restore") && h.stdout.contains("preview")
     );
+    // No arguments: the help, not an empty "compact-guardian: " line.
+    let bare = Cmd::new(&[]).run();
+    assert_eq!(bare.code, Some(0));
+    assert!(bare.stdout.contains("Usage") && bare.stdout.contains("restore"));
+    assert!(bare.stderr.is_empty());
     // A hook command line clap rejects must still not fail the session.
     Cmd::new(&["save", "--bogus"]).run().assert_fail_open();
     Cmd::new(&["restorex"]).run().assert_fail_open();

@@ -1,13 +1,130 @@
-//! The POSIX sh launcher the hooks call, and the marketplace self-build hook: search order,
-//! fail-open when nothing is built, never running itself.
+//! The POSIX sh launcher the hooks call and the startup hook that provisions the native binary:
+//! search order, fail-open when nothing is installed, never running itself, and the verified
+//! download served from a loopback HTTP server with no cargo on PATH (issue #11).
 
+use crate::common::{hook, small_session, start_hook};
 use std::fs;
+use std::io::{Read, Write};
+use std::net::TcpListener;
 use std::os::unix::fs::PermissionsExt;
 use std::path::{Path, PathBuf};
-use std::process::{Command, Stdio};
+use std::process::{Command, Output, Stdio};
+use std::sync::Arc;
+use std::sync::atomic::{AtomicBool, Ordering};
+use std::time::{Duration, Instant};
 
 fn repo() -> PathBuf {
     PathBuf::from(env!("CARGO_MANIFEST_DIR"))
+}
+
+fn version() -> String {
+    let toml = fs::read_to_string(repo().join("Cargo.toml")).unwrap();
+    toml.lines()
+        .find_map(|l| l.strip_prefix("version = \""))
+        .unwrap()
+        .trim_end_matches('"')
+        .to_owned()
+}
+
+/// A plugin as a marketplace installs it: the repository's plugin files, no `target/`.
+struct Plugin {
+    tmp: tempfile::TempDir,
+}
+
+impl Plugin {
+    fn new() -> Plugin {
+        let tmp = tempfile::tempdir().unwrap();
+        let root = tmp.path().join("plugin");
+        for dir in ["bin", "lib", "hooks", ".claude-plugin"] {
+            fs::create_dir_all(root.join(dir)).unwrap();
+            for e in fs::read_dir(repo().join(dir)).unwrap() {
+                let e = e.unwrap();
+                fs::copy(e.path(), root.join(dir).join(e.file_name())).unwrap();
+            }
+        }
+        fs::copy(repo().join("Cargo.toml"), root.join("Cargo.toml")).unwrap();
+        fs::create_dir_all(tmp.path().join("home")).unwrap();
+        // The system's tools, without any Rust toolchain a distribution may have put there.
+        let tools = tmp.path().join("tools");
+        fs::create_dir_all(&tools).unwrap();
+        for dir in ["/usr/bin", "/bin"] {
+            for e in fs::read_dir(dir).into_iter().flatten().flatten() {
+                let name = e.file_name();
+                let n = name.to_string_lossy();
+                if n.starts_with("cargo") || n.starts_with("rust") || tools.join(&name).exists() {
+                    continue;
+                }
+                let _ = std::os::unix::fs::symlink(e.path(), tools.join(&name));
+            }
+        }
+        Plugin { tmp }
+    }
+    fn root(&self) -> PathBuf {
+        self.tmp.path().join("plugin")
+    }
+    fn data(&self) -> PathBuf {
+        self.tmp.path().join("data")
+    }
+    fn path(&self, p: &str) -> PathBuf {
+        self.tmp.path().join(p)
+    }
+    fn installed(&self) -> PathBuf {
+        self.data()
+            .join("bin")
+            .join(version())
+            .join("compact-guardian")
+    }
+
+    /// Runs a plugin script as Claude Code would: no terminal, a clean environment whose PATH has
+    /// the system tools but no cargo (it lives in ~/.cargo/bin, and HOME is a fresh folder).
+    fn run(&self, script: &str, args: &[&str], env: &[(&str, &str)], stdin: &str) -> Output {
+        let mut c = Command::new("sh");
+        c.arg(self.root().join("bin").join(script))
+            .args(args)
+            .env_clear()
+            .env("PATH", self.path("tools"))
+            .env("HOME", self.path("home"))
+            .env("CLAUDE_PLUGIN_ROOT", self.root())
+            .env("CLAUDE_PLUGIN_DATA", self.data())
+            .env("COMPACT_GUARDIAN_DIR", self.path("store"))
+            .stdin(Stdio::piped())
+            .stdout(Stdio::piped())
+            .stderr(Stdio::piped());
+        for (k, v) in env {
+            c.env(k, v);
+        }
+        let mut child = c.spawn().unwrap();
+        child
+            .stdin
+            .take()
+            .unwrap()
+            .write_all(stdin.as_bytes())
+            .unwrap();
+        child.wait_with_output().unwrap()
+    }
+
+    /// Waits until the background provisioning job has let go of its lock.
+    fn wait_for_provisioning(&self) {
+        let lock = self.data().join("provision.lock");
+        let start = Instant::now();
+        std::thread::sleep(Duration::from_millis(50));
+        while lock.exists() {
+            assert!(
+                start.elapsed() < Duration::from_secs(60),
+                "provisioning still running; log:\n{}",
+                fs::read_to_string(self.data().join("provision.log")).unwrap_or_default()
+            );
+            std::thread::sleep(Duration::from_millis(20));
+        }
+    }
+
+    fn log(&self) -> String {
+        fs::read_to_string(self.data().join("provision.log")).unwrap_or_default()
+    }
+}
+
+fn text(b: &[u8]) -> String {
+    String::from_utf8_lossy(b).into_owned()
 }
 
 /// Installs a stand-in "native binary" at `dir/compact-guardian`: a copy of a small system program,
@@ -26,158 +143,348 @@ fn fake(dir: &Path, program: &str) -> PathBuf {
     p
 }
 
-fn launch(env: &[(&str, &str)]) -> (Option<i32>, String, String) {
-    let mut c = Command::new("sh");
-    c.arg(repo().join("bin/compact-guardian"))
-        .arg("save")
-        .stdin(Stdio::null());
-    c.env_clear().env("PATH", "/usr/bin:/bin");
-    for (k, v) in env {
-        c.env(k, v);
-    }
-    let out = c.output().unwrap();
-    (
-        out.status.code(),
-        String::from_utf8_lossy(&out.stdout).into_owned(),
-        String::from_utf8_lossy(&out.stderr).into_owned(),
-    )
-}
-
 #[test]
 fn launcher_search_order() {
-    let t = tempfile::tempdir().unwrap();
-    let root = t.path().join("root");
-    let data = t.path().join("data");
-    let on_path = t.path().join("path-bin");
-    let explicit = fake(&t.path().join("explicit"), "echo");
-    fake(&root.join("target/release"), "dirname");
-    fake(&data.join("bin"), "false");
+    let p = Plugin::new();
+    let explicit = fake(&p.path("explicit"), "echo");
+    fake(&p.root().join("target/release"), "dirname");
+    fake(p.installed().parent().unwrap(), "false");
+    let on_path = p.path("path-bin");
     fake(&on_path, "true");
-    let path = format!("{}:/usr/bin:/bin", on_path.display());
-    let all = [
+    let path = format!("{}:{}", on_path.display(), p.path("tools").display());
+    let env = [
         ("COMPACT_GUARDIAN_BIN", explicit.to_str().unwrap()),
-        ("CLAUDE_PLUGIN_ROOT", root.to_str().unwrap()),
-        ("CLAUDE_PLUGIN_DATA", data.to_str().unwrap()),
         ("PATH", path.as_str()),
     ];
-    let (code, out, _) = launch(&all);
-    assert_eq!(
-        (code, out.as_str()),
-        (Some(0), "save\n"),
-        "1: COMPACT_GUARDIAN_BIN"
-    );
+    let run = |env: &[(&str, &str)]| {
+        let o = p.run("compact-guardian", &["save"], env, "");
+        (o.status.code(), text(&o.stdout), text(&o.stderr))
+    };
+    assert_eq!(run(&env).1, "save\n", "1: COMPACT_GUARDIAN_BIN");
     fs::remove_file(&explicit).unwrap();
-    let (code, out, _) = launch(&all);
+    assert_eq!(run(&env).1, ".\n", "2: the plugin's target/release");
+    fs::remove_file(p.root().join("target/release/compact-guardian")).unwrap();
+    assert_eq!(run(&env).0, Some(1), "3: $CLAUDE_PLUGIN_DATA/bin/<version>");
+    fs::remove_file(p.installed()).unwrap();
     assert_eq!(
-        (code, out.as_str()),
-        (Some(0), ".\n"),
-        "2: the plugin's target/release"
-    );
-    fs::remove_file(root.join("target/release/compact-guardian")).unwrap();
-    let (code, out, _) = launch(&all);
-    assert_eq!(
-        (code, out.as_str()),
-        (Some(1), ""),
-        "3: $CLAUDE_PLUGIN_DATA/bin"
-    );
-    fs::remove_file(data.join("bin/compact-guardian")).unwrap();
-    let (code, out, err) = launch(&all);
-    assert_eq!(
-        (code, out.as_str(), err.as_str()),
-        (Some(0), "", ""),
+        run(&env),
+        (Some(0), String::new(), String::new()),
         "4: PATH"
     );
     fs::remove_file(on_path.join("compact-guardian")).unwrap();
-    let (code, out, err) = launch(&all);
-    assert_eq!(
-        (code, out.as_str()),
-        (Some(0), ""),
-        "fail-open with nothing built"
-    );
+    let (code, out, err) = run(&env);
+    assert_eq!((code, out.as_str()), (Some(0), ""), "fail-open");
     assert_eq!(err.lines().count(), 1, "{err}");
-    assert!(err.contains("cargo build --release"));
+    assert!(err.contains("installed at the next session start"), "{err}");
+}
+
+#[test]
+fn launcher_ignores_another_versions_binary() {
+    let p = Plugin::new();
+    fake(&p.data().join("bin/0.0.1"), "echo");
+    let o = p.run("compact-guardian", &["save"], &[], "");
+    assert_eq!(text(&o.stdout), "", "an older version's binary is not run");
+}
+
+#[test]
+fn launcher_finds_exe_names() {
+    let p = Plugin::new();
+    let dir = p.installed().parent().unwrap().to_path_buf();
+    fake(&dir, "echo");
+    fs::rename(
+        dir.join("compact-guardian"),
+        dir.join("compact-guardian.exe"),
+    )
+    .unwrap();
+    let o = p.run("compact-guardian", &["save"], &[], "");
+    assert_eq!(text(&o.stdout), "save\n");
 }
 
 #[test]
 fn launcher_skips_a_non_executable_candidate() {
-    let t = tempfile::tempdir().unwrap();
-    let data = t.path().join("data");
-    fs::create_dir_all(data.join("bin")).unwrap();
-    fs::write(data.join("bin/compact-guardian"), "not a program").unwrap();
-    let (code, out, err) = launch(&[("CLAUDE_PLUGIN_DATA", data.to_str().unwrap())]);
-    assert_eq!((code, out.as_str()), (Some(0), ""));
-    assert_eq!(err.lines().count(), 1);
+    let p = Plugin::new();
+    fs::create_dir_all(p.installed().parent().unwrap()).unwrap();
+    fs::write(p.installed(), "not a program").unwrap();
+    let o = p.run("compact-guardian", &["save"], &[], "");
+    assert_eq!((o.status.code(), text(&o.stdout)), (Some(0), String::new()));
+    assert_eq!(text(&o.stderr).lines().count(), 1);
 }
 
 #[test]
 fn launcher_never_runs_itself_from_path() {
-    let t = tempfile::tempdir().unwrap();
-    let path = format!("{}:/usr/bin:/bin", repo().join("bin").display());
-    let mut c = Command::new("sh");
-    c.arg(repo().join("bin/compact-guardian"))
-        .arg("restore")
-        .stdin(Stdio::null())
-        .env_clear()
-        .env("PATH", &path)
-        .env("HOME", t.path());
-    let out = c.output().unwrap();
-    assert_eq!(out.status.code(), Some(0));
-    assert_eq!(String::from_utf8_lossy(&out.stderr).lines().count(), 1);
+    let p = Plugin::new();
+    let path = format!(
+        "{}:{}",
+        p.root().join("bin").display(),
+        p.path("tools").display()
+    );
+    let o = p.run("compact-guardian", &["restore"], &[("PATH", &path)], "");
+    assert_eq!(o.status.code(), Some(0));
+    assert_eq!(text(&o.stderr).lines().count(), 1);
 }
 
 #[test]
-fn build_hook_without_cargo_says_so_and_exits_zero() {
-    if Path::new("/usr/bin/cargo").exists() || Path::new("/bin/cargo").exists() {
-        eprintln!("skipping: a system-wide cargo is installed");
-        return;
-    }
-    let t = tempfile::tempdir().unwrap();
-    let root = t.path().join("plugin");
-    fs::create_dir_all(&root).unwrap();
-    fs::copy(repo().join("Cargo.toml"), root.join("Cargo.toml")).unwrap();
-    let out = Command::new("/bin/sh")
-        .arg(repo().join("bin/compact-guardian-build"))
+fn launcher_from_a_checkout_finds_target_release_without_plugin_root() {
+    // The README's debugging commands run `bin/compact-guardian` from a checkout by hand.
+    let p = Plugin::new();
+    fake(&p.root().join("target/release"), "echo");
+    let o = Command::new("sh")
+        .arg(p.root().join("bin/compact-guardian"))
+        .arg("save")
         .env_clear()
         .env("PATH", "/usr/bin:/bin")
-        .env("HOME", t.path())
-        .env("CLAUDE_PLUGIN_ROOT", &root)
-        .env("CLAUDE_PLUGIN_DATA", t.path().join("data"))
         .stdin(Stdio::null())
         .output()
         .unwrap();
-    assert_eq!(out.status.code(), Some(0));
-    assert!(
-        out.stdout.is_empty(),
-        "nothing on stdout: it would reach the model"
-    );
-    assert!(String::from_utf8_lossy(&out.stderr).contains("cargo not found"));
+    assert_eq!(text(&o.stdout), "save\n", "{}", text(&o.stderr));
 }
 
 #[test]
-fn build_hook_does_nothing_when_this_version_is_built() {
-    let t = tempfile::tempdir().unwrap();
-    let data = t.path().join("data");
-    fs::create_dir_all(data.join("bin")).unwrap();
-    fs::copy(
-        env!("CARGO_BIN_EXE_compact-guardian"),
-        data.join("bin/compact-guardian"),
-    )
-    .unwrap();
-    let root = t.path().join("plugin");
-    fs::create_dir_all(&root).unwrap();
-    fs::copy(repo().join("Cargo.toml"), root.join("Cargo.toml")).unwrap();
-    let out = Command::new("sh")
-        .arg(repo().join("bin/compact-guardian-build"))
-        .env("CLAUDE_PLUGIN_ROOT", &root)
-        .env("CLAUDE_PLUGIN_DATA", &data)
-        .stdin(Stdio::null())
+fn launcher_says_when_provisioning_is_running() {
+    let p = Plugin::new();
+    fs::create_dir_all(p.data().join("provision.lock")).unwrap();
+    let o = p.run("compact-guardian", &["save"], &[], "");
+    let err = text(&o.stderr);
+    assert_eq!((o.status.code(), err.lines().count()), (Some(0), 1));
+    assert!(err.contains("still being downloaded or built"), "{err}");
+    assert!(o.stdout.is_empty());
+}
+
+#[test]
+fn provision_does_nothing_when_this_version_is_installed() {
+    let p = Plugin::new();
+    fs::create_dir_all(p.installed().parent().unwrap()).unwrap();
+    fs::copy(env!("CARGO_BIN_EXE_compact-guardian"), p.installed()).unwrap();
+    let o = p.run("compact-guardian-provision", &[], &[], "");
+    assert_eq!(o.status.code(), Some(0));
+    assert!(o.stdout.is_empty() && o.stderr.is_empty(), "{o:?}");
+    assert!(!p.data().join("provision.log").exists());
+}
+
+// ---- Verified download from a loopback server (no cargo on PATH).
+
+/// A static file server on 127.0.0.1 for `dir`, answering GET with 200 or 404. Stops when dropped.
+struct Server {
+    url: String,
+    stop: Arc<AtomicBool>,
+}
+
+impl Server {
+    fn new(dir: PathBuf) -> Server {
+        let listener = TcpListener::bind("127.0.0.1:0").unwrap();
+        listener.set_nonblocking(true).unwrap();
+        let url = format!("http://{}", listener.local_addr().unwrap());
+        let stop = Arc::new(AtomicBool::new(false));
+        let flag = stop.clone();
+        std::thread::spawn(move || {
+            let deadline = Instant::now() + Duration::from_secs(120);
+            while !flag.load(Ordering::Relaxed) && Instant::now() < deadline {
+                let Ok((mut s, _)) = listener.accept() else {
+                    std::thread::sleep(Duration::from_millis(5));
+                    continue;
+                };
+                s.set_nonblocking(false).unwrap();
+                s.set_read_timeout(Some(Duration::from_secs(5))).unwrap();
+                let mut req = Vec::new();
+                let mut buf = [0u8; 4096];
+                while !req.windows(4).any(|w| w == b"\r\n\r\n") {
+                    match s.read(&mut buf) {
+                        Ok(0) | Err(_) => break,
+                        Ok(n) => req.extend_from_slice(&buf[..n]),
+                    }
+                }
+                let line = String::from_utf8_lossy(&req)
+                    .lines()
+                    .next()
+                    .unwrap_or("")
+                    .to_owned();
+                let path = line
+                    .split(' ')
+                    .nth(1)
+                    .unwrap_or("/")
+                    .trim_start_matches('/');
+                let file = dir.join(path);
+                let resp = match (path.contains(".."), fs::read(&file)) {
+                    (false, Ok(body)) => {
+                        let mut r = format!(
+                            "HTTP/1.1 200 OK\r\nContent-Length: {}\r\nConnection: close\r\n\r\n",
+                            body.len()
+                        )
+                        .into_bytes();
+                        r.extend(body);
+                        r
+                    }
+                    _ => {
+                        b"HTTP/1.1 404 Not Found\r\nContent-Length: 0\r\nConnection: close\r\n\r\n"
+                            .to_vec()
+                    }
+                };
+                let _ = s.write_all(&resp);
+            }
+        });
+        Server { url, stop }
+    }
+}
+
+impl Drop for Server {
+    fn drop(&mut self) {
+        self.stop.store(true, Ordering::Relaxed);
+    }
+}
+
+/// `scripts/dist` packaging the test build, as the release workflow packages its builds.
+fn dist(out: &Path) -> PathBuf {
+    let o = Command::new("sh")
+        .arg(repo().join("scripts/dist"))
+        .args(["--binary", env!("CARGO_BIN_EXE_compact-guardian"), "--out"])
+        .arg(out)
         .output()
         .unwrap();
-    assert_eq!(out.status.code(), Some(0));
+    assert!(o.status.success(), "scripts/dist: {}", text(&o.stderr));
+    PathBuf::from(text(&o.stdout).trim())
+}
+
+fn system_message(out: &[u8]) -> String {
+    let v: serde_json::Value =
+        serde_json::from_slice(out).unwrap_or_else(|e| panic!("not JSON ({e}): {}", text(out)));
+    v["systemMessage"].as_str().unwrap().to_owned()
+}
+
+#[test]
+fn fresh_install_without_cargo_downloads_verifies_and_protects_the_next_compaction() {
+    let p = Plugin::new();
+    let archive = dist(&p.path("dist"));
     assert!(
-        out.stdout.is_empty() && out.stderr.is_empty(),
-        "{}",
-        String::from_utf8_lossy(&out.stderr)
+        archive.ends_with(format!(
+            "v{}/compact-guardian-x86_64-unknown-linux-musl.tar.gz",
+            version()
+        )),
+        "{archive:?}"
     );
-    assert!(!data.join("build.log").exists());
+    let server = Server::new(p.path("dist"));
+    let env = [("COMPACT_GUARDIAN_RELEASE_URL", server.url.as_str())];
+
+    let start = Instant::now();
+    let o = p.run("compact-guardian-provision", &[], &env, "{}");
+    assert!(start.elapsed() < Duration::from_secs(5), "the hook waited");
+    assert_eq!(o.status.code(), Some(0));
+    assert!(
+        o.stdout.is_empty(),
+        "nothing for the user on success: {}",
+        text(&o.stdout)
+    );
+    p.wait_for_provisioning();
+    let log = p.log();
+    assert!(log.contains("SHA-256 verified"), "{log}");
+    let mode = fs::metadata(p.installed()).unwrap().permissions().mode();
+    assert_eq!(mode & 0o777, 0o755, "{log}");
+
+    // The next compaction is protected, through the launcher, with nothing else installed.
+    let t = p.path("t.jsonl");
+    fs::write(&t, small_session().join("\n") + "\n").unwrap();
+    let o = p.run("compact-guardian", &["save"], &[], &hook("s1", &t));
+    assert!(text(&o.stdout).contains("fix the failing test"), "{o:?}");
+    let o = p.run("compact-guardian", &["restore"], &[], &start_hook("s1", &t));
+    assert!(
+        text(&o.stdout).contains("Saved by the compact-guardian plugin"),
+        "{o:?}"
+    );
+    // And the next start does nothing more.
+    let o = p.run("compact-guardian-provision", &[], &env, "{}");
+    assert!(o.stdout.is_empty() && o.stderr.is_empty());
+}
+
+#[test]
+fn tampered_archive_is_refused_never_run_and_reported_once() {
+    let p = Plugin::new();
+    let archive = dist(&p.path("dist"));
+    let mut bytes = fs::read(&archive).unwrap();
+    let n = bytes.len();
+    bytes[n / 2] ^= 0x55;
+    fs::write(&archive, bytes).unwrap();
+    let server = Server::new(p.path("dist"));
+    let env = [("COMPACT_GUARDIAN_RELEASE_URL", server.url.as_str())];
+
+    let o = p.run("compact-guardian-provision", &[], &env, "{}");
+    assert!(o.stdout.is_empty());
+    p.wait_for_provisioning();
+    assert!(p.log().contains("SHA-256 mismatch"), "{}", p.log());
+    assert!(!p.installed().exists(), "an unverified file was installed");
+    let leftovers: Vec<_> = fs::read_dir(p.data())
+        .unwrap()
+        .map(|e| e.unwrap().file_name())
+        .filter(|n| n.to_string_lossy().starts_with("provision."))
+        .filter(|n| n != "provision.log")
+        .collect();
+    assert!(leftovers.is_empty(), "{leftovers:?}");
+
+    // Without a binary, the compaction's restore tells the user (once), where they look.
+    let t = p.path("t.jsonl");
+    fs::write(&t, small_session().join("\n") + "\n").unwrap();
+    let o = p.run("compact-guardian", &["restore"], &[], &start_hook("s1", &t));
+    let msg = system_message(&o.stdout);
+    assert!(
+        msg.contains("SHA-256") && msg.contains("rustup.rs"),
+        "{msg}"
+    );
+    assert_eq!(text(&o.stderr).lines().count(), 1);
+    let o = p.run("compact-guardian-provision", &[], &env, "{}");
+    assert!(o.stdout.is_empty(), "told once per version and failure");
+    let o = p.run("compact-guardian", &["restore"], &[], &start_hook("s1", &t));
+    assert!(o.stdout.is_empty());
+    assert!(
+        !p.data().join("provision.lock").exists(),
+        "not retried on every start"
+    );
+}
+
+#[test]
+fn unreachable_or_unreleased_url_falls_back_and_reports_once() {
+    let dead = {
+        let l = TcpListener::bind("127.0.0.1:0").unwrap();
+        format!("http://{}", l.local_addr().unwrap())
+    }; // closed again: connection refused
+    let empty = tempfile::tempdir().unwrap();
+    let server = Server::new(empty.path().to_path_buf()); // answers 404: version not released
+    for (case, url, reason) in [
+        ("unreachable", dead.as_str(), "network error"),
+        ("404", server.url.as_str(), "HTTP 404"),
+        ("insecure", "http://example.invalid", "release URL refused"),
+    ] {
+        let p = Plugin::new();
+        let env = [("COMPACT_GUARDIAN_RELEASE_URL", url)];
+        let o = p.run("compact-guardian-provision", &[], &env, "{}");
+        assert!(o.stdout.is_empty(), "{case}");
+        p.wait_for_provisioning();
+        assert!(p.log().contains("cargo not found"), "{case}: {}", p.log());
+        assert!(!p.installed().exists());
+        // The next session start tells the user, once, naming the fix.
+        let o = p.run("compact-guardian-provision", &[], &env, "{}");
+        let msg = system_message(&o.stdout);
+        assert!(
+            msg.contains(reason) && msg.contains("https://rustup.rs"),
+            "{case}: {msg}"
+        );
+        assert!(msg.contains("NOT protected"), "{case}: {msg}");
+        let o = p.run("compact-guardian-provision", &[], &env, "{}");
+        assert!(o.stdout.is_empty(), "{case}: once");
+        assert!(
+            !p.data().join("provision.lock").exists(),
+            "{case}: no retry"
+        );
+        // A forced retry (a day later) tries again.
+        let o = p.run(
+            "compact-guardian-provision",
+            &[],
+            &[env[0], ("COMPACT_GUARDIAN_RETRY", "1")],
+            "{}",
+        );
+        assert!(o.stdout.is_empty());
+        p.wait_for_provisioning();
+        assert_eq!(
+            p.log().matches("provisioning compact-guardian").count(),
+            2,
+            "{case}"
+        );
+    }
 }

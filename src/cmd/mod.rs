@@ -24,6 +24,11 @@ const HARD_LIMIT_MARGIN: Duration = Duration::from_secs(3);
 /// Runs the program for `args`; the returned code is the process exit code.
 pub fn run(args: Vec<OsString>) -> ExitCode {
     let is_preview = args.get(1).is_some_and(|a| a == "preview");
+    if args.len() <= 1 {
+        // A person trying the command: show what it does (hooks always pass a subcommand).
+        let _ = <Cli as clap::CommandFactory>::command().print_help();
+        return ExitCode::SUCCESS;
+    }
     let cli = match Cli::try_parse_from(&args) {
         Ok(cli) => cli,
         Err(e) if is_preview || !e.use_stderr() => e.exit(), // --help, --version, preview misuse

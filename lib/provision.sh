@@ -1,0 +1,161 @@
+# Shared by bin/compact-guardian (the launcher), bin/compact-guardian-provision (the startup hook)
+# and scripts/dist (the release packager): the one definition of the release layout, the platform
+# names, where a provisioned binary lives, and how the user is told when the plugin cannot protect
+# them. POSIX sh; sourced, never run. Every function fails quietly: callers fail open.
+#
+# Release layout, relative to the release base URL (and to dist/ when built by scripts/dist):
+#   v<version>/compact-guardian-<target>.tar.gz          the binary alone, at the archive's root
+#   v<version>/compact-guardian-<target>.tar.gz.sha256   "<hex>  <asset name>"
+# Installed binary: $CLAUDE_PLUGIN_DATA/bin/<version>/compact-guardian[.exe]
+
+CG_DEFAULT_RELEASE_URL=https://github.com/compact-guardian/compact-guardian/releases/download
+CG_ISSUES_URL=https://github.com/compact-guardian/compact-guardian/issues
+
+# Sets cg_v to the plugin's version, read from Cargo.toml with shell built-ins only (no process
+# start: the launcher runs this on every hook).
+cg_version() {
+    cg_v=
+    [ -f "$1/Cargo.toml" ] || return 1
+    while IFS= read -r cg_line; do
+        case $cg_line in
+        'version = "'*)
+            cg_v=${cg_line#version = \"}
+            cg_v=${cg_v%\"}
+            break
+            ;;
+        esac
+    done <"$1/Cargo.toml"
+    [ -n "$cg_v" ]
+}
+
+# The release target for this machine; fails where no binary is published.
+cg_target() {
+    cg_os=$(uname -s 2>/dev/null)
+    cg_arch=$(uname -m 2>/dev/null)
+    case $cg_arch in
+    x86_64 | amd64) cg_arch=x86_64 ;;
+    aarch64 | arm64) cg_arch=aarch64 ;;
+    *) return 1 ;;
+    esac
+    case $cg_os in
+    Linux) echo "$cg_arch-unknown-linux-musl" ;;
+    Darwin) echo "$cg_arch-apple-darwin" ;;
+    MINGW* | MSYS* | CYGWIN* | Windows_NT) echo "x86_64-pc-windows-msvc" ;;
+    *) return 1 ;;
+    esac
+}
+
+# ".exe" for a Windows target, else nothing.
+cg_exe_suffix() {
+    case $1 in *windows*) echo .exe ;; *) echo ;; esac
+}
+
+# The archive name for a target.
+cg_asset() {
+    echo "compact-guardian-$1.tar.gz"
+}
+
+# Sets cg_found to the first executable among "$1" and "$1.exe" (Windows, through Git Bash).
+# A variable, not output: the launcher's hot path starts no subshell.
+cg_find() {
+    for cg_found in "$1" "$1.exe"; do
+        [ -f "$cg_found" ] && [ -x "$cg_found" ] && return 0
+    done
+    cg_found=
+    return 1
+}
+
+# SHA-256 of a file, lowercase hex, with whatever this machine has.
+cg_sha256() {
+    if command -v sha256sum >/dev/null 2>&1; then
+        cg_h=$(sha256sum "$1" 2>/dev/null) || return 1
+    elif command -v shasum >/dev/null 2>&1; then
+        cg_h=$(shasum -a 256 "$1" 2>/dev/null) || return 1
+    elif command -v openssl >/dev/null 2>&1; then
+        cg_h=$(openssl dgst -sha256 -r "$1" 2>/dev/null) || return 1
+    elif command -v powershell >/dev/null 2>&1; then
+        cg_h=$(CG_FILE=$1 powershell -NoProfile -NonInteractive -Command \
+            "(Get-FileHash -Algorithm SHA256 -LiteralPath \$env:CG_FILE).Hash.ToLower()" 2>/dev/null) || return 1
+    else
+        return 1
+    fi
+    cg_h=${cg_h%% *}
+    cg_h=$(printf '%s' "$cg_h" | tr -d '\r*' | tr 'A-F' 'a-f')
+    [ ${#cg_h} -eq 64 ] && printf '%s\n' "$cg_h"
+}
+
+# Downloads URL $1 to file $2 with curl, wget or PowerShell. On failure prints a short reason
+# ("HTTP 404", "network error (curl 7)", "no downloader") and returns non-zero.
+cg_download() {
+    if command -v curl >/dev/null 2>&1; then
+        cg_code=$(curl --location --silent --show-error --proto '=https,http' --connect-timeout 15 \
+            --max-time 300 --retry 2 --output "$2" --write-out '%{http_code}' "$1" 2>/dev/null)
+        cg_rc=$?
+        if [ $cg_rc -ne 0 ]; then
+            echo "network error (curl exit $cg_rc)"
+            return 1
+        fi
+        case $cg_code in 2??) return 0 ;; esac
+        echo "HTTP $cg_code"
+        return 1
+    elif command -v wget >/dev/null 2>&1; then
+        if wget -q -T 60 -O "$2" "$1" 2>/dev/null; then return 0; fi
+        echo "download failed (wget exit $?)"
+        return 1
+    elif command -v powershell >/dev/null 2>&1; then
+        if CG_URL=$1 CG_OUT=$2 powershell -NoProfile -NonInteractive -Command \
+            "\$ProgressPreference='SilentlyContinue'; Invoke-WebRequest -UseBasicParsing -Uri \$env:CG_URL -OutFile \$env:CG_OUT" \
+            >/dev/null 2>&1; then
+            return 0
+        fi
+        echo "download failed (PowerShell)"
+        return 1
+    fi
+    echo "no downloader (curl, wget or PowerShell)"
+    return 1
+}
+
+# The release base URL: $COMPACT_GUARDIAN_RELEASE_URL or the project's GitHub releases. Plain
+# http is accepted only for this machine (tests, a local mirror).
+cg_release_url() {
+    cg_u=${COMPACT_GUARDIAN_RELEASE_URL:-$CG_DEFAULT_RELEASE_URL}
+    cg_u=${cg_u%/}
+    case $cg_u in
+    https://*) ;;
+    http://127.* | http://localhost[:/]* | http://localhost | http://\[::1\]*) ;;
+    *) return 1 ;;
+    esac
+    printf '%s\n' "$cg_u"
+}
+
+# A JSON string body: backslashes, quotes and control characters escaped.
+cg_json_escape() {
+    printf '%s' "$1" | tr '\n\r\t' '   ' | sed -e 's/\\/\\\\/g' -e 's/"/\\"/g'
+}
+
+# Prints the SessionStart JSON that shows $3 to the user, once per version ($1) and failure kind
+# ($2): later calls for the same pair print nothing. Needs $cg_data.
+cg_notify_once() {
+    cg_mark="$cg_data/notified-$1-$2"
+    [ -e "$cg_mark" ] && return 0
+    : >"$cg_mark" 2>/dev/null || return 0
+    printf '{"systemMessage":"%s"}\n' "$(cg_json_escape "$3")"
+}
+
+# The user-facing message for a recorded failure ($cg_data/failed-<version>: "kind<TAB>detail").
+cg_failure_message() {
+    cg_kind=$1
+    cg_detail=$2
+    cg_log="$cg_data/provision.log"
+    case $cg_kind in
+    checksum)
+        echo "compact-guardian: the downloaded binary for v$3 failed its SHA-256 check and was deleted without being run ($cg_detail). Compactions are NOT protected. Fix: install Rust from https://rustup.rs and start a new session (the plugin then builds itself); please report this at $CG_ISSUES_URL."
+        ;;
+    build)
+        echo "compact-guardian: building v$3 with cargo failed, so compactions are NOT protected. Fix: read $cg_log, fix the build (often: 'rustup update'), then start a new session."
+        ;;
+    *)
+        echo "compact-guardian: could not download its binary for v$3 ($cg_detail) and cargo is not installed, so compactions are NOT protected. Fix: install Rust from https://rustup.rs and start a new session (the plugin then builds itself), or allow downloads from $(cg_release_url 2>/dev/null || echo 'the release URL')."
+        ;;
+    esac
+}
