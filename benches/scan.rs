@@ -4,11 +4,12 @@
 #[path = "support/synth.rs"]
 mod synth;
 
-use compact_guardian::extract::extract;
-use compact_guardian::record::parse_line;
+use compact_guardian::extract::{Part, extract};
+use compact_guardian::pipeline::build;
+use compact_guardian::record::{Triage, Wants, parse_line, triage};
 use compact_guardian::render::{Meta, Source, render};
 use compact_guardian::tail::TailReader;
-use compact_guardian::transcript::{Limits, scan};
+use compact_guardian::transcript::Limits;
 use divan::{Bencher, black_box};
 use std::io::Cursor;
 use std::sync::LazyLock;
@@ -25,9 +26,9 @@ static WINDOW: LazyLock<Vec<u8>> = LazyLock::new(|| {
     out
 });
 
-/// The window as `save` reads it: at most 2 MiB, no deadline.
+/// The window as `save` reads it: no cap, no deadline (the fold stops when satisfied).
 const WINDOW_LIMITS: Limits = Limits {
-    max_bytes: 2 << 20,
+    max_bytes: None,
     deadline: None,
 };
 
@@ -64,27 +65,53 @@ fn parse_records(bencher: Bencher) {
         });
 }
 
-/// The whole read: file, lines, records, window policy.
+/// The byte-level triage of every line of 2 MiB (what the reader does beyond the recent window).
 #[divan::bench]
-fn scan_file(bencher: Bencher) {
+fn triage_lines(bencher: Bencher) {
+    let wants = Wants {
+        everything: false,
+        task_calls: true,
+        files: true,
+        plans: true,
+    };
+    bencher
+        .counter(divan::counter::BytesCount::new(WINDOW.len()))
+        .bench(|| {
+            let n = WINDOW
+                .split(|b| *b == b'\n')
+                .filter(|l| matches!(triage(black_box(l), wants), Triage::Parse))
+                .count();
+            black_box(n)
+        });
+}
+
+/// The whole pipeline's read: file, lines, triage, records, fold.
+#[divan::bench]
+fn build_from_file(bencher: Bencher) {
     let path = FILE.path();
     bencher
         .counter(divan::counter::BytesCount::new(WINDOW.len()))
-        .bench(|| black_box(scan(path, WINDOW_LIMITS).unwrap()));
+        .bench(|| black_box(build(path, Part::Whole, WINDOW_LIMITS).unwrap()));
 }
 
-/// Extraction from the records of the window.
+fn all_records() -> Vec<compact_guardian::record::Record> {
+    WINDOW
+        .split(|b| *b == b'\n')
+        .filter_map(parse_line)
+        .collect()
+}
+
+/// The fold over every record of the window.
 #[divan::bench]
 fn extract_records(bencher: Bencher) {
-    let records = scan(FILE.path(), WINDOW_LIMITS).unwrap().records;
+    let records = all_records();
     bencher.bench(|| black_box(extract(black_box(&records))));
 }
 
 /// Rendering the snapshot text.
 #[divan::bench]
 fn render_snapshot(bencher: Bencher) {
-    let records = scan(FILE.path(), WINDOW_LIMITS).unwrap().records;
-    let ex = extract(&records);
+    let ex = extract(&all_records());
     let meta = Meta {
         taken_at: SystemTime::now(),
         trigger: Some("auto".into()),

@@ -4,7 +4,7 @@
 //! |---|---|---|
 //! | `COMPACT_GUARDIAN_DIR` | snapshot folder | `$CLAUDE_CONFIG_DIR`, else `~/.claude` |
 //! | `COMPACT_GUARDIAN_TTL_SECS` | how long a snapshot stays fresh | 600 |
-//! | `COMPACT_GUARDIAN_SCAN_BYTES` | most bytes read from a transcript's end | 64 MiB |
+//! | `COMPACT_GUARDIAN_SCAN_BYTES` | most bytes read from a transcript's end | no limit (the time budget bounds it) |
 //! | `COMPACT_GUARDIAN_BUDGET_MS` | time after which a hook stops reading and uses what it has | 2000 |
 //! | `COMPACT_GUARDIAN_STEER` | `0` stops `save` printing its directive for the summarizer | on |
 //! | `COMPACT_GUARDIAN_DEBUG` | `1` adds detail on stderr | off |
@@ -20,8 +20,8 @@ pub struct Config {
     pub dir: Option<PathBuf>,
     /// Freshness limit of a snapshot.
     pub ttl: Duration,
-    /// Most bytes scanned from a transcript's end.
-    pub scan_bytes: u64,
+    /// Most bytes scanned from a transcript's end (`None`: no limit but the time budget).
+    pub scan_bytes: Option<u64>,
     /// Soft time budget of one hook run.
     pub budget: Duration,
     /// Whether `save` prints the summarizer directive.
@@ -62,7 +62,7 @@ impl Config {
         Config {
             dir,
             ttl: Duration::from_secs(number("COMPACT_GUARDIAN_TTL_SECS", 600)),
-            scan_bytes: number("COMPACT_GUARDIAN_SCAN_BYTES", 64 * 1024 * 1024),
+            scan_bytes: Some(number("COMPACT_GUARDIAN_SCAN_BYTES", 0)).filter(|&n| n > 0),
             budget: Duration::from_millis(number("COMPACT_GUARDIAN_BUDGET_MS", 2000)),
             steer: flag("COMPACT_GUARDIAN_STEER").unwrap_or(true),
             debug: flag("COMPACT_GUARDIAN_DEBUG").unwrap_or(false),

@@ -1,14 +1,23 @@
-//! Turns a window of records into what the agent needs to resume: [`Extraction`].
+//! What the agent needs to resume, folded from records met **newest first**: [`Extractor`].
 //!
-//! Tool results arrive in later records than their calls, so results are indexed first and every
-//! call is judged with its result in hand. Prompts are taken only from the conversation's current
-//! branch: the `parentUuid` chain followed back from the newest record, so prompts on a branch the
-//! user rewound away from do not count. Compaction boundaries are crossed through their logical
-//! parent, so instructions given before an earlier compaction still count.
+//! The reader hands over records from the end of the transcript backwards; the extractor keeps
+//! only bounded state (the prompts still needed, the task replay, the newest replies, the last
+//! [`MAX_ACTIONS`] actions, [`MAX_FILES`] changed files, the results still waiting for their calls)
+//! and says what it still wants ([`Extractor::wants`]) and when it has enough
+//! ([`Extractor::satisfied`]), so the reader can stop or skip lines unparsed. Memory does not grow
+//! with the transcript, its record count or its line lengths.
+//!
+//! Tool results arrive in later records than their calls, so read backwards a result is met first
+//! and waits for its call. Prompts and replies count only on the conversation's current branch:
+//! the `parentUuid` chain followed back from the newest record. When a record's parent is not the
+//! next record met, the records met until that parent appears were on a branch the user rewound
+//! away from; they are held (bounded) and dropped when the parent appears, or kept when the link
+//! was into an `isMeta` record or never resolves (a damaged line, a link outside what was read).
+//! Compaction boundaries are crossed through their logical parent.
 
 use crate::genuine::prompt_text;
-use crate::record::{Id, Kind, Record, ToolUse};
-use crate::tasks::{Status, Task, TaskBoard, created_id};
+use crate::record::{Id, Kind, Link, Record, ToolUse, Wants};
+use crate::tasks::{Status, Task, TaskReplay, created_id};
 use serde::Serialize;
 use std::collections::HashMap;
 
@@ -21,7 +30,21 @@ pub const CHECKLIST_MESSAGES: usize = 10;
 /// How many checklist items are kept.
 const MAX_CHECKLIST: usize = 30;
 /// How many changed files are kept.
-const MAX_FILES: usize = 30;
+pub const MAX_FILES: usize = 30;
+/// Recent activity (the last actions and replies) is collected from at most this much of the end
+/// of the transcript; beyond it, every line is triaged from its bytes and only prompts, tasks,
+/// changed files and plans are looked for.
+pub const RECENT_WINDOW: u64 = 8 * 1024 * 1024;
+/// Always read at least this much (when the file is that long): the original plugin's window.
+pub const MIN_WINDOW: u64 = 2 * 1024 * 1024;
+/// The task list and changed files are looked for this far back at most (prompts, further): a
+/// session that never used task tools must not cost a parse of its whole history on every
+/// compaction, and a file last changed hundreds of megabytes ago is not recent work.
+pub const HORIZON: u64 = 64 * 1024 * 1024;
+/// Results waiting for their calls; more means calls are missing, and the oldest wait is dropped.
+const MAX_WAITING_RESULTS: usize = 4_096;
+/// Uuids remembered to recognise a parent link to a record already met (a newer one).
+const RECENT_UUIDS: usize = 64;
 /// Tools whose calls are reported as tasks, not as actions.
 const TASK_TOOLS: &[&str] = &[
     "TodoWrite",
@@ -38,6 +61,8 @@ pub struct Extraction {
     pub instructions: Vec<String>,
     /// The task list as it stood.
     pub tasks: Vec<Task>,
+    /// Task-tool calls about tasks beyond the tracked number (their state is not shown).
+    pub untracked_task_calls: usize,
     /// Checklist lines from recent assistant text, latest state of each.
     pub checklist: Vec<String>,
     /// The agent's last text reply.
@@ -50,6 +75,20 @@ pub struct Extraction {
     pub cwd: Option<String>,
     /// The git branch, from the newest record that names one.
     pub git_branch: Option<String>,
+    /// How much of the transcript was read for this, so that a snapshot without instructions can
+    /// say how far back it looked.
+    pub searched: Searched,
+}
+
+/// How far back the transcript was read.
+#[derive(Debug, Default, Clone, Copy, PartialEq, Eq, Serialize)]
+pub struct Searched {
+    /// Bytes read from the end.
+    pub bytes: u64,
+    /// The whole file was read.
+    pub whole_file: bool,
+    /// Reading stopped at the time budget.
+    pub out_of_time: bool,
 }
 
 /// One line of recent activity.
@@ -66,197 +105,391 @@ pub struct Action {
 }
 
 impl Extraction {
-    /// True when there is no genuine user prompt: such a transcript yields no snapshot.
+    /// True when there is nothing at all to report: such a transcript yields no snapshot.
     pub fn is_empty(&self) -> bool {
         self.instructions.is_empty()
+            && self.tasks.is_empty()
+            && self.checklist.is_empty()
+            && self.last_response.is_none()
+            && self.files_changed.is_empty()
+            && self.actions.is_empty()
     }
 }
 
-struct ResultInfo<'r> {
+/// Which part of the transcript is wanted.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Part {
+    /// Everything up to now (save, preview).
+    Whole,
+    /// The conversation that was just compacted (restore's rebuild). Claude Code 2.1.3xx runs the
+    /// SessionStart(compact) hook *before* it appends the new `compact_boundary`, so the newest
+    /// boundary is this compaction's only if no prompt typed by the user follows it; otherwise it
+    /// belongs to an earlier compaction and everything counts (D006).
+    Compacted,
+}
+
+struct WaitingResult {
     is_error: bool,
-    head: &'r str,
+    head: String,
 }
 
-/// The records of the conversation that was just compacted, for restore's rebuild. Claude Code
-/// 2.1.3xx runs the SessionStart(compact) hook *before* it appends the new `compact_boundary`, so
-/// the last boundary in the file is this compaction's only if no prompt typed by the user follows
-/// it; otherwise it belongs to an earlier compaction and the whole window is what was compacted.
-pub fn compacted_part(records: &[Record]) -> &[Record] {
-    let Some(b) = records
-        .iter()
-        .rposition(|r| r.kind == Kind::CompactBoundary && !r.sidechain)
-    else {
-        return records;
-    };
-    if records[b + 1..]
-        .iter()
-        .any(|r| !r.sidechain && prompt_text(r).is_some())
-    {
-        records
-    } else {
-        &records[..b]
-    }
+/// Where the branch walk stands.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+enum Expect {
+    /// The next record met is on the branch.
+    Any,
+    /// The branch continues at this record; others met first are held.
+    Parent(Id),
 }
 
-/// Extracts from records in transcript order (oldest first).
-pub fn extract(records: &[Record]) -> Extraction {
-    let results = index_results(records);
-    let on_path = current_branch(records);
-    let main: Vec<(usize, &Record)> = records
-        .iter()
-        .enumerate()
-        .filter(|(_, r)| !r.sidechain)
-        .collect();
+/// Prompts and replies met while the walk waits for a parent: on an abandoned branch if the
+/// parent appears, on the branch after all if it never does.
+#[derive(Default)]
+struct Held {
+    prompts: Vec<String>,
+    replies: Vec<String>,
+}
 
-    let mut ex = Extraction {
-        instructions: instructions(&main, &on_path),
-        ..Extraction::default()
-    };
+/// The fold. Feed it with [`Extractor::record`] and [`Extractor::link`], newest record first.
+pub struct Extractor {
+    part: Part,
+    /// The newest boundary has been met (rebuild) or does not matter.
+    boundary_settled: bool,
+    expect: Expect,
+    /// A ring of the uuids met last.
+    recent_uuids: [Id; RECENT_UUIDS],
+    recent_next: usize,
+    held: Held,
+    /// Newest first, distinct.
+    prompts: Vec<String>,
+    /// Newest first.
+    replies: Vec<String>,
+    waiting: HashMap<String, WaitingResult>,
+    /// Newest first.
+    actions: Vec<Action>,
+    actions_full: bool,
+    files: Vec<String>,
+    tasks: TaskReplay,
+    cwd: Option<String>,
+    git_branch: Option<String>,
+    /// Bytes of the transcript read so far (told by the reader).
+    scanned: u64,
+    /// [`RECENT_WINDOW`], lowered by tests to exercise the byte triage on small files.
+    recent_window: u64,
+}
 
-    let mut board = TaskBoard::default();
-    let mut actions: Vec<Action> = Vec::new();
-    for (_, rec) in &main {
-        for tu in &rec.tool_uses {
-            let result = results.get(tu.id.as_str());
-            let failed = result.is_some_and(|r| r.is_error || nonzero_exit(r.head));
-            if !failed {
-                apply_task_call(&mut board, tu, result.map(|r| r.head));
-            }
-            if TASK_TOOLS.contains(&tu.name.as_str()) {
-                continue;
-            }
-            push_action(&mut actions, tu, failed);
+impl Extractor {
+    /// A fold for `part` of a transcript.
+    pub fn new(part: Part) -> Extractor {
+        Extractor {
+            part,
+            boundary_settled: part == Part::Whole,
+            expect: Expect::Any,
+            recent_uuids: [Id(0); RECENT_UUIDS],
+            recent_next: 0,
+            held: Held::default(),
+            prompts: Vec::new(),
+            replies: Vec::new(),
+            waiting: HashMap::new(),
+            actions: Vec::new(),
+            actions_full: false,
+            files: Vec::new(),
+            tasks: TaskReplay::default(),
+            cwd: None,
+            git_branch: None,
+            scanned: 0,
+            recent_window: RECENT_WINDOW,
         }
     }
-    ex.tasks = board.tasks();
-    let skip = actions.len().saturating_sub(MAX_ACTIONS);
-    ex.actions = actions.split_off(skip);
 
-    ex.files_changed = files_changed(&main, &results);
-
-    let replies: Vec<String> = main
-        .iter()
-        .filter(|(i, r)| r.kind == Kind::Assistant && !r.api_error && on_path[*i])
-        .filter_map(|(_, r)| {
-            let text = r.texts.join("\n\n");
-            (!text.trim().is_empty()).then_some(text)
-        })
-        .collect();
-    ex.last_response = replies.last().map(|s| s.trim().to_owned());
-    let from = replies.len().saturating_sub(CHECKLIST_MESSAGES);
-    ex.checklist = checklist(&replies[from..]);
-
-    ex.cwd = main
-        .iter()
-        .rev()
-        .find_map(|(_, r)| r.cwd.as_deref().map(str::to_owned));
-    ex.git_branch = main
-        .iter()
-        .rev()
-        .find_map(|(_, r)| r.git_branch.as_deref().map(str::to_owned));
-    ex
-}
-
-fn index_results(records: &[Record]) -> HashMap<&str, ResultInfo<'_>> {
-    let mut map = HashMap::new();
-    // A result without an id (damaged record) must not be matched to a call without one.
-    for tr in records
-        .iter()
-        .flat_map(|r| &r.tool_results)
-        .filter(|tr| !tr.tool_use_id.is_empty())
-    {
-        map.insert(
-            tr.tool_use_id.as_str(),
-            ResultInfo {
-                is_error: tr.is_error,
-                head: tr.head.as_str(),
-            },
-        );
+    /// The same fold with a different recent window (tests: a window of 0 puts every line
+    /// through the byte triage).
+    pub fn with_recent_window(mut self, bytes: u64) -> Extractor {
+        self.recent_window = bytes;
+        self
     }
-    map
-}
 
-/// Marks the records on the conversation's current branch: the parent chain from the newest main
-/// thread record. Where a link is missing (a record outside the window, a damaged line, a `null`
-/// parent) the walk continues with the previous record in file order, so only a *known* link to an
-/// older record can skip records: exactly what a rewind produces. Records without a uuid are kept.
-///
-/// A link into an `isMeta` record is bridged the same way: CLI 1.0.x hangs local commands
-/// (`/export`, `#` memory notes) off the session's first caveat record, which would otherwise look
-/// like a rewind to the very start and discard every prompt.
-fn current_branch(records: &[Record]) -> Vec<bool> {
-    let mut on_path: Vec<bool> = records.iter().map(|r| r.uuid.is_none()).collect();
-    let mut index: HashMap<Id, usize> = HashMap::new();
-    for (i, r) in records.iter().enumerate() {
-        if let (Some(u), false) = (r.uuid, r.sidechain) {
-            index.insert(u, i);
+    /// Tells the fold how many bytes from the end have been read.
+    pub fn set_scanned(&mut self, bytes: u64) {
+        self.scanned = bytes;
+    }
+
+    fn recent_open(&self) -> bool {
+        self.scanned < self.recent_window
+    }
+
+    fn recent_wanted(&self) -> bool {
+        self.recent_open() && !(self.actions_full && self.replies.len() >= CHECKLIST_MESSAGES)
+    }
+
+    fn prompts_needed(&self) -> bool {
+        self.prompts.len() < MAX_INSTRUCTIONS
+    }
+
+    /// What kinds of line still matter (for the reader's byte-level triage).
+    pub fn wants(&self) -> Wants {
+        Wants {
+            // Before the newest boundary is settled (rebuild), everything may be discarded and
+            // collected again: parse all.
+            everything: self.recent_wanted() || !self.boundary_settled,
+            task_calls: self.tasks.wants_task_tools() || self.tasks.wants_todo_write(),
+            files: self.files.len() < MAX_FILES && self.scanned < HORIZON,
+            plans: false,
         }
     }
-    let previous = |cur: usize| {
-        (0..cur)
-            .rev()
-            .find(|&j| records[j].uuid.is_some() && !records[j].sidechain)
-    };
-    let mut cur = previous(records.len());
-    while let Some(i) = cur {
-        on_path[i] = true;
-        cur = match records[i].parent.and_then(|p| index.get(&p)) {
-            Some(&p) if p < i && !records[p].meta => Some(p),
-            _ => previous(i),
+
+    /// Whether reading further back can change nothing that matters: the prompts are found, the
+    /// task list is known (or looked for far enough), and at least [`MIN_WINDOW`] was read.
+    pub fn satisfied(&self) -> bool {
+        !self.prompts_needed()
+            && self.scanned >= MIN_WINDOW
+            && self.boundary_settled
+            && (self.tasks.known() || self.scanned >= HORIZON)
+    }
+
+    /// A line reduced to its place in the parent chain.
+    pub fn link(&mut self, link: Link) {
+        self.walk(link.uuid, link.parent, link.meta);
+    }
+
+    /// The next record, newest first.
+    pub fn record(&mut self, rec: Record) {
+        if rec.sidechain {
+            return; // subagent traffic: never the user's conversation, not in its chain
+        }
+        if rec.kind == Kind::CompactBoundary && !self.boundary_settled {
+            self.boundary_settled = true;
+            if self.prompts.is_empty() && self.held.prompts.is_empty() {
+                // This compaction's own boundary (older CLIs write it before the hook runs):
+                // what follows it is the summary and the /compact command, not the compacted
+                // conversation. Start over from here.
+                *self = Extractor {
+                    boundary_settled: true,
+                    scanned: self.scanned,
+                    recent_window: self.recent_window,
+                    ..Extractor::new(self.part)
+                };
+            }
+        }
+        for tr in rec
+            .tool_results
+            .iter()
+            .filter(|t| !t.tool_use_id.is_empty())
+        {
+            if self.waiting.len() >= MAX_WAITING_RESULTS {
+                self.waiting.clear(); // their calls are missing: keep memory bounded
+            }
+            self.waiting.insert(
+                tr.tool_use_id.clone(),
+                WaitingResult {
+                    is_error: tr.is_error,
+                    head: tr.head.clone(),
+                },
+            );
+        }
+        let on_branch = match rec.uuid {
+            Some(u) => self.walk(u, rec.parent, rec.meta),
+            None => true,
         };
+        if let Some(p) = prompt_text(&rec) {
+            if on_branch {
+                self.add_prompt(p);
+            } else if self.held.prompts.len() < MAX_INSTRUCTIONS {
+                self.held.prompts.push(p);
+            }
+        }
+        if rec.kind == Kind::Assistant && !rec.api_error {
+            let text = rec.texts.join("\n\n");
+            let text = text.trim();
+            if !text.is_empty() {
+                if on_branch {
+                    if self.replies.len() < CHECKLIST_MESSAGES && self.recent_open() {
+                        self.replies.push(text.to_owned());
+                    }
+                } else if self.held.replies.len() < CHECKLIST_MESSAGES {
+                    self.held.replies.push(text.to_owned());
+                }
+            }
+        }
+        // Tool calls all happened, whatever the branch. Within a record, newest call last.
+        for tu in rec.tool_uses.iter().rev() {
+            self.tool_call(tu);
+        }
+        if self.cwd.is_none() {
+            self.cwd = rec.cwd.as_deref().map(str::to_owned);
+        }
+        if self.git_branch.is_none() {
+            self.git_branch = rec.git_branch.as_deref().map(str::to_owned);
+        }
     }
-    on_path
+
+    /// Steps the branch walk to a record with `uuid`; true if it is on the current branch.
+    fn walk(&mut self, uuid: Id, parent: Option<Id>, meta: bool) -> bool {
+        let on_branch = match self.expect {
+            Expect::Any => true,
+            Expect::Parent(p) if p == uuid => {
+                // The awaited parent. What was held was on an abandoned branch, unless the link
+                // went into an injected record: CLI 1.0.x hangs local commands off the session's
+                // first caveat record, which is no rewind (D004).
+                if meta {
+                    self.release_held();
+                } else {
+                    self.held = Held::default();
+                }
+                true
+            }
+            Expect::Parent(_) => false,
+        };
+        if on_branch {
+            self.expect = match parent {
+                // A parent already met (newer than its child) cannot be waited for.
+                Some(p) if !self.recent_uuids.contains(&p) => Expect::Parent(p),
+                _ => Expect::Any,
+            };
+        }
+        self.recent_uuids[self.recent_next] = uuid;
+        self.recent_next = (self.recent_next + 1) % RECENT_UUIDS;
+        on_branch
+    }
+
+    fn release_held(&mut self) {
+        let held = std::mem::take(&mut self.held);
+        for p in held.prompts {
+            self.add_prompt(p);
+        }
+        for r in held.replies {
+            if self.replies.len() < CHECKLIST_MESSAGES {
+                self.replies.push(r);
+            }
+        }
+    }
+
+    fn add_prompt(&mut self, p: String) {
+        // A prompt sent again (after an interrupt, or kept across a compaction) counts once, at
+        // its latest position: met first here.
+        if self.prompts_needed() && !self.prompts.contains(&p) {
+            self.prompts.push(p);
+        }
+    }
+
+    fn tool_call(&mut self, tu: &ToolUse) {
+        let result = if tu.id.is_empty() {
+            None // a call without an id is never paired with a result without one
+        } else {
+            self.waiting.remove(&tu.id)
+        };
+        let failed = result
+            .as_ref()
+            .is_some_and(|r| r.is_error || nonzero_exit(&r.head));
+        if !failed {
+            self.task_call(tu, result.as_ref().map(|r| r.head.as_str()));
+        }
+        if TASK_TOOLS.contains(&tu.name.as_str()) {
+            return;
+        }
+        if self.recent_open() {
+            self.push_action(tu, failed);
+        }
+        if let Some(path) = &tu.written_path
+            && self.scanned < HORIZON
+            && !result.as_ref().is_some_and(|r| r.is_error)
+            && self.files.len() < MAX_FILES
+            && !self.files.contains(path)
+        {
+            self.files.push(path.clone());
+        }
+    }
+
+    fn task_call(&mut self, tu: &ToolUse, result_head: Option<&str>) {
+        if let Some(todos) = &tu.todos {
+            self.tasks.todo_write(
+                todos
+                    .iter()
+                    .map(|t| Task {
+                        content: t.content.clone(),
+                        status: Status::parse(&t.status),
+                    })
+                    .collect(),
+            );
+        }
+        let Some(args) = &tu.task else { return };
+        match tu.name.as_str() {
+            "TaskCreate" => {
+                if let Some(subject) = &args.subject {
+                    self.tasks
+                        .task_create(result_head.and_then(created_id), subject.clone());
+                }
+            }
+            "TaskUpdate" => {
+                if let Some(id) = &args.task_id {
+                    self.tasks
+                        .task_update(id, args.status.as_deref(), args.subject.clone());
+                }
+            }
+            _ => {}
+        }
+    }
+
+    fn push_action(&mut self, tu: &ToolUse, error: bool) {
+        let summary = tu.key_arg.as_deref().map(one_line).unwrap_or_default();
+        if let Some(last) = self.actions.last_mut()
+            && last.tool == tu.name
+            && last.summary == summary
+            && last.error == error
+        {
+            last.count += 1;
+            return;
+        }
+        if self.actions.len() == MAX_ACTIONS {
+            self.actions_full = true;
+            return;
+        }
+        self.actions.push(Action {
+            tool: tu.name.clone(),
+            summary,
+            error,
+            count: 1,
+        });
+    }
+
+    /// The extraction, once reading has stopped. Held prompts and replies whose parent never
+    /// appeared were on the branch after all (the link led outside what was read).
+    pub fn finish(mut self, searched: Searched) -> Extraction {
+        self.release_held();
+        let mut instructions = self.prompts;
+        instructions.reverse();
+        let mut actions = self.actions;
+        actions.reverse();
+        let mut replies = self.replies;
+        replies.reverse();
+        Extraction {
+            instructions,
+            tasks: self.tasks.tasks(),
+            untracked_task_calls: self.tasks.untracked(),
+            checklist: checklist(&replies),
+            last_response: replies.last().cloned(),
+            files_changed: self.files,
+            actions,
+            cwd: self.cwd,
+            git_branch: self.git_branch,
+            searched,
+        }
+    }
 }
 
-/// The last [`MAX_INSTRUCTIONS`] distinct genuine prompts on the current branch, oldest first.
-/// A prompt sent again (after an interrupt, or kept across a compaction) counts once, at its
-/// latest position.
-fn instructions(main: &[(usize, &Record)], on_path: &[bool]) -> Vec<String> {
-    let mut prompts: Vec<String> = main
-        .iter()
-        .filter(|(i, _)| on_path[*i])
-        .filter_map(|(_, r)| prompt_text(r))
-        .collect();
-    let mut seen = std::collections::HashSet::new();
-    let mut latest_first: Vec<String> = Vec::new();
-    while let Some(p) = prompts.pop() {
-        if seen.insert(p.clone()) {
-            latest_first.push(p);
-            if latest_first.len() == MAX_INSTRUCTIONS {
-                break;
-            }
-        }
-    }
-    latest_first.reverse();
-    latest_first
+/// Extracts from records in transcript order (oldest first): the fold fed newest first. For
+/// tests, property tests and fuzzing; the commands stream through [`crate::pipeline`].
+pub fn extract(records: &[Record]) -> Extraction {
+    extract_part(records, Part::Whole)
 }
 
-fn apply_task_call(board: &mut TaskBoard, tu: &ToolUse, result_head: Option<&str>) {
-    if let Some(todos) = &tu.todos {
-        board.todo_write(
-            todos
-                .iter()
-                .map(|t| Task {
-                    content: t.content.clone(),
-                    status: Status::parse(&t.status),
-                })
-                .collect(),
-        );
+/// [`extract`] for a given [`Part`].
+pub fn extract_part(records: &[Record], part: Part) -> Extraction {
+    let mut ex = Extractor::new(part);
+    for r in records.iter().rev() {
+        ex.record(r.clone());
     }
-    let Some(args) = &tu.task else { return };
-    match tu.name.as_str() {
-        "TaskCreate" => {
-            if let Some(subject) = &args.subject {
-                board.task_create(result_head.and_then(created_id), subject.clone());
-            }
-        }
-        "TaskUpdate" => {
-            if let Some(id) = &args.task_id {
-                board.task_update(id, args.status.as_deref(), args.subject.clone());
-            }
-        }
-        _ => {}
-    }
+    ex.finish(Searched::default())
 }
 
 /// "Exit code 2" at the head of a result: a failed shell command the CLI did not flag.
@@ -264,24 +497,6 @@ fn nonzero_exit(head: &str) -> bool {
     head.strip_prefix("Exit code ")
         .and_then(|rest| rest.split_whitespace().next())
         .is_some_and(|code| code != "0")
-}
-
-fn push_action(actions: &mut Vec<Action>, tu: &ToolUse, error: bool) {
-    let summary = tu.key_arg.as_deref().map(one_line).unwrap_or_default();
-    if let Some(last) = actions.last_mut()
-        && last.tool == tu.name
-        && last.summary == summary
-        && last.error == error
-    {
-        last.count += 1;
-        return;
-    }
-    actions.push(Action {
-        tool: tu.name.clone(),
-        summary,
-        error,
-        count: 1,
-    });
 }
 
 /// A single line: newlines and tabs escaped, other control characters dropped, at most 160 chars.
@@ -298,27 +513,6 @@ pub fn one_line(s: &str) -> String {
             '\t' => out.push_str("\\t"),
             c if c.is_control() => {}
             c => out.push(c),
-        }
-    }
-    out
-}
-
-fn files_changed(main: &[(usize, &Record)], results: &HashMap<&str, ResultInfo>) -> Vec<String> {
-    let mut out: Vec<String> = Vec::new();
-    for (_, rec) in main.iter().rev() {
-        for tu in rec.tool_uses.iter().rev() {
-            let Some(path) = &tu.written_path else {
-                continue;
-            };
-            if results.get(tu.id.as_str()).is_some_and(|r| r.is_error) {
-                continue;
-            }
-            if !out.contains(path) {
-                out.push(path.clone());
-                if out.len() == MAX_FILES {
-                    return out;
-                }
-            }
         }
     }
     out
@@ -562,6 +756,10 @@ mod tests {
         assert!(ex.files_changed.is_empty());
     }
 
+    fn compacted(lines: &[&str]) -> Vec<String> {
+        extract_part(&recs(lines), Part::Compacted).instructions
+    }
+
     #[test]
     fn compacted_part_cuts_only_at_this_compactions_boundary() {
         let before = r#"{"type":"user","uuid":"u1","message":{"content":"before"}}"#;
@@ -570,18 +768,20 @@ mod tests {
         let summary = r#"{"type":"user","uuid":"s","parentUuid":"b","isCompactSummary":true,"message":{"content":"This session is being continued"}}"#;
         let compact_cmd = r#"{"type":"user","uuid":"c","parentUuid":"s","message":{"content":"<command-name>/compact</command-name>"}}"#;
         let after = r#"{"type":"user","uuid":"u2","parentUuid":"s","message":{"content":"after"}}"#;
+        let after_reply = r#"{"type":"assistant","uuid":"a2","parentUuid":"u2","message":{"content":[{"type":"text","text":"after reply"}]}}"#;
         // Boundary already written (older CLIs): cut there.
-        assert_eq!(
-            compacted_part(&recs(&[before, boundary, summary, compact_cmd])).len(),
-            1
+        let ex = extract_part(
+            &recs(&[before, boundary, summary, compact_cmd]),
+            Part::Compacted,
         );
+        assert_eq!(ex.instructions, vec!["before"]);
         // Boundary of an earlier compaction, prompts since: everything was just compacted.
         assert_eq!(
-            compacted_part(&recs(&[before, boundary, summary, after])).len(),
-            4
+            compacted(&[before, boundary, summary, after, after_reply]),
+            vec!["before", "after"]
         );
         // No boundary yet (2.1.3xx at SessionStart time): everything.
-        assert_eq!(compacted_part(&recs(&[before])).len(), 1);
+        assert_eq!(compacted(&[before]), vec!["before"]);
     }
 
     #[test]

@@ -9,7 +9,8 @@
 //! | command line, dispatch, exit policy | [`cli`], [`cmd`], [`failopen`] |
 //! | settings from the environment | [`config`] |
 //! | hook JSON on stdin | [`hook_input`] |
-//! | reading a transcript's tail | [`tail`] (bytes to lines), [`transcript`] (how far back) |
+//! | reading a transcript's tail | [`tail`] (bytes to lines), [`transcript`] (backwards, until the fold is satisfied) |
+//! | transcript to snapshot, for every command | [`pipeline`] |
 //! | one line to one record | [`record`], on the lenient types of [`json`] |
 //! | what the user typed | [`genuine`] |
 //! | what to keep | [`extract`], [`tasks`] |
@@ -24,6 +25,7 @@ pub mod failopen;
 pub mod genuine;
 pub mod hook_input;
 pub mod json;
+pub mod pipeline;
 pub mod platform;
 pub mod record;
 pub mod render;

@@ -11,7 +11,7 @@ use crate::json::{
 use serde::Deserialize;
 use std::borrow::Cow;
 
-/// A short, stable fingerprint of a record `uuid` (FNV-1a, 64 bits). Keeping 8 bytes instead of a
+/// A short, stable fingerprint of a record `uuid` (64 bits). Keeping 8 bytes instead of a
 /// 36-byte string per record keeps the parent-chain index small on huge scans.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, PartialOrd, Ord)]
 pub struct Id(pub u64);
@@ -19,12 +19,23 @@ pub struct Id(pub u64);
 impl Id {
     /// Fingerprint of an id string.
     pub fn of(s: &str) -> Id {
-        let mut h: u64 = 0xcbf2_9ce4_8422_2325;
-        for b in s.bytes() {
-            h ^= u64::from(b);
-            h = h.wrapping_mul(0x0100_0000_01b3);
+        Id::of_bytes(s.as_bytes())
+    }
+
+    /// Fingerprint of an id's bytes (as read from a raw line). Eight bytes a step: the raw-line
+    /// triage hashes two ids per line, and a byte-at-a-time hash was a tenth of its cost.
+    pub fn of_bytes(s: &[u8]) -> Id {
+        const K: u64 = 0x9e37_79b9_7f4a_7c15;
+        let mut h = (s.len() as u64).wrapping_mul(K);
+        let mut words = s.chunks_exact(8);
+        for w in &mut words {
+            let w = u64::from_le_bytes(w.try_into().unwrap_or_default());
+            h = (h ^ w).wrapping_mul(K).rotate_left(27);
         }
-        Id(h)
+        let mut last = [0u8; 8];
+        last[..words.remainder().len()].copy_from_slice(words.remainder());
+        h = (h ^ u64::from_le_bytes(last)).wrapping_mul(K);
+        Id(h ^ (h >> 31))
     }
 }
 
@@ -299,9 +310,246 @@ pub fn can_skip(line: &[u8]) -> bool {
         }
         return false;
     }
-    head.starts_with(b"{\"parentUuid\":")
-        && memchr::memmem::find(head, b"\"isSidechain\":true").is_some()
+    head.starts_with(PARENT_FIRST) && pat::SIDECHAIN.find(head).is_some()
 }
+
+/// A record's place in the parent chain, read from the raw line without parsing it.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct Link {
+    /// Its `uuid`.
+    pub uuid: Id,
+    /// Its `parentUuid`.
+    pub parent: Option<Id>,
+    /// `isMeta: true`.
+    pub meta: bool,
+}
+
+/// What the reader does with a line, decided from its raw bytes before any parsing.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Triage {
+    /// Nothing in it can matter, not even its place in the chain.
+    Skip,
+    /// Only its place in the parent chain matters.
+    Link(Link),
+    /// It may matter: parse it.
+    Parse,
+}
+
+/// What the extraction still needs, for [`triage`].
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
+pub struct Wants {
+    /// The recent window (actions, files, replies) is still filling: every line may matter.
+    pub everything: bool,
+    /// Task-tool calls and their results still change the task list.
+    pub task_calls: bool,
+    /// File-writing calls (and failed results) still add changed files.
+    pub files: bool,
+    /// An approved plan is still being looked for.
+    pub plans: bool,
+}
+
+/// Byte patterns that can only occur in JSON structure, never inside a JSON string (where every
+/// quote is escaped). A line that has none of the interesting ones cannot matter.
+mod pat {
+    use memchr::memmem::Finder;
+    use std::sync::LazyLock;
+
+    /// A byte pattern, built once.
+    pub type LazyFinder = LazyLock<Finder<'static>>;
+
+    macro_rules! finders {
+        ($($name:ident = $pat:literal;)*) => {
+            $(pub static $name: LazyLock<Finder<'static>> = LazyLock::new(|| Finder::new($pat));)*
+        };
+    }
+    finders! {
+        TASK_CREATED = b"Task #";
+        PLAN_APPROVED = b"approved your plan";
+        SIDECHAIN = b"\"isSidechain\":true";
+    }
+}
+
+/// Decides from the raw bytes of a line whether it must be parsed, given what is still wanted.
+/// Conservative: a line is only skipped or reduced to its link on positive evidence (compact JSON
+/// as the CLI writes it); anything unusual is parsed. Most lines of a long autonomous session are
+/// tool calls, tool results and bookkeeping, and this keeps the backward scan near `grep` speed
+/// over them: one `memchr` pass over the line's colons reads every structural key it needs.
+pub fn triage(line: &[u8], wants: Wants) -> Triage {
+    if can_skip(line) {
+        return Triage::Skip;
+    }
+    if wants.everything || !line.starts_with(b"{\"") {
+        return Triage::Parse;
+    }
+    let f = facts_of(line);
+    let t = &f.types;
+    if !t.any
+        || (t.user && !t.tool_result) // a prompt, a summary, injected text
+        || t.queued
+        || t.system // compaction boundaries among them
+        || t.other
+        || f.sidechain
+        || f.unclear
+    {
+        return Triage::Parse;
+    }
+    let has = |f: &pat::LazyFinder| f.find(line).is_some();
+    if (wants.task_calls && f.tools.task)
+        || (wants.files && f.tools.writing)
+        || (wants.plans && (f.tools.plan || t.plan_exit))
+        || ((wants.task_calls || wants.files) && f.is_error)
+        || (t.tool_result && wants.task_calls && has(&pat::TASK_CREATED))
+        || (t.tool_result && wants.plans && has(&pat::PLAN_APPROVED))
+    {
+        return Triage::Parse;
+    }
+    match f.uuid {
+        None => Triage::Skip,
+        Some(uuid) => Triage::Link(Link {
+            uuid,
+            parent: f.parent,
+            meta: f.meta,
+        }),
+    }
+}
+
+/// The `"type"` values a line holds (at any depth), reduced to what triage distinguishes.
+#[derive(Default)]
+struct Types {
+    any: bool,
+    user: bool,
+    tool_result: bool,
+    queued: bool,
+    system: bool,
+    plan_exit: bool,
+    /// A value not known to be harmless: the line is parsed.
+    other: bool,
+}
+
+/// Which kinds of tool a line names in `"name":"..."`.
+#[derive(Default)]
+struct ToolNames {
+    task: bool,
+    writing: bool,
+    plan: bool,
+}
+
+/// What one pass over a line's structural keys found.
+#[derive(Default)]
+struct Facts {
+    types: Types,
+    tools: ToolNames,
+    uuid: Option<Id>,
+    parent: Option<Id>,
+    is_error: bool,
+    meta: bool,
+    sidechain: bool,
+    /// A key occurred twice where once was expected, or a value had an unexpected form.
+    unclear: bool,
+}
+
+/// Reads the structural keys of a compact JSON line in one pass over its colons. A key counts only when it is a
+/// whole string directly after `{` or `,` and directly before the colon: inside a JSON string
+/// every quote is escaped, so text that merely mentions `"type":"user"` never counts.
+fn facts_of(line: &[u8]) -> Facts {
+    let mut f = Facts::default();
+    let mut uuids = 0;
+    let mut parents = 0;
+    for colon in memchr::memchr_iter(b':', line) {
+        // A structural key ends `"key":` and starts right after `{` or `,`. Dispatching on the
+        // key's last byte keeps the cost per colon to a few compares.
+        if colon < 4 || line[colon - 1] != b'"' {
+            continue;
+        }
+        let key = |k: &[u8]| {
+            colon > k.len() + 2 && {
+                let start = colon - 1 - k.len();
+                &line[start..colon - 1] == k
+                    && line[start - 1] == b'"'
+                    && matches!(line[start - 2], b'{' | b',')
+            }
+        };
+        let value = &line[colon + 1..];
+        match line[colon - 2] {
+            b'e' if key(b"type") => {
+                if let Some(v) = string_value(value) {
+                    f.types.any = true;
+                    classify_type(v, &mut f.types);
+                }
+            }
+            b'e' if key(b"name") => {
+                if let Some(v) = string_value(value) {
+                    f.tools.task |= matches!(v, b"TodoWrite" | b"TaskCreate" | b"TaskUpdate");
+                    f.tools.writing |= WRITING_TOOLS.iter().any(|w| w.as_bytes() == v);
+                    f.tools.plan |= v == b"ExitPlanMode";
+                }
+            }
+            b'd' if key(b"uuid") => {
+                uuids += 1;
+                match string_value(value) {
+                    Some(v) => f.uuid = Some(Id::of_bytes(v)),
+                    None => f.unclear = true,
+                }
+            }
+            b'd' if key(b"parentUuid") => {
+                parents += 1;
+                if !value.starts_with(b"null") {
+                    match string_value(value) {
+                        Some(v) => f.parent = Some(Id::of_bytes(v)),
+                        None => f.unclear = true,
+                    }
+                }
+            }
+            b'r' if key(b"is_error") => f.is_error |= value.starts_with(b"true"),
+            b'a' if key(b"isMeta") => f.meta |= value.starts_with(b"true"),
+            b'n' if key(b"isSidechain") => f.sidechain |= value.starts_with(b"true"),
+            _ => {}
+        }
+    }
+    // Nested objects with such keys make the record's own ones unclear: parse instead.
+    f.unclear |= uuids > 1 || parents > 1;
+    f
+}
+
+/// The plain (escape-free) string value at the start of `value`, without its quotes.
+fn string_value(value: &[u8]) -> Option<&[u8]> {
+    let rest = value.strip_prefix(b"\"")?;
+    let end = memchr::memchr2(b'"', b'\\', rest)?;
+    (rest[end] == b'"').then(|| &rest[..end])
+}
+
+fn classify_type(value: &[u8], t: &mut Types) {
+    match value {
+        b"user" => t.user = true,
+        b"tool_result" => t.tool_result = true,
+        b"queued_command" => t.queued = true,
+        b"system" => t.system = true,
+        b"plan_mode_exit" => t.plan_exit = true,
+        // Harmless on their own: what matters in such lines is named by the values above or by a
+        // tool name.
+        b"assistant"
+        | b"attachment"
+        | b"text"
+        | b"message"
+        | b"tool_use"
+        | b"thinking"
+        | b"image"
+        | b"progress"
+        | b"redacted_thinking"
+        | b"document"
+        | b"base64"
+        | b"prompt_snapshot"
+        | b"date"
+        | b"tool_reference"
+        | b"server_tool_use"
+        | b"web_search_tool_result" => {}
+        v if v.starts_with(b"hook_") || v.ends_with(b"_listing") => {}
+        _ => t.other = true,
+    }
+}
+
+/// How CLI-written lines start.
+const PARENT_FIRST: &[u8] = b"{\"parentUuid\":";
 
 /// Parses one line. Lines that are not JSON objects, or that fail to parse, are `None`.
 pub fn parse_line(line: &[u8]) -> Option<Record> {

@@ -162,16 +162,30 @@ fn tasks(ex: &Extraction, _: &Meta, budget: usize) -> String {
         let line = format!("- Completed: {}\n", names.join("; "));
         cut_line(&line, 400)
     };
-    let room = budget.saturating_sub(utf16_len(&s) + utf16_len(&done_line) + 2);
+    let untracked = if ex.untracked_task_calls > 0 {
+        format!(
+            "- ({} calls about older tasks were not tracked)\n",
+            ex.untracked_task_calls
+        )
+    } else {
+        String::new()
+    };
+    let room =
+        budget.saturating_sub(utf16_len(&s) + utf16_len(&done_line) + utf16_len(&untracked) + 2);
     s.push_str(&fit_lines(&open, room, "open tasks"));
     s.push_str(&done_line);
+    s.push_str(&untracked);
     s.push('\n');
     cut_to(&s, budget).0
 }
 
 fn instructions(ex: &Extraction, _: &Meta, budget: usize) -> String {
     if ex.instructions.is_empty() {
-        return String::new();
+        let s = format!(
+            "## The user's recent instructions\n{}\n\n",
+            no_instruction_found(ex)
+        );
+        return cut_to(&s, budget).0;
     }
     let n = ex.instructions.len();
     let mut s =
@@ -303,6 +317,22 @@ fn actions(ex: &Extraction, _: &Meta, budget: usize) -> String {
     }
     s.push('\n');
     cut_to(&s, budget).0
+}
+
+/// The plain statement that no instruction was found, and how far back it was looked for.
+pub fn no_instruction_found(ex: &Extraction) -> String {
+    let searched = ex.searched;
+    let mb = searched.bytes as f64 / 1_000_000.0;
+    let whre = if searched.whole_file {
+        format!("in the whole transcript ({mb:.1} MB)")
+    } else if searched.out_of_time {
+        format!("in the last {mb:.1} MB of the transcript (reading stopped at the time limit)")
+    } else {
+        format!("in the last {mb:.1} MB of the transcript")
+    };
+    format!(
+        "No instruction typed by the user was found {whre}. Do not guess one: continue the open work shown here, or ask the user."
+    )
 }
 
 /// Lines in order while they fit in `room`, then a visible "... N more" line.
@@ -482,8 +512,10 @@ mod tests {
                     count: 3,
                 })
                 .collect(),
+            untracked_task_calls: 7,
             cwd: None,
             git_branch: None,
+            searched: Default::default(),
         }
     }
 

@@ -5,7 +5,7 @@
 //! make the summary itself less likely to call unfinished work done.
 
 use crate::extract::Extraction;
-use crate::render::{cut_to, single_line, utf16_len};
+use crate::render::{cut_to, no_instruction_found, single_line, utf16_len};
 use crate::tasks::Status;
 
 /// The directive's size limit (UTF-16 code units).
@@ -18,7 +18,10 @@ pub fn directive(ex: &Extraction) -> Option<String> {
         .iter()
         .filter(|t| t.status != Status::Completed)
         .collect();
-    let latest = ex.instructions.last()?;
+    if ex.is_empty() {
+        return None;
+    }
+    let latest = ex.instructions.last();
     let mut s = String::from(
         "compact-guardian: in the summary, do not describe any task as done unless the conversation shows it finished",
     );
@@ -44,6 +47,11 @@ pub fn directive(ex: &Extraction) -> Option<String> {
             s.push_str(&format!("- ... and {} more\n", open.len() - listed));
         }
     }
+    let Some(latest) = latest else {
+        s.push_str(&no_instruction_found(ex));
+        s.push('\n');
+        return Some(cut_to(&s, MAX_DIRECTIVE).0);
+    };
     s.push_str("Keep the user's latest instruction, verbatim if short: \"");
     let room = MAX_DIRECTIVE.saturating_sub(utf16_len(&s) + 4);
     let (quoted, cut) = cut_to(&single_line(latest, usize::MAX), room);

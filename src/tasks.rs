@@ -1,12 +1,20 @@
-//! Rebuilds the session's task list as it stood, from `TodoWrite` or `TaskCreate`/`TaskUpdate`.
+//! Rebuilds the session's task list as it stood, from `TodoWrite` or `TaskCreate`/`TaskUpdate`
+//! calls seen **newest first**, in linear time and bounded memory.
 //!
-//! `TodoWrite` carries the whole list on every call, so the last accepted call is the list.
-//! The newer Task tools are incremental: ids come from the creation result ("Task #3 created
-//! successfully"), updates change status or subject, and `deleted` removes. Calls the CLI rejected
-//! (an error result) changed nothing and are ignored. When a session used both styles, the one
-//! used last wins.
+//! `TodoWrite` carries the whole list on every call, so the newest accepted call is the list. The
+//! newer Task tools are incremental: ids come from the creation result ("Task #3 created
+//! successfully"), updates change status or subject, and `deleted` removes. Read backwards, the
+//! first status or subject met for an id is its current one and older ones are ignored, so each
+//! call costs one map lookup (the forward replay was quadratic on 100,000 creations). Calls the
+//! CLI rejected (an error result) changed nothing; the caller does not pass them. When a session
+//! used both styles, the one used last (met first here) wins. At most [`MAX_TRACKED`] tasks are
+//! tracked, the most recently touched; older ones are counted in [`TaskReplay::untracked`].
 
 use serde::Serialize;
+use std::collections::HashMap;
+
+/// The most tasks whose state is kept. Rendering shows far fewer; this only bounds memory.
+pub const MAX_TRACKED: usize = 1_000;
 
 /// Task status as the snapshot reports it.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize)]
@@ -29,6 +37,15 @@ impl Status {
             _ => Status::Pending,
         }
     }
+
+    /// How the snapshot and the steering text label an open task.
+    pub fn label(self) -> &'static str {
+        match self {
+            Status::InProgress => "in progress",
+            Status::Pending => "pending",
+            Status::Completed => "completed",
+        }
+    }
 }
 
 /// One task.
@@ -40,83 +57,167 @@ pub struct Task {
     pub status: Status,
 }
 
-/// Accumulates task-tool calls in transcript order.
-#[derive(Debug, Default)]
-pub struct TaskBoard {
-    todo_list: Option<Vec<Task>>,
-    /// Task-tool tasks by id, in creation order.
-    created: Vec<(String, Task)>,
-    /// Which style was used last: `true` for the Task tools.
-    task_tools_last: bool,
+/// Which task tool the session used last.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+enum Style {
+    TodoWrite,
+    TaskTools,
 }
 
-impl TaskBoard {
-    /// A `TodoWrite` call that the CLI accepted.
+#[derive(Debug, Default)]
+struct Entry {
+    subject: Option<String>,
+    /// `None` until the newest status-setting call for this id is met.
+    status: Option<Option<Status>>, // Some(None) = deleted
+    /// Creation order key: creations met later (older) get smaller keys.
+    created: Option<i64>,
+    /// First touched (newest first), for entries never created in the window.
+    touched: i64,
+}
+
+/// Accumulates task-tool calls met newest first.
+#[derive(Debug, Default)]
+pub struct TaskReplay {
+    style: Option<Style>,
+    todo_list: Option<Vec<Task>>,
+    entries: HashMap<String, Entry>,
+    /// Decreases with every call: older calls get smaller keys.
+    clock: i64,
+    next_placeholder: u64,
+    first_created: bool,
+    untracked: usize,
+}
+
+impl TaskReplay {
+    /// Whether the list as it stood is fully known: the newest `TodoWrite` was met (and no Task
+    /// tool was used after it), or the creation of task #1 (so every later task's creation, which
+    /// is newer, was met too).
+    pub fn known(&self) -> bool {
+        match self.style {
+            Some(Style::TodoWrite) => self.todo_list.is_some(),
+            Some(Style::TaskTools) => self.first_created,
+            None => false,
+        }
+    }
+
+    /// Whether calls of these kinds still change anything.
+    pub fn wants_todo_write(&self) -> bool {
+        self.style.is_none()
+    }
+
+    /// Whether Task-tool calls still change anything.
+    pub fn wants_task_tools(&self) -> bool {
+        self.style != Some(Style::TodoWrite) && !self.first_created
+    }
+
+    /// A `TodoWrite` call the CLI accepted.
     pub fn todo_write(&mut self, items: Vec<Task>) {
-        self.todo_list = Some(items);
-        self.task_tools_last = false;
+        if self.style.is_none() {
+            self.style = Some(Style::TodoWrite);
+            self.todo_list = Some(items);
+        }
     }
 
-    /// A `TaskCreate` call that the CLI accepted. `id` comes from its result when known.
+    /// A `TaskCreate` call the CLI accepted. `id` comes from its result when known; a creation
+    /// without one takes the highest-numbered id still waiting for its creation.
     pub fn task_create(&mut self, id: Option<String>, subject: String) {
-        let id = id.unwrap_or_else(|| self.next_id());
-        self.created.retain(|(existing, _)| *existing != id);
-        self.created.push((
-            id,
-            Task {
-                content: subject,
-                status: Status::Pending,
-            },
-        ));
-        self.task_tools_last = true;
-    }
-
-    /// A `TaskUpdate` call that the CLI accepted. An update for a task created before the scanned
-    /// window still shows, under its id, so an open task is never silently dropped.
-    pub fn task_update(&mut self, id: &str, status: Option<&str>, subject: Option<String>) {
-        self.task_tools_last = true;
-        if status.is_some_and(|s| s.trim().eq_ignore_ascii_case("deleted")) {
-            self.created.retain(|(existing, _)| existing != id);
+        if self.style == Some(Style::TodoWrite) {
             return;
         }
-        let pos = match self.created.iter().position(|(existing, _)| existing == id) {
-            Some(p) => p,
-            None => {
-                self.created.push((
-                    id.to_owned(),
-                    Task {
-                        content: format!("task #{id} (created before the saved window)"),
-                        status: Status::Pending,
-                    },
-                ));
-                self.created.len() - 1
-            }
+        self.style = Some(Style::TaskTools);
+        let id = id.unwrap_or_else(|| {
+            self.entries
+                .iter()
+                .filter(|(_, e)| e.created.is_none())
+                .filter_map(|(k, _)| k.parse::<u64>().ok().map(|n| (n, k)))
+                .max()
+                .map(|(_, k)| k.clone())
+                .unwrap_or_else(|| {
+                    self.next_placeholder += 1;
+                    format!("?{}", self.next_placeholder)
+                })
+        });
+        if id == "1" {
+            self.first_created = true;
+        }
+        self.tick();
+        let clock = self.clock;
+        let Some(e) = self.entry(id) else { return };
+        if e.created.is_none() {
+            e.created = Some(clock);
+        }
+        e.subject.get_or_insert(subject);
+    }
+
+    /// A `TaskUpdate` call the CLI accepted.
+    pub fn task_update(&mut self, id: &str, status: Option<&str>, subject: Option<String>) {
+        if self.style == Some(Style::TodoWrite) {
+            return;
+        }
+        self.style = Some(Style::TaskTools);
+        self.tick();
+        let Some(e) = self.entry(id.to_owned()) else {
+            return;
         };
-        let task = &mut self.created[pos].1;
-        if let Some(s) = status {
-            task.status = Status::parse(s);
+        if let Some(s) = status
+            && e.status.is_none()
+        {
+            e.status = Some(if s.trim().eq_ignore_ascii_case("deleted") {
+                None
+            } else {
+                Some(Status::parse(s))
+            });
         }
-        if let Some(s) = subject {
-            task.content = s;
+        if let Some(s) = subject
+            && e.subject.is_none()
+        {
+            e.subject = Some(s);
         }
     }
 
-    /// The list as it stands, in the order the session created it.
+    /// Calls about tasks whose state was not kept (beyond [`MAX_TRACKED`] tasks).
+    pub fn untracked(&self) -> usize {
+        self.untracked
+    }
+
+    /// The list as it stood, in the order the session created it.
     pub fn tasks(&self) -> Vec<Task> {
-        if self.task_tools_last || self.todo_list.is_none() {
-            self.created.iter().map(|(_, t)| t.clone()).collect()
-        } else {
-            self.todo_list.clone().unwrap_or_default()
+        if self.style == Some(Style::TodoWrite) {
+            return self.todo_list.clone().unwrap_or_default();
         }
+        // Tasks created before what was read come first, then in creation order.
+        let mut live: Vec<((bool, i64), &String, &Entry)> = self
+            .entries
+            .iter()
+            .filter(|(_, e)| e.status != Some(None))
+            .map(|(id, e)| ((e.created.is_some(), e.created.unwrap_or(e.touched)), id, e))
+            .collect();
+        live.sort_by(|a, b| a.0.cmp(&b.0).then_with(|| a.1.cmp(b.1)));
+        live.into_iter()
+            .map(|(_, id, e)| Task {
+                content: e
+                    .subject
+                    .clone()
+                    .unwrap_or_else(|| format!("task #{id} (created before the saved window)")),
+                status: e.status.flatten().unwrap_or(Status::Pending),
+            })
+            .collect()
     }
 
-    fn next_id(&self) -> String {
-        let max = self
-            .created
-            .iter()
-            .filter_map(|(id, _)| id.parse::<u64>().ok())
-            .max();
-        (max.unwrap_or(0) + 1).to_string()
+    fn tick(&mut self) {
+        self.clock -= 1;
+    }
+
+    fn entry(&mut self, id: String) -> Option<&mut Entry> {
+        let touched = self.clock;
+        if !self.entries.contains_key(&id) && self.entries.len() >= MAX_TRACKED {
+            self.untracked += 1;
+            return None;
+        }
+        Some(self.entries.entry(id).or_insert_with(|| Entry {
+            touched,
+            ..Entry::default()
+        }))
     }
 }
 
@@ -141,27 +242,69 @@ mod tests {
         }
     }
 
+    /// Feeds calls given oldest first, the way the reader meets them: newest first.
+    enum Call {
+        Create(Option<&'static str>, &'static str),
+        Update(&'static str, Option<&'static str>, Option<&'static str>),
+        Todo(Vec<Task>),
+    }
+
+    fn replay(calls: Vec<Call>) -> TaskReplay {
+        let mut r = TaskReplay::default();
+        for c in calls.into_iter().rev() {
+            match c {
+                Call::Create(id, s) => r.task_create(id.map(str::to_owned), s.into()),
+                Call::Update(id, st, su) => r.task_update(id, st, su.map(str::to_owned)),
+                Call::Todo(items) => r.todo_write(items),
+            }
+        }
+        r
+    }
+
     #[test]
     fn replay_create_update_delete() {
-        let mut b = TaskBoard::default();
-        b.task_create(Some("1".into()), "a".into());
-        b.task_create(Some("2".into()), "b".into());
-        b.task_create(Some("3".into()), "c".into());
-        b.task_update("1", Some("in_progress"), None);
-        b.task_update("2", Some("completed"), None);
-        b.task_update("3", Some("deleted"), None);
+        use Call::*;
+        let r = replay(vec![
+            Create(Some("1"), "a"),
+            Create(Some("2"), "b"),
+            Create(Some("3"), "c"),
+            Update("1", Some("in_progress"), None),
+            Update("2", Some("completed"), None),
+            Update("3", Some("deleted"), None),
+        ]);
         assert_eq!(
-            b.tasks(),
+            r.tasks(),
             vec![t("a", Status::InProgress), t("b", Status::Completed)]
         );
+        assert!(r.known());
+    }
+
+    #[test]
+    fn newest_status_and_subject_win() {
+        use Call::*;
+        let r = replay(vec![
+            Create(Some("1"), "draft"),
+            Update("1", Some("in_progress"), None),
+            Update("1", None, Some("final name")),
+            Update("1", Some("completed"), None),
+        ]);
+        assert_eq!(r.tasks(), vec![t("final name", Status::Completed)]);
     }
 
     #[test]
     fn last_style_wins() {
-        let mut b = TaskBoard::default();
-        b.task_create(None, "old".into());
-        b.todo_write(vec![t("new", Status::Pending)]);
-        assert_eq!(b.tasks(), vec![t("new", Status::Pending)]);
+        use Call::*;
+        let r = replay(vec![
+            Create(None, "old"),
+            Todo(vec![t("new", Status::Pending)]),
+        ]);
+        assert_eq!(r.tasks(), vec![t("new", Status::Pending)]);
+        assert!(r.known());
+        let r = replay(vec![
+            Todo(vec![t("old", Status::Pending)]),
+            Create(Some("1"), "new"),
+        ]);
+        assert_eq!(r.tasks(), vec![t("new", Status::Pending)]);
     }
 
     #[test]
@@ -175,18 +318,38 @@ mod tests {
 
     #[test]
     fn missing_ids_are_sequential() {
-        let mut b = TaskBoard::default();
-        b.task_create(None, "a".into());
-        b.task_create(None, "b".into());
-        b.task_update("2", Some("in_progress"), None);
-        assert_eq!(b.tasks()[1], t("b", Status::InProgress));
+        use Call::*;
+        let r = replay(vec![
+            Create(None, "a"),
+            Create(None, "b"),
+            Update("2", Some("in_progress"), None),
+        ]);
+        assert_eq!(
+            r.tasks(),
+            vec![t("a", Status::Pending), t("b", Status::InProgress)]
+        );
     }
 
     #[test]
     fn update_for_unknown_task_stays_visible() {
-        let mut b = TaskBoard::default();
-        b.task_update("7", Some("in_progress"), None);
-        assert_eq!(b.tasks()[0].status, Status::InProgress);
-        assert!(b.tasks()[0].content.contains("#7"));
+        use Call::*;
+        let r = replay(vec![Update("7", Some("in_progress"), None)]);
+        assert_eq!(r.tasks()[0].status, Status::InProgress);
+        assert!(r.tasks()[0].content.contains("#7"));
+        assert!(!r.known());
+    }
+
+    #[test]
+    fn quadratic_replay_is_gone_100k_creations_are_linear_and_bounded() {
+        // Issue #12: 100,000 TaskCreate calls made the forward replay quadratic (the watchdog
+        // fired). Newest first, each call is one lookup and the state stays bounded.
+        let mut r = TaskReplay::default();
+        for i in (1..=100_000u32).rev() {
+            r.task_update(&i.to_string(), Some("completed"), None);
+            r.task_create(Some(i.to_string()), format!("task {i}"));
+        }
+        assert_eq!(r.tasks().len(), MAX_TRACKED);
+        assert_eq!(r.untracked(), 2 * (100_000 - MAX_TRACKED));
+        assert_eq!(r.tasks()[0].content, "task 99001");
     }
 }

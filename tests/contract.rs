@@ -313,7 +313,7 @@ fn preview_fails_loudly_on_bad_input() {
     let empty = sb.transcript("e.jsonl", &["{}".to_string()]);
     let r = sb.cmd(&["preview", empty.to_str().unwrap()]).run();
     assert_ne!(r.code, Some(0));
-    assert!(r.stderr.contains("no prompt typed by the user"));
+    assert!(r.stderr.contains("nothing to report"));
     assert_ne!(sb.cmd(&["preview"]).run().code, Some(0), "missing argument");
 }
 

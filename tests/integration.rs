@@ -14,5 +14,7 @@ mod e2e;
 mod hostile;
 #[cfg(unix)]
 mod launcher;
+#[cfg(unix)]
+mod long_sessions;
 mod props;
 mod real_transcripts;

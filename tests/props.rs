@@ -2,10 +2,11 @@
 //! and arbitrary JSON records never panic, the output stays within the size budget, and a valid
 //! prompt appended after garbage is always found.
 
-use compact_guardian::extract::extract;
+use compact_guardian::extract::{Extractor, Part, extract};
+use compact_guardian::pipeline::{build, build_with};
 use compact_guardian::record::parse_line;
 use compact_guardian::render::{HARD_LIMIT, Meta, Source, TARGET, render, utf16_len};
-use compact_guardian::transcript::{Limits, scan};
+use compact_guardian::transcript::Limits;
 use proptest::prelude::*;
 use serde_json::{Value, json};
 use std::time::SystemTime;
@@ -89,8 +90,7 @@ proptest! {
         body.extend_from_slice(json!({"type":"user","uuid":"zz-last","message":{"content": prompt}}).to_string().as_bytes());
         body.push(b'\n');
         std::fs::write(&path, body).unwrap();
-        let s = scan(&path, Limits { max_bytes: 1 << 20, deadline: None }).unwrap();
-        let ex = extract(&s.records);
+        let ex = build(&path, Part::Whole, Limits::default()).unwrap().extraction;
         prop_assert_eq!(ex.instructions.last().map(|s| s.trim()), Some(prompt.trim()));
     }
 }
@@ -110,5 +110,59 @@ proptest! {
         let recs: Vec<_> = lines.iter().filter_map(|l| parse_line(l.as_bytes())).collect();
         let text = render(&extract(&recs), &Meta { focus: Some(big.clone()), ..meta() });
         prop_assert!(utf16_len(&text) <= TARGET, "{}", utf16_len(&text));
+    }
+}
+
+/// A random conversation: prompts, replies, tool calls with results (some failing), task calls,
+/// bookkeeping attachments, and rewinds (a prompt whose parent is an earlier record).
+fn conversation() -> impl Strategy<Value = Vec<String>> {
+    prop::collection::vec((0u8..8, 0usize..40, "[a-z]{1,12}"), 1..120).prop_map(|steps| {
+        let mut lines = Vec::new();
+        let mut uuids: Vec<String> = Vec::new();
+        let mut next_task = 1;
+        for (i, (kind, back, word)) in steps.into_iter().enumerate() {
+            let uuid = format!("u{i}");
+            let parent = match (kind, uuids.len()) {
+                (_, 0) => Value::Null,
+                // a rewind: the new prompt hangs off an earlier record
+                (7, n) => Value::from(uuids[n - 1 - back % n].clone()),
+                (_, n) => Value::from(uuids[n - 1].clone()),
+            };
+            let line = match kind {
+                0 | 7 => json!({"parentUuid":parent,"type":"user","message":{"role":"user","content":format!("prompt {word} {i}")},"uuid":uuid}),
+                1 => json!({"parentUuid":parent,"type":"assistant","message":{"role":"assistant","content":[{"type":"text","text":format!("reply {word}\n- [ ] {word}")}]},"uuid":uuid}),
+                2 => json!({"parentUuid":parent,"type":"assistant","message":{"role":"assistant","content":[{"type":"tool_use","id":format!("t{i}"),"name":(["Bash","Edit","Write"][back % 3]),"input":{"command":word,"file_path":format!("/f/{word}")}}]},"uuid":uuid}),
+                3 => json!({"parentUuid":parent,"type":"user","message":{"role":"user","content":[{"type":"tool_result","tool_use_id":format!("t{}", i.saturating_sub(1)),"content":"out","is_error":back % 3 == 0}]},"uuid":uuid}),
+                4 => {
+                    next_task += 1;
+                    json!({"parentUuid":parent,"type":"assistant","message":{"role":"assistant","content":[{"type":"tool_use","id":format!("c{i}"),"name":"TaskCreate","input":{"subject":word}}]},"uuid":uuid})
+                }
+                5 => json!({"parentUuid":parent,"type":"user","message":{"role":"user","content":[{"type":"tool_result","tool_use_id":format!("c{}", i.saturating_sub(1)),"content":format!("Task #{} created successfully", next_task - 1)}]},"uuid":uuid}),
+                _ => json!({"parentUuid":parent,"type":"attachment","attachment":{"type":"hook_success","content":word},"uuid":uuid}),
+            };
+            uuids.push(uuid);
+            lines.push(line.to_string());
+        }
+        lines
+    })
+}
+
+proptest! {
+    #![proptest_config(ProptestConfig { cases: 256, ..ProptestConfig::default() })]
+
+    /// The byte triage (every line through it: recent window 0) never changes the prompts or the
+    /// task list that parsing every line gives, rewinds included.
+    #[test]
+    fn byte_triage_agrees_with_parsing_every_line(lines in conversation()) {
+        let dir = tempfile::tempdir().unwrap();
+        let path = dir.path().join("t.jsonl");
+        std::fs::write(&path, lines.join("\n") + "\n").unwrap();
+        let fold = Extractor::new(Part::Whole).with_recent_window(0);
+        let streamed = build_with(&path, fold, Limits::default()).unwrap().extraction;
+        let recs: Vec<_> = lines.iter().filter_map(|l| parse_line(l.as_bytes())).collect();
+        let reference = extract(&recs);
+        prop_assert_eq!(&streamed.instructions, &reference.instructions);
+        prop_assert_eq!(&streamed.tasks, &reference.tasks);
+        prop_assert_eq!(&streamed.files_changed, &reference.files_changed);
     }
 }

@@ -3,18 +3,32 @@
 //! file: the prompts are each file's latest genuine prompts on the current branch (prefixes),
 //! oldest first.
 
-use compact_guardian::extract::{Extraction, compacted_part, extract};
+use compact_guardian::extract::{Extraction, Extractor, Part, extract};
+use compact_guardian::pipeline::{Built, build, build_with};
+use compact_guardian::record::parse_line;
 use compact_guardian::render::{Meta, Source, TARGET, render, utf16_len};
 use compact_guardian::tasks::Status;
-use compact_guardian::transcript::{Limits, scan};
-use std::path::PathBuf;
+use compact_guardian::transcript::Limits;
+use std::path::{Path, PathBuf};
 use std::time::SystemTime;
 
-/// Read as `save` reads by default: up to 64 MiB, no deadline.
+/// Read as `save` reads by default: no byte cap, no deadline.
 const FULL: Limits = Limits {
-    max_bytes: 64 << 20,
+    max_bytes: None,
     deadline: None,
 };
+
+fn scan(path: &Path, limits: Limits) -> Option<Built> {
+    build(path, Part::Whole, limits).ok()
+}
+
+/// Every line of the file parsed and folded, with no triage and no early stop: the reference
+/// the streaming pipeline must agree with.
+fn eager(path: &Path) -> Extraction {
+    let body = std::fs::read(path).unwrap();
+    let records: Vec<_> = body.split(|b| *b == b'\n').filter_map(parse_line).collect();
+    extract(&records)
+}
 
 fn corpus() -> Option<PathBuf> {
     let dir = PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("../shared/transcripts");
@@ -49,7 +63,7 @@ fn check(file: &str, want: Expect) {
         s.stats.skipped_lines, 0,
         "{file}: every line of a real transcript parses"
     );
-    let ex = extract(&s.records);
+    let ex = s.extraction;
     assert_eq!(
         ex.instructions.len(),
         want.prompts.len(),
@@ -367,29 +381,41 @@ transcript_test!(
     }
 );
 
-/// The same files read from a window too small for them: extension must still find the prompts.
+/// The streaming pipeline (newest first, byte-level triage, early stop) gives what folding every
+/// parsed line gives, on every real transcript: the triage never drops a line that matters.
 #[test]
-fn small_window_extension_finds_the_same_prompts() {
+fn streaming_triage_agrees_with_parsing_every_line() {
     let Some(dir) = corpus() else { return };
-    for file in [
-        "claude_backup__719f12f0-d8aa-4d12-9ac6-a5bd544bb57c.jsonl",
-        "claude-config__02fb0004-79f5-4617-90c8-faa9d1167059.jsonl",
-    ] {
-        let path = dir.join(file);
-        let whole = extract(&scan(&path, FULL).unwrap().records);
-        let tight = extract(
-            &scan(
-                &path,
-                Limits {
-                    max_bytes: 0,
-                    deadline: None,
-                },
-            )
-            .unwrap()
-            .records,
+    let mut files = 0;
+    for entry in std::fs::read_dir(&dir).unwrap() {
+        let path = entry.unwrap().path();
+        if path.extension().is_none_or(|e| e != "jsonl") {
+            continue;
+        }
+        let streamed = scan(&path, FULL).unwrap().extraction;
+        let reference = eager(&path);
+        let name = path.file_name().unwrap().to_string_lossy().into_owned();
+        assert_eq!(streamed.instructions, reference.instructions, "{name}");
+        assert_eq!(streamed.tasks, reference.tasks, "{name}");
+        assert_eq!(streamed.files_changed, reference.files_changed, "{name}");
+        assert_eq!(streamed.actions, reference.actions, "{name}");
+        assert_eq!(streamed.checklist, reference.checklist, "{name}");
+        assert_eq!(streamed.last_response, reference.last_response, "{name}");
+        // Every line through the byte triage (no recent window): prompts and tasks unchanged.
+        let fold = Extractor::new(Part::Whole).with_recent_window(0);
+        let triaged = build_with(&path, fold, FULL).unwrap();
+        assert_eq!(
+            triaged.extraction.instructions, reference.instructions,
+            "{name}"
         );
-        assert_eq!(whole.instructions, tight.instructions, "{file}");
+        assert_eq!(triaged.extraction.tasks, reference.tasks, "{name}");
+        assert_eq!(
+            triaged.extraction.files_changed, reference.files_changed,
+            "{name}"
+        );
+        files += 1;
     }
+    assert_eq!(files, 18);
 }
 
 /// The compacted part of a real transcript (2.1.140 has one compaction): the fallback rebuild.
@@ -397,11 +423,8 @@ fn small_window_extension_finds_the_same_prompts() {
 fn rebuild_before_real_compaction_boundary() {
     let Some(dir) = corpus() else { return };
     let path = dir.join("claude-config__02fb0004-79f5-4617-90c8-faa9d1167059.jsonl");
-    let s = scan(&path, FULL).unwrap();
     // Only interrupt notices follow this file's boundary, so it is taken as the latest compaction.
-    let part = compacted_part(&s.records);
-    assert!(part.len() < s.records.len());
-    let ex = extract(part);
+    let ex = build(&path, Part::Compacted, FULL).unwrap().extraction;
     assert_eq!(
         ex.instructions.last().map(String::as_str),
         Some("/oh-my-claudecode:omc-teams 3:gemini \"리액트 19 리뷰\"")
@@ -417,7 +440,7 @@ fn cli_2_1_328_two_compactions_fixture() {
         .join("tests/fixtures/cli-2.1.328-two-compactions.jsonl");
     let s = scan(&path, FULL).unwrap();
     assert_eq!(s.stats.skipped_lines, 0);
-    let ex = extract(&s.records);
+    let ex = s.extraction;
     assert_eq!(
         ex.instructions,
         [
@@ -461,8 +484,7 @@ fn cli_2_1_328_two_compactions_fixture() {
     let dir = tempfile::tempdir().unwrap();
     let cut = dir.path().join("cut.jsonl");
     std::fs::write(&cut, &body[..line_start]).unwrap();
-    let s = scan(&cut, FULL).unwrap();
-    let ex = extract(compacted_part(&s.records));
+    let ex = build(&cut, Part::Compacted, FULL).unwrap().extraction;
     assert_eq!(
         ex.instructions.first().map(String::as_str),
         Some("WRITE:notes.txt Create notes.txt with a greeting — café ✓ 日本語")

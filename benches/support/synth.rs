@@ -182,3 +182,51 @@ pub fn write_gap_transcript(out: &mut impl Write, gap: u64) -> io::Result<u64> {
     }
     Ok(written)
 }
+
+/// A long autonomous run: three prompts at the very start, then tool calls and results (Bash
+/// and Edit, no task tools) of about `record_bytes` each until `target` bytes, with a short text
+/// reply now and then. The shape of issue #12: the user's words sit at the start of the file.
+pub fn write_autonomous_transcript(
+    out: &mut impl Write,
+    target: u64,
+    record_bytes: usize,
+) -> io::Result<u64> {
+    let mut s = Synth::new();
+    let mut written = 0;
+    for i in 1..=3 {
+        written += s.record(out, &format!(r#""promptId":"p{i}","type":"user","message":{{"role":"user","content":"Autonomous prompt {i}: work through the backlog without stopping"}},"permissionMode":"default","origin":{{"kind":"human"}},"promptSource":"typed""#))?;
+    }
+    // The record envelope (ids, timestamp, cwd, version, ...) is about 330 bytes.
+    let pad = record_bytes.saturating_sub(330).max(8);
+    let mut n: u64 = 0;
+    while written < target {
+        n += 1;
+        let id = format!("toolu_{n:010}");
+        let (name, input) = if n.is_multiple_of(7) {
+            (
+                "Edit",
+                format!(
+                    r#"{{"file_path":"/home/dev/project/src/m{}.rs","old_string":"a","new_string":"b"}}"#,
+                    n % 23
+                ),
+            )
+        } else {
+            (
+                "Bash",
+                format!(
+                    r#"{{"command":"cargo test -p crate{} -- {}","description":"Run tests"}}"#,
+                    n % 31,
+                    s.text(pad / 2).to_owned()
+                ),
+            )
+        };
+        written += s.record(out, &format!(r#""message":{{"role":"assistant","content":[{{"type":"tool_use","id":"{id}","name":"{name}","input":{input}}}]}},"type":"assistant""#))?;
+        let output = s.text(pad).to_owned();
+        written += s.record(out, &format!(r#""type":"user","message":{{"role":"user","content":[{{"tool_use_id":"{id}","type":"tool_result","content":"{output}","is_error":false}}]}}"#))?;
+        if n.is_multiple_of(50) {
+            let reply = s.text(pad).to_owned();
+            written += s.record(out, &format!(r#""message":{{"role":"assistant","content":[{{"type":"text","text":"{reply}"}}]}},"type":"assistant""#))?;
+        }
+    }
+    Ok(written)
+}

@@ -1,10 +1,11 @@
-//! Arbitrary bytes as a transcript: line reader, record parser, extraction and rendering must
-//! never panic, and the snapshot must stay within the size budget.
+//! Arbitrary bytes as a transcript: line reader, byte triage, record parser, the newest-first
+//! fold and rendering must never panic; the snapshot must stay within the size budget; and the
+//! triage must never lose a prompt that parsing every line finds.
 
 #![no_main]
 
-use compact_guardian::extract::{compacted_part, extract};
-use compact_guardian::record::{can_skip, parse_line};
+use compact_guardian::extract::{Extractor, Part, Searched, extract_part};
+use compact_guardian::record::{Triage, Wants, parse_line, triage};
 use compact_guardian::render::{HARD_LIMIT, Meta, Source, render, utf16_len};
 use compact_guardian::tail::TailReader;
 use libfuzzer_sys::fuzz_target;
@@ -12,19 +13,33 @@ use std::io::Cursor;
 use std::time::UNIX_EPOCH;
 
 fuzz_target!(|data: &[u8]| {
-    let mut reader = TailReader::new(Cursor::new(data), data.len() as u64);
-    let mut records = Vec::new();
-    while reader
-        .read_chunk(|line| {
-            let _ = can_skip(line);
-            records.extend(parse_line(line));
-        })
-        .unwrap()
-    {}
-    records.reverse();
     let meta = Meta { taken_at: UNIX_EPOCH, trigger: Some("auto".into()), cwd: None, git_branch: None, focus: None, source: Source::Saved };
-    for part in [&records[..], compacted_part(&records)] {
-        let text = render(&extract(part), &meta);
+    for part in [Part::Whole, Part::Compacted] {
+        // Streaming, every line through the triage.
+        let mut reader = TailReader::new(Cursor::new(data), data.len() as u64);
+        let mut fold = Extractor::new(part).with_recent_window(0);
+        let mut records = Vec::new();
+        let wants = Wants { everything: false, task_calls: true, files: true, plans: true };
+        while reader
+            .read_chunk(|line| {
+                records.extend(parse_line(line));
+                match triage(line, wants) {
+                    Triage::Parse => {
+                        if let Some(r) = parse_line(line) {
+                            fold.record(r);
+                        }
+                    }
+                    Triage::Link(l) => fold.link(l),
+                    Triage::Skip => {}
+                }
+            })
+            .unwrap()
+        {}
+        let streamed = fold.finish(Searched::default());
+        records.reverse();
+        let reference = extract_part(&records, part);
+        assert_eq!(streamed.instructions, reference.instructions);
+        let text = render(&reference, &meta);
         assert!(utf16_len(&text) <= HARD_LIMIT);
     }
 });

@@ -1,10 +1,12 @@
 //! `preview`: what restore would print for a transcript, or the structured extraction, for people
-//! debugging. Unlike the hooks it reports errors with a non-zero exit.
+//! debugging. Unlike the hooks it reports errors with a non-zero exit, and reads without a time
+//! budget.
 
 use crate::config::Config;
-use crate::extract::{Extraction, extract};
-use crate::render::{Meta, Source, render};
-use crate::transcript::{self, Limits, ScanStats};
+use crate::extract::{Extraction, Part};
+use crate::pipeline;
+use crate::render::{Meta, Source};
+use crate::transcript::{Limits, ScanStats};
 use anyhow::{Result, bail};
 use serde::Serialize;
 use std::io::Write;
@@ -24,24 +26,17 @@ pub fn preview(transcript: &Path, json: bool, cfg: &Config, out: &mut impl Write
         max_bytes: cfg.scan_bytes,
         deadline: None,
     };
-    let scan = transcript::scan(transcript, limits)?;
-    let ex = extract(&scan.records);
+    let built = pipeline::build(transcript, Part::Whole, limits)?;
     if json {
         serde_json::to_writer_pretty(
             &mut *out,
             &PreviewJson {
-                extraction: &ex,
-                scan: &scan.stats,
+                extraction: &built.extraction,
+                scan: &built.stats,
             },
         )?;
         writeln!(out)?;
         return Ok(());
-    }
-    if ex.is_empty() {
-        bail!(
-            "no prompt typed by the user in {}: save would write no snapshot",
-            transcript.display()
-        );
     }
     let meta = Meta {
         taken_at: SystemTime::now(),
@@ -51,6 +46,12 @@ pub fn preview(transcript: &Path, json: bool, cfg: &Config, out: &mut impl Write
         focus: None,
         source: Source::Saved,
     };
-    out.write_all(render(&ex, &meta).as_bytes())?;
+    let Some(text) = built.render(&meta) else {
+        bail!(
+            "nothing to report in {}: save would write no snapshot",
+            transcript.display()
+        );
+    };
+    out.write_all(text.as_bytes())?;
     Ok(())
 }

@@ -1,14 +1,15 @@
 //! `restore`: the SessionStart(compact) hook. Prints the session's fresh snapshot exactly once;
 //! without a usable one (none saved, stale, not ours, or the folder unusable), rebuilds the context
-//! from the transcript part that was just compacted ([`compacted_part`]).
+//! from the transcript part that was just compacted ([`Part::Compacted`]).
 
 use super::hook::{self, Hook};
 use crate::config::Config;
-use crate::extract::{compacted_part, extract};
+use crate::extract::Part;
 use crate::failopen::debug;
-use crate::render::{Meta, Source, render};
+use crate::pipeline;
+use crate::render::{Meta, Source};
 use crate::store::Taken;
-use crate::transcript::{self, Limits};
+use crate::transcript::Limits;
 use anyhow::{Result, anyhow};
 use std::io::{Read, Write};
 use std::path::Path;
@@ -85,12 +86,8 @@ fn rebuild(hook: &Hook, cfg: &Config, deadline: Instant, out: &mut impl Write) -
         max_bytes: cfg.scan_bytes,
         deadline: Some(deadline),
     };
-    let scan = transcript::scan(Path::new(path), limits)?;
-    debug(cfg.debug, || format!("rebuild scan: {:?}", scan.stats));
-    let ex = extract(compacted_part(&scan.records));
-    if ex.is_empty() {
-        return Ok(());
-    }
+    let built = pipeline::build(Path::new(path), Part::Compacted, limits)?;
+    debug(cfg.debug, || format!("rebuild scan: {:?}", built.stats));
     let meta = Meta {
         taken_at: SystemTime::now(),
         trigger: None,
@@ -99,7 +96,9 @@ fn rebuild(hook: &Hook, cfg: &Config, deadline: Instant, out: &mut impl Write) -
         focus: None,
         source: Source::Rebuilt,
     };
-    out.write_all(render(&ex, &meta).as_bytes())?;
-    out.flush()?;
+    if let Some(text) = built.render(&meta) {
+        out.write_all(text.as_bytes())?;
+        out.flush()?;
+    }
     Ok(())
 }

@@ -1,0 +1,59 @@
+//! The one way a snapshot is built from a transcript, for all three commands: scan backwards
+//! into the extraction fold, then render. Each command adds only its I/O and policy.
+
+use crate::extract::{Extraction, Extractor, Part, Searched};
+use crate::record::{Link, Record, Wants};
+use crate::render::{Meta, render};
+use crate::transcript::{self, Fold, Limits, ScanStats};
+use anyhow::Result;
+use std::path::Path;
+
+impl Fold for Extractor {
+    fn wants(&self) -> Wants {
+        Extractor::wants(self)
+    }
+    fn record(&mut self, rec: Record) {
+        Extractor::record(self, rec);
+    }
+    fn link(&mut self, link: Link) {
+        Extractor::link(self, link);
+    }
+    fn scanned(&mut self, bytes: u64) {
+        self.set_scanned(bytes);
+    }
+    fn satisfied(&self) -> bool {
+        Extractor::satisfied(self)
+    }
+}
+
+/// What was extracted from a transcript, and what reading it took.
+#[derive(Debug)]
+pub struct Built {
+    /// The extraction.
+    pub extraction: Extraction,
+    /// How the scan went.
+    pub stats: ScanStats,
+}
+
+impl Built {
+    /// The snapshot text, or `None` when there is nothing at all to report.
+    pub fn render(&self, meta: &Meta) -> Option<String> {
+        (!self.extraction.is_empty()).then(|| render(&self.extraction, meta))
+    }
+}
+
+/// Reads `part` of the transcript at `path` within `limits` and extracts what the agent needs.
+pub fn build(path: &Path, part: Part, limits: Limits) -> Result<Built> {
+    build_with(path, Extractor::new(part), limits)
+}
+
+/// [`build`] with a prepared fold (tests use a small recent window).
+pub fn build_with(path: &Path, mut fold: Extractor, limits: Limits) -> Result<Built> {
+    let stats = transcript::scan(path, limits, &mut fold)?;
+    let extraction = fold.finish(Searched {
+        bytes: stats.bytes_scanned,
+        whole_file: stats.reached_start,
+        out_of_time: stats.hit_deadline,
+    });
+    Ok(Built { extraction, stats })
+}
