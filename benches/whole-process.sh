@@ -1,10 +1,14 @@
 #!/usr/bin/env bash
 # Whole-process benchmark: the release binary run as Claude Code runs it (a fresh process, hook JSON
 # on stdin), on generated 2.1.3xx-layout transcripts of 1 MB, 100 MB, 1 GB, a "gap" file whose
-# last five prompts are 10 MB apart, and a "cap" file whose prompts are 20 MiB apart (the scan
-# stops at its 64 MiB cap). Prints the median wall time of RUNS spawns (examples/spawn_bench:
-# no shell in between, which would cost more than the binary) and the median peak RSS of 9 runs
-# (GNU time).
+# last five prompts are 10 MB apart, a "far" file whose prompts are 20 MiB apart, and long
+# autonomous runs (issue #12): three prompts at the very start, then 80 MB or 400 MB of ~640-byte
+# tool records, or 64 MiB of ~200-byte ones. Prints the median wall time of RUNS spawns
+# (examples/spawn_bench: no shell in between, which would cost more than the binary) and the
+# median peak RSS of 9 runs (GNU time), each beside a baseline run the same way on the same file:
+#   - the autonomous runs beside `grep -c '"type":"user"' FILE` (one pass over the same bytes),
+#   - the recent-prompt files beside `tail -c 2097152 FILE` (a process start plus reading the
+#     2 MiB the original plugin read: the floor for the common case).
 #
 #   benches/whole-process.sh                      # ours only
 #   ORIGINAL=/path/to/original/compact-guardian benches/whole-process.sh   # side by side
@@ -28,7 +32,10 @@ gen 1mb 1048576
 gen 100mb 104857600
 gen 1gb 1073741824
 gen gap 0 --gap 10485760
-gen cap 0 --gap 20971520   # prompts 20 MiB apart: save reads to the 64 MiB cap
+gen far 0 --gap 20971520   # prompts 20 MiB apart: save reads back about 100 MiB
+gen auto80 80000000 --autonomous 640
+gen auto400 400000000 --autonomous 640
+gen tiny64 67108864 --autonomous 200
 
 work=$(mktemp -d)
 trap 'rm -rf "$work"' EXIT
@@ -59,9 +66,13 @@ bench() { # label stdin-file prepare(or "") command...
     printf '%s\t%s\t%s\n' "$label" "$median" "$(peak_kb "$in" "$@")" >> "$results"
 }
 
-for name in 1mb 100mb 1gb gap cap; do
+for name in 1mb 100mb 1gb gap far auto80 auto400 tiny64; do
     in=$(input "$name")
     bench "save $name" "$in" "" "$bin" save
+    case $name in
+    auto* | tiny*) bench "grep $name" /dev/null "" grep -c '"type":"user"' "$data/$name.jsonl" ;;
+    1mb | 100mb | 1gb) bench "tail2m $name" /dev/null "" tail -c 2097152 "$data/$name.jsonl" ;;
+    esac
     bench "restore $name" "$in" "$bin save < $in > /dev/null" "$bin" restore
     bench "preview $name" /dev/null "" "$bin" preview "$data/$name.jsonl"
     if [ -n "${ORIGINAL:-}" ]; then
@@ -74,6 +85,19 @@ echo "machine: $(nproc) cores, $(awk '/MemTotal/ {printf "%.0f GiB", $2/1048576}
 python3 - "$results" <<'PY'
 import sys
 rows = [l.rstrip("\n").split("\t") for l in open(sys.argv[1])]
+floors = {r[0]: r for r in rows if r[0].split(" ")[0] in ("grep", "tail2m")}
+print("| case | compact-guardian median | peak RSS | baseline | baseline median | ratio |")
+print("|---|---:|---:|---|---:|---:|")
+for r in rows:
+    if not r[0].startswith("save "):
+        continue
+    name = r[0][len("save "):]
+    for kind, what in (("grep", "grep -c '\"type\":\"user\"'"), ("tail2m", "tail -c 2097152")):
+        f = floors.get(f"{kind} {name}")
+        if f:
+            print(f"| save {name} | {float(r[1]):.2f} ms | {int(r[2])/1024:.1f} MiB | {what} | {float(f[1]):.2f} ms | {float(r[1])/float(f[1]):.2f}x |")
+print()
+rows = [r for r in rows if r[0] not in floors]
 ours = {r[0]: r for r in rows if not r[0].startswith("original ")}
 base = {r[0][len("original "):]: r for r in rows if r[0].startswith("original ")}
 print("| case | compact-guardian median | peak RSS | original median | original peak RSS | speed-up |")

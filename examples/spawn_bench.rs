@@ -1,9 +1,12 @@
 //! Times whole processes without a shell in between (a shell's start-up is bigger than ours):
 //! `cargo run --release --example spawn_bench -- <runs> <stdin-file> [--prepare '<sh command>'] -- <cmd> [args...]`.
-//! Each run spawns `cmd` with `stdin-file` on stdin and stdout discarded; `--prepare` runs before
-//! each run, untimed. Prints the median and the minimum in milliseconds, tab-separated.
+//! Each run spawns `cmd` with `stdin-file` on stdin and its stdout a pipe that is read and
+//! discarded (as Claude Code reads a hook's stdout; and GNU grep stops at the first match when
+//! its stdout is /dev/null, which would flatter a grep baseline); `--prepare` runs before each
+//! run, untimed. Prints the median and the minimum in milliseconds, tab-separated.
 
 use std::fs::File;
+use std::io::Read;
 use std::process::{Command, Stdio};
 use std::time::Instant;
 
@@ -35,12 +38,15 @@ fn main() {
         }
         let stdin = File::open(&input).unwrap();
         let start = Instant::now();
-        let status = Command::new(&cmd[0])
+        let mut child = Command::new(&cmd[0])
             .args(&cmd[1..])
             .stdin(Stdio::from(stdin))
-            .stdout(Stdio::null())
-            .status()
+            .stdout(Stdio::piped())
+            .spawn()
             .unwrap();
+        let mut sink = Vec::new();
+        child.stdout.take().unwrap().read_to_end(&mut sink).unwrap();
+        let status = child.wait().unwrap();
         let elapsed = start.elapsed();
         assert!(status.success());
         if i >= 5 {

@@ -18,6 +18,7 @@
 use crate::genuine::prompt_text;
 use crate::record::{Id, Kind, Link, Record, ToolUse, Wants};
 use crate::tasks::{Status, Task, TaskReplay, created_id};
+use crate::text::escaped_line;
 use serde::Serialize;
 use std::collections::HashMap;
 
@@ -31,15 +32,14 @@ pub const CHECKLIST_MESSAGES: usize = 10;
 const MAX_CHECKLIST: usize = 30;
 /// How many changed files are kept.
 pub const MAX_FILES: usize = 30;
-/// Recent activity (the last actions and replies) is collected from at most this much of the end
-/// of the transcript; beyond it, every line is triaged from its bytes and only prompts, tasks,
-/// changed files and plans are looked for.
+/// Recent activity (the last actions, replies and changed files) is collected from at most this
+/// much of the end of the transcript (about eighty 2.1.3xx turns); beyond it, every line is triaged
+/// from its bytes and only prompts, tasks and plans are looked for.
 pub const RECENT_WINDOW: u64 = 8 * 1024 * 1024;
 /// Always read at least this much (when the file is that long): the original plugin's window.
 pub const MIN_WINDOW: u64 = 2 * 1024 * 1024;
-/// The task list and changed files are looked for this far back at most (prompts, further): a
-/// session that never used task tools must not cost a parse of its whole history on every
-/// compaction, and a file last changed hundreds of megabytes ago is not recent work.
+/// Once the prompts are found, the task list is looked for this far back at most: a session that
+/// never used task tools must not cost a parse of its whole history on every compaction.
 pub const HORIZON: u64 = 64 * 1024 * 1024;
 /// Results waiting for their calls; more means calls are missing, and the oldest wait is dropped.
 const MAX_WAITING_RESULTS: usize = 4_096;
@@ -233,7 +233,7 @@ impl Extractor {
             // collected again: parse all.
             everything: self.recent_wanted() || !self.boundary_settled,
             task_calls: self.tasks.wants_task_tools() || self.tasks.wants_todo_write(),
-            files: self.files.len() < MAX_FILES && self.scanned < HORIZON,
+            files: self.files.len() < MAX_FILES && self.recent_open(),
             plans: false,
         }
     }
@@ -391,7 +391,7 @@ impl Extractor {
             self.push_action(tu, failed);
         }
         if let Some(path) = &tu.written_path
-            && self.scanned < HORIZON
+            && self.recent_open()
             && !result.as_ref().is_some_and(|r| r.is_error)
             && self.files.len() < MAX_FILES
             && !self.files.contains(path)
@@ -431,7 +431,7 @@ impl Extractor {
     }
 
     fn push_action(&mut self, tu: &ToolUse, error: bool) {
-        let summary = tu.key_arg.as_deref().map(one_line).unwrap_or_default();
+        let summary = tu.key_arg.as_deref().map(escaped_line).unwrap_or_default();
         if let Some(last) = self.actions.last_mut()
             && last.tool == tu.name
             && last.summary == summary
@@ -499,25 +499,6 @@ fn nonzero_exit(head: &str) -> bool {
         .is_some_and(|code| code != "0")
 }
 
-/// A single line: newlines and tabs escaped, other control characters dropped, at most 160 chars.
-pub fn one_line(s: &str) -> String {
-    let mut out = String::new();
-    for (n, c) in s.trim().chars().enumerate() {
-        if n >= 160 {
-            out.push('…');
-            break;
-        }
-        match c {
-            '\n' => out.push_str("\\n"),
-            '\r' => {}
-            '\t' => out.push_str("\\t"),
-            c if c.is_control() => {}
-            c => out.push(c),
-        }
-    }
-    out
-}
-
 /// Checklist lines (`- [ ]`, `- [x]`, `1.`) outside code fences, newest state of each item winning,
 /// in the order items first appeared.
 fn checklist(replies: &[String]) -> Vec<String> {
@@ -544,7 +525,7 @@ fn checklist(replies: &[String]) -> Vec<String> {
             if !latest.contains_key(&key) {
                 order.push(key.clone());
             }
-            latest.insert(key, one_line(t));
+            latest.insert(key, escaped_line(t));
         }
     }
     let skip = order.len().saturating_sub(MAX_CHECKLIST);

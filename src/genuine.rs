@@ -2,9 +2,18 @@
 //!
 //! A user record in a transcript is far more often machine-made than typed: tool results, skill
 //! expansions, caveats, reminders, notifications, hook output, bash-mode echo, the compaction
-//! summary, and this tool's own restored snapshot. Text is judged one block at a time, because a
-//! real prompt often shares its record with injected blocks, and injected spans are cut out of a
-//! block rather than condemning it.
+//! summary, and this tool's own restored snapshot.
+//!
+//! **Who wrote it decides.** Newer CLIs say so on the record (`promptSource`: `typed`, `queued`,
+//! `suggestion_accepted`, `sdk` are the user's words, `system` is injected; `origin.kind`:
+//! `human`, or `task-notification`). Where they do, the user's text is kept whole: a prompt may
+//! itself mention `<system-reminder>`, `<command-name>` or start with "API Error:". Only a block
+//! that is nothing but injected wrappers (an IDE selection beside the prompt) is dropped.
+//!
+//! Older records say nothing, and text patterns decide, block by block: a wrapper such as
+//! `<system-reminder>...</system-reminder>` counts as injected only when it stands on its own
+//! lines, opened at a line start and closed at a line end; a tag mentioned inside a sentence, or
+//! never closed, is the user's text.
 
 use crate::record::{Kind, Record};
 
@@ -43,7 +52,6 @@ const INJECTED_PREFIXES: &[&str] = &[
     "SessionStart hook additional context",
     "PreCompact hook",
     "Stop hook feedback:",
-    "API Error:",
 ];
 
 /// Built-in slash commands that manage the session rather than ask for work. A user-typed custom
@@ -104,6 +112,30 @@ const HOUSEKEEPING_COMMANDS: &[&str] = &[
     "vim",
 ];
 
+/// Who wrote a user record, as far as the record says.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+enum Author {
+    /// The user's own words (`promptSource` typed/queued/suggestion_accepted/sdk, or
+    /// `origin.kind` human).
+    User,
+    /// The CLI, a hook or a background task.
+    Injected,
+    /// The record does not say (older CLIs): text patterns decide.
+    Unknown,
+}
+
+fn author(rec: &Record) -> Author {
+    if rec.origin.as_deref().is_some_and(|o| o != "human") {
+        return Author::Injected;
+    }
+    match rec.prompt_source.as_deref() {
+        Some("typed" | "queued" | "suggestion_accepted" | "sdk") => Author::User,
+        Some("system") => Author::Injected,
+        _ if rec.origin.as_deref() == Some("human") => Author::User,
+        _ => Author::Unknown,
+    }
+}
+
 /// The text the user typed in this record, if any: the kept blocks joined by blank lines.
 pub fn prompt_text(rec: &Record) -> Option<String> {
     if !matches!(rec.kind, Kind::User | Kind::QueuedPrompt) {
@@ -112,15 +144,19 @@ pub fn prompt_text(rec: &Record) -> Option<String> {
     if rec.sidechain || rec.meta || rec.compact_summary || rec.api_error {
         return None;
     }
-    // CLI 2.1.2xx+ says who wrote the record; trust it when present.
-    if rec.origin.as_deref().is_some_and(|o| o != "human") {
+    let author = author(rec);
+    if author == Author::Injected {
         return None;
     }
     // Tool results travel in user records; text beside them is CLI commentary.
     if !rec.tool_results.is_empty() {
         return None;
     }
-    let parts: Vec<String> = rec.texts.iter().filter_map(|t| typed_part(t)).collect();
+    let parts: Vec<String> = rec
+        .texts
+        .iter()
+        .filter_map(|t| typed_part(t, author))
+        .collect();
     if parts.is_empty() {
         None
     } else {
@@ -129,30 +165,92 @@ pub fn prompt_text(rec: &Record) -> Option<String> {
 }
 
 /// What of one text block the user typed.
-fn typed_part(block: &str) -> Option<String> {
+fn typed_part(block: &str, author: Author) -> Option<String> {
     let t = block.trim();
-    if t.is_empty() || t.contains(SNAPSHOT_MARKER) {
+    if t.is_empty() {
         return None;
     }
-    if INJECTED_PREFIXES.iter().any(|p| t.starts_with(p)) {
-        return None;
+    if let Some(command) = command_block(t) {
+        return command;
     }
-    if let Some(name) = tag_inner(t, "command-name") {
-        return slash_command(
-            name.trim(),
-            tag_inner(t, "command-args").unwrap_or_default(),
-        );
-    }
-    let mut text = t.to_owned();
-    for tag in INJECTED_TAGS {
-        text = strip_tag(&text, tag);
-    }
-    if let Some(memory) = tag_inner(&text, "user-memory-input") {
+    if let Some(memory) = whole_tag(t, "user-memory-input") {
         let memory = memory.trim();
         return (!memory.is_empty()).then(|| format!("(saved to memory) {memory}"));
     }
-    let text = text.trim();
-    (!text.is_empty()).then(|| text.to_owned())
+    let rest = strip_wrapper_lines(t);
+    let rest = rest.trim();
+    if author == Author::User {
+        // The user's words, whole; a block that was nothing but wrappers is not.
+        return (!rest.is_empty()).then(|| t.to_owned());
+    }
+    if t.contains(SNAPSHOT_MARKER) || INJECTED_PREFIXES.iter().any(|p| t.starts_with(p)) {
+        return None;
+    }
+    (!rest.is_empty()).then(|| rest.to_owned())
+}
+
+/// A block that *is* a slash command (`<command-message>`/`<command-name>` first): `Some(/name
+/// args)`, or `Some(None)` for housekeeping built-ins. A prompt that merely mentions the tag is
+/// not a command.
+fn command_block(t: &str) -> Option<Option<String>> {
+    if !(t.starts_with("<command-message>") || t.starts_with("<command-name>")) {
+        return None;
+    }
+    let name = tag_inner(t, "command-name")?;
+    Some(slash_command(
+        name.trim(),
+        tag_inner(t, "command-args").unwrap_or_default(),
+    ))
+}
+
+/// The content of `<tag>...</tag>` when the whole of `t` is that one element.
+fn whole_tag<'t>(t: &'t str, tag: &str) -> Option<&'t str> {
+    let (start, body) = find_open(t, tag)?;
+    let close = format!("</{tag}>");
+    (start == 0 && t.ends_with(&close)).then(|| &t[body..t.len() - close.len()])
+}
+
+/// `t` without the injected wrapper elements that stand on their own lines: each opens at the
+/// start of a line (or right after another such element) and closes at the end of a line (or
+/// right before another). A tag inside a sentence, or one never closed, stays: it is text.
+fn strip_wrapper_lines(t: &str) -> String {
+    let mut out = String::with_capacity(t.len());
+    let mut rest = t;
+    loop {
+        if let Some(len) = wrapper_at(rest) {
+            rest = &rest[len..];
+            continue;
+        }
+        match rest.find('\n') {
+            Some(i) => {
+                out.push_str(&rest[..=i]);
+                rest = &rest[i + 1..];
+            }
+            None => {
+                out.push_str(rest);
+                return out;
+            }
+        }
+    }
+}
+
+/// The length of an injected element that starts `s` and ends where a line ends (or another
+/// element starts), if there is one.
+fn wrapper_at(s: &str) -> Option<usize> {
+    let lead = s.len() - s.trim_start_matches([' ', '\t']).len();
+    let body = &s[lead..];
+    INJECTED_TAGS.iter().find_map(|tag| {
+        let (start, _) = find_open(body, tag)?;
+        if start != 0 {
+            return None;
+        }
+        let close = format!("</{tag}>");
+        let end = body.find(&close)? + close.len();
+        let after = body[end..].trim_start_matches([' ', '\t']);
+        let at_line_end =
+            after.is_empty() || after.starts_with('\n') || wrapper_at(after).is_some();
+        at_line_end.then_some(lead + end)
+    })
 }
 
 /// `/name args` for a user-typed command, `None` for housekeeping built-ins.
@@ -194,25 +292,6 @@ fn tag_inner<'t>(text: &'t str, tag: &str) -> Option<&'t str> {
     let rest = &text[start..];
     let close = format!("</{tag}>");
     Some(rest.find(&close).map_or(rest, |end| &rest[..end]))
-}
-
-/// Removes every `<tag ...>...</tag>` span (an unclosed one runs to the end of the text).
-fn strip_tag(text: &str, tag: &str) -> String {
-    if find_open(text, tag).is_none() {
-        return text.to_owned();
-    }
-    let close = format!("</{tag}>");
-    let mut out = String::with_capacity(text.len());
-    let mut rest = text;
-    while let Some((start, body)) = find_open(rest, tag) {
-        out.push_str(&rest[..start]);
-        match rest[body..].find(&close) {
-            Some(j) => rest = &rest[body + j + close.len()..],
-            None => rest = "",
-        }
-    }
-    out.push_str(rest);
-    out
 }
 
 #[cfg(test)]
@@ -413,6 +492,107 @@ mod tests {
             prompt_text(&user(r#""explain <bash-inputs> please""#)).as_deref(),
             Some("explain <bash-inputs> please")
         );
+    }
+
+    fn typed(content: &str) -> Record {
+        parse_line(
+            format!(r#"{{"type":"user","promptSource":"typed","origin":{{"kind":"human"}},"message":{{"role":"user","content":{content}}}}}"#)
+                .as_bytes(),
+        )
+        .unwrap()
+    }
+
+    #[test]
+    fn typed_prompt_mentioning_reminder_and_command_tags_is_kept_whole() {
+        // Issue #13, seen in the real CLI 2.1.330: this came back as "/key to cmd_name. ...".
+        let words = "The old parser crashes on input like <system-reminder> tags in values, so escape them, and rename the <command-name> key to cmd_name. Never touch secrets.toml.";
+        let r = typed(&serde_json::to_string(words).unwrap());
+        assert_eq!(prompt_text(&r).as_deref(), Some(words));
+    }
+
+    #[test]
+    fn unclosed_reminder_tag_mid_sentence_is_not_cut() {
+        // No authorship fields (older record): still not cut after "input like".
+        let words = "Fix the parser: it crashes on input like <system-reminder> so strip it, then run the tests and commit";
+        let r = user(&serde_json::to_string(words).unwrap());
+        assert_eq!(prompt_text(&r).as_deref(), Some(words));
+        assert_eq!(
+            prompt_text(&typed(&serde_json::to_string(words).unwrap())).as_deref(),
+            Some(words)
+        );
+    }
+
+    #[test]
+    fn command_name_tag_mentioned_in_a_sentence_is_not_a_slash_command() {
+        let words = "Please rename the <command-name> element in parser.rs to <cmd>, and keep </command-name> handling";
+        for r in [
+            user(&serde_json::to_string(words).unwrap()),
+            typed(&serde_json::to_string(words).unwrap()),
+        ] {
+            assert_eq!(prompt_text(&r).as_deref(), Some(words));
+        }
+    }
+
+    #[test]
+    fn typed_prompt_starting_with_api_error_is_kept() {
+        let words =
+            "API Error: 529 overloaded keeps killing the import job, add retries with backoff";
+        assert_eq!(
+            prompt_text(&typed(&serde_json::to_string(words).unwrap())).as_deref(),
+            Some(words)
+        );
+        // Without authorship fields the text is still the user's: API errors are assistant
+        // records (isApiErrorMessage), never user text.
+        assert_eq!(
+            prompt_text(&user(&serde_json::to_string(words).unwrap())).as_deref(),
+            Some(words)
+        );
+    }
+
+    #[test]
+    fn prompt_source_system_is_injected_whatever_the_text() {
+        let r = parse_line(br#"{"type":"user","promptSource":"system","message":{"content":"looks like a prompt"}}"#).unwrap();
+        assert_eq!(prompt_text(&r), None);
+    }
+
+    #[test]
+    fn every_user_prompt_source_counts() {
+        for src in ["typed", "queued", "suggestion_accepted", "sdk"] {
+            let r = parse_line(
+                format!(
+                    r#"{{"type":"user","promptSource":"{src}","message":{{"content":"go on"}}}}"#
+                )
+                .as_bytes(),
+            )
+            .unwrap();
+            assert_eq!(prompt_text(&r).as_deref(), Some("go on"), "{src}");
+        }
+    }
+
+    #[test]
+    fn typed_record_drops_a_block_that_is_only_a_wrapper() {
+        let r = typed(
+            r#"[{"type":"text","text":"<ide_selection>fn x() {}</ide_selection>"},{"type":"text","text":"why is <ide_selection> empty?"}]"#,
+        );
+        assert_eq!(
+            prompt_text(&r).as_deref(),
+            Some("why is <ide_selection> empty?")
+        );
+    }
+
+    #[test]
+    fn typed_slash_command_is_still_a_slash_command() {
+        let r = typed(
+            r#""<command-message>review-pr</command-message>\n<command-name>/review-pr</command-name>\n<command-args>12</command-args>""#,
+        );
+        assert_eq!(prompt_text(&r).as_deref(), Some("/review-pr 12"));
+    }
+
+    #[test]
+    fn typed_prompt_mentioning_the_snapshot_marker_is_kept() {
+        let words = format!("why does {SNAPSHOT_MARKER} appear twice?");
+        let r = typed(&serde_json::to_string(&words).unwrap());
+        assert_eq!(prompt_text(&r).as_deref(), Some(words.as_str()));
     }
 
     #[test]

@@ -14,7 +14,7 @@
 //! | one line to one record | [`record`], on the lenient types of [`json`] |
 //! | what the user typed | [`genuine`] |
 //! | what to keep | [`extract`], [`tasks`] |
-//! | the text the model reads | [`render`], [`steer`] |
+//! | the text the model reads | [`render`], [`steer`], on [`text`] (lengths, cuts, quoting, visible escapes) |
 //! | snapshot files | [`store`], on the OS seam [`platform`] |
 
 pub mod cli;
@@ -33,4 +33,5 @@ pub mod steer;
 pub mod store;
 pub mod tail;
 pub mod tasks;
+pub mod text;
 pub mod transcript;

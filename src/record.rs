@@ -123,6 +123,8 @@ pub struct Record {
     pub api_error: bool,
     /// `origin.kind` in CLI 2.1.2xx+ (`human`, `task-notification`, ...).
     pub origin: Option<String>,
+    /// `promptSource` in CLI 2.1.2xx+ (`typed`, `queued`, `suggestion_accepted`, `sdk`, `system`).
+    pub prompt_source: Option<String>,
     /// `cwd` (user and assistant records only).
     pub cwd: Option<Box<str>>,
     /// `gitBranch` (user and assistant records only).
@@ -160,6 +162,8 @@ struct RawRecord<'a> {
     is_api_error_message: LBool,
     #[serde(borrow)]
     origin: LObj<RawOrigin<'a>>,
+    #[serde(rename = "promptSource", borrow)]
+    prompt_source: LStr<'a>,
     #[serde(borrow)]
     cwd: LStr<'a>,
     #[serde(rename = "gitBranch", borrow)]
@@ -603,6 +607,7 @@ fn convert(raw: RawRecord) -> Record {
         compact_summary: raw.is_compact_summary.0 || raw.is_visible_in_transcript_only.0,
         api_error: raw.is_api_error_message.0,
         origin: raw.origin.0.and_then(|o| o.kind.get().map(str::to_owned)),
+        prompt_source: raw.prompt_source.non_blank().map(|s| bounded(s, 32)),
         cwd: None,
         git_branch: None,
         texts: Vec::new(),

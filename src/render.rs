@@ -11,6 +11,27 @@ use crate::extract::Extraction;
 use crate::genuine::SNAPSHOT_MARKER;
 use crate::json::MAX_TEXT;
 use crate::tasks::Status;
+pub use crate::text::utf16_len;
+use crate::text::{cut_line, cut_to, folded_line, room};
+
+// Room kept back inside a section, in UTF-16 code units.
+/// The closing blank line of a section.
+const SECTION_END_RESERVE: usize = 2;
+/// A label line such as "Last reply from the agent (may be cut):".
+const LABEL_RESERVE: usize = 40;
+/// "- Focus the user gave /compact:" and the quote's cut mark.
+const FOCUS_LABEL_RESERVE: usize = 60;
+/// A "... N more" line.
+const MORE_LINE_RESERVE: usize = 60;
+/// What the checklist leaves for the last reply below it.
+const LAST_REPLY_RESERVE: usize = 700;
+/// The most the latest instruction takes before older ones get room.
+const LATEST_INSTRUCTION_CAP: usize = 1_600;
+
+/// A quote of transcript text, which was bounded to [`MAX_TEXT`] bytes when read.
+fn quote(text: &str, room: usize) -> String {
+    crate::text::quote(text, room, MAX_TEXT)
+}
 use std::time::{SystemTime, UNIX_EPOCH};
 
 /// The size Claude Code inlines (UTF-16 code units). Never exceeded.
@@ -59,11 +80,6 @@ pub fn is_snapshot(text: &str) -> bool {
         && utf16_len(text) <= HARD_LIMIT
 }
 
-/// Length as Claude Code measures it (JavaScript string length).
-pub fn utf16_len(s: &str) -> usize {
-    s.chars().map(char::len_utf16).sum()
-}
-
 /// The snapshot text, at most [`TARGET`] UTF-16 code units.
 pub fn render(ex: &Extraction, meta: &Meta) -> String {
     // Priority order, each with the most it may take of what is left.
@@ -100,18 +116,28 @@ fn header(ex: &Extraction, meta: &Meta, budget: usize) -> String {
          snapshot shows it completed, follow the user's latest instruction, and resume the work from here.\n\n",
     );
     let when = format_utc(meta.taken_at);
-    match meta.trigger.as_deref() {
-        Some(t) => h.push_str(&format!(
-            "- Taken: {when}, before a {} compaction\n",
-            single_line(t, 20)
+    match meta.trigger.as_deref().map(str::trim) {
+        Some("auto") => h.push_str(&format!(
+            "- Taken: {when}, before an automatic compaction\n"
         )),
-        None => h.push_str(&format!("- Taken: {when}\n")),
+        Some("manual") => h.push_str(&format!("- Taken: {when}, before a manual compaction\n")),
+        Some(t) if !t.is_empty() => h.push_str(&format!(
+            "- Taken: {when}, before a compaction (trigger: {})\n",
+            folded_line(t, 20)
+        )),
+        _ => h.push_str(&format!("- Taken: {when}\n")),
     }
     if let Some(cwd) = meta.cwd.as_deref().or(ex.cwd.as_deref()) {
-        h.push_str(&format!("- Directory: {}\n", single_line(cwd, 300)));
+        h.push_str(&format!("- Directory: {}\n", folded_line(cwd, 300)));
     }
-    if let Some(branch) = meta.git_branch.as_deref().or(ex.git_branch.as_deref()) {
-        h.push_str(&format!("- Git branch: {}\n", single_line(branch, 120)));
+    // "HEAD" is what the CLI records outside a repository or on a detached head: it says nothing.
+    if let Some(branch) = meta
+        .git_branch
+        .as_deref()
+        .or(ex.git_branch.as_deref())
+        .filter(|b| b.trim() != "HEAD")
+    {
+        h.push_str(&format!("- Git branch: {}\n", folded_line(branch, 120)));
     }
     if let Some(focus) = meta
         .focus
@@ -119,7 +145,7 @@ fn header(ex: &Extraction, meta: &Meta, budget: usize) -> String {
         .map(str::trim)
         .filter(|f| !f.is_empty())
     {
-        let room = budget.saturating_sub(utf16_len(&h) + 60);
+        let room = room(budget, &h, FOCUS_LABEL_RESERVE);
         h.push_str("- Focus the user gave /compact:\n");
         h.push_str(&quote(focus, room));
     }
@@ -140,7 +166,7 @@ fn tasks(ex: &Extraction, _: &Meta, budget: usize) -> String {
             } else {
                 "pending"
             };
-            format!("- [{label}] {}\n", single_line(&t.content, 240))
+            format!("- [{label}] {}\n", folded_line(&t.content, 240))
         })
         .collect();
     let done: Vec<&str> = ex
@@ -158,7 +184,7 @@ fn tasks(ex: &Extraction, _: &Meta, budget: usize) -> String {
     let done_line = if done.is_empty() {
         String::new()
     } else {
-        let names: Vec<String> = done.iter().map(|d| single_line(d, 60)).collect();
+        let names: Vec<String> = done.iter().map(|d| folded_line(d, 60)).collect();
         let line = format!("- Completed: {}\n", names.join("; "));
         cut_line(&line, 400)
     };
@@ -170,8 +196,11 @@ fn tasks(ex: &Extraction, _: &Meta, budget: usize) -> String {
     } else {
         String::new()
     };
-    let room =
-        budget.saturating_sub(utf16_len(&s) + utf16_len(&done_line) + utf16_len(&untracked) + 2);
+    let room = room(
+        budget,
+        &format!("{s}{done_line}{untracked}"),
+        SECTION_END_RESERVE,
+    );
     s.push_str(&fit_lines(&open, room, "open tasks"));
     s.push_str(&done_line);
     s.push_str(&untracked);
@@ -190,12 +219,16 @@ fn instructions(ex: &Extraction, _: &Meta, budget: usize) -> String {
     let n = ex.instructions.len();
     let mut s =
         String::from("## The user's recent instructions (oldest first; the last is the latest)\n");
-    let mut room = budget.saturating_sub(utf16_len(&s) + 1);
+    let mut room = room(budget, &s, SECTION_END_RESERVE);
     // The latest instruction is shown first in budget terms, then older ones while they fit.
     let latest = &ex.instructions[n - 1];
     let latest_block = format!(
         "**Latest instruction:**\n{}",
-        quote(latest, room.min(1_600).saturating_sub(30))
+        quote(
+            latest,
+            room.min(LATEST_INSTRUCTION_CAP)
+                .saturating_sub(LABEL_RESERVE)
+        )
     );
     room = room.saturating_sub(utf16_len(&latest_block));
     let mut older: Vec<String> = Vec::new();
@@ -228,21 +261,21 @@ fn progress(ex: &Extraction, _: &Meta, budget: usize) -> String {
     }
     let mut s = String::from("## Agent progress\n");
     if !ex.checklist.is_empty() {
-        let room = budget.saturating_sub(utf16_len(&s) + 700).max(budget / 2);
+        let room = room(budget, &s, LAST_REPLY_RESERVE).max(budget / 2);
         s.push_str("Checklist as last written (latest state of each item):\n");
         let lines: Vec<String> = ex
             .checklist
             .iter()
-            .map(|c| format!("{}\n", single_line(c, 200)))
+            .map(|c| format!("{}\n", folded_line(c, 200)))
             .collect();
         s.push_str(&fit_lines(
             &lines,
-            room.saturating_sub(60),
+            room.saturating_sub(MORE_LINE_RESERVE),
             "checklist items",
         ));
     }
     if let Some(reply) = &ex.last_response {
-        let room = budget.saturating_sub(utf16_len(&s) + 40);
+        let room = room(budget, &s, LABEL_RESERVE);
         if room > 120 {
             s.push_str("Last reply from the agent (may be cut):\n");
             s.push_str(&quote(reply, room.min(1_200)));
@@ -260,11 +293,11 @@ fn files(ex: &Extraction, _: &Meta, budget: usize) -> String {
     let lines: Vec<String> = ex
         .files_changed
         .iter()
-        .map(|f| format!("- {}\n", single_line(f, 200)))
+        .map(|f| format!("- {}\n", folded_line(f, 200)))
         .collect();
     s.push_str(&fit_lines(
         &lines,
-        budget.saturating_sub(utf16_len(&s) + 1),
+        room(budget, &s, SECTION_END_RESERVE),
         "files",
     ));
     s.push('\n');
@@ -282,9 +315,9 @@ fn actions(ex: &Extraction, _: &Meta, budget: usize) -> String {
         .iter()
         .rev()
         .map(|a| {
-            let mut l = format!("- {}", single_line(&a.tool, 60));
+            let mut l = format!("- {}", folded_line(&a.tool, 60));
             if !a.summary.is_empty() {
-                l.push_str(&format!(": {}", single_line(&a.summary, 140)));
+                l.push_str(&format!(": {}", folded_line(&a.summary, 140)));
             }
             if a.error {
                 l.push_str("  [FAILED]");
@@ -296,7 +329,7 @@ fn actions(ex: &Extraction, _: &Meta, budget: usize) -> String {
             l
         })
         .collect();
-    let room = budget.saturating_sub(utf16_len(&s) + 1);
+    let room = room(budget, &s, SECTION_END_RESERVE);
     let mut used = 0;
     let mut keep = 0;
     for l in &lines {
@@ -351,91 +384,6 @@ fn fit_lines(lines: &[String], room: usize, what: &str) -> String {
         s.push_str(l);
     }
     s
-}
-
-/// `text` as a Markdown block quote: every line prefixed, so nothing in it can start a heading or
-/// fence of the snapshot itself. Cut (visibly) to about `room` code units, keeping the beginning.
-fn quote(text: &str, room: usize) -> String {
-    let text = text.trim();
-    let total = utf16_len(text);
-    let (body, cut) = if total + total / 8 + 4 > room {
-        let keep = room.saturating_sub(room / 8 + 60).max(40);
-        cut_to(text, keep)
-    } else {
-        (text.to_owned(), false)
-    };
-    let mut s = String::new();
-    for line in body.lines() {
-        let line: String = line
-            .chars()
-            .filter(|c| *c == '\t' || !c.is_control())
-            .collect();
-        s.push_str("> ");
-        s.push_str(line.trim_end());
-        s.push('\n');
-    }
-    if cut {
-        let rest = total - utf16_len(&body);
-        // Text is already bounded when read (json::MAX_TEXT): past that, the true rest is larger.
-        let at_least = if text.len() + 4 >= MAX_TEXT {
-            "at least "
-        } else {
-            ""
-        };
-        s.push_str(&format!("> [... cut: {at_least}{rest} more characters]\n"));
-    }
-    s
-}
-
-/// One line: whitespace runs (newlines included) folded to a space, control characters dropped,
-/// cut with an ellipsis after `max` characters. Stops reading once the line is full.
-pub fn single_line(s: &str, max: usize) -> String {
-    let mut out = String::new();
-    let mut count = 0;
-    let mut pending_space = false;
-    for c in s.trim().chars() {
-        if c.is_whitespace() {
-            pending_space = true;
-            continue;
-        }
-        if c.is_control() {
-            continue;
-        }
-        if count + usize::from(pending_space) >= max {
-            out.push('…');
-            return out;
-        }
-        if pending_space {
-            out.push(' ');
-            count += 1;
-            pending_space = false;
-        }
-        out.push(c);
-        count += 1;
-    }
-    out
-}
-
-/// `line` (ending in a newline) cut to `max` code units, still ending in a newline.
-fn cut_line(line: &str, max: usize) -> String {
-    if utf16_len(line) <= max {
-        return line.to_owned();
-    }
-    let (mut s, _) = cut_to(line.trim_end(), max.saturating_sub(3));
-    s.push_str("…\n");
-    s
-}
-
-/// The longest prefix of `s` within `max` UTF-16 code units, and whether anything was cut.
-pub fn cut_to(s: &str, max: usize) -> (String, bool) {
-    let mut used = 0;
-    for (i, c) in s.char_indices() {
-        used += c.len_utf16();
-        if used > max {
-            return (s[..i].to_owned(), true);
-        }
-    }
-    (s.to_owned(), false)
 }
 
 /// `YYYY-MM-DD HH:MM:SS UTC`. UTC is unambiguous for the model and needs no time-zone database.

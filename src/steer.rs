@@ -5,8 +5,9 @@
 //! make the summary itself less likely to call unfinished work done.
 
 use crate::extract::Extraction;
-use crate::render::{cut_to, no_instruction_found, single_line, utf16_len};
+use crate::render::no_instruction_found;
 use crate::tasks::Status;
+use crate::text::{cut_to, folded_line, room, utf16_len};
 
 /// The directive's size limit (UTF-16 code units).
 pub const MAX_DIRECTIVE: usize = 1_500;
@@ -36,7 +37,7 @@ pub fn directive(ex: &Extraction) -> Option<String> {
             } else {
                 "pending"
             };
-            let line = format!("- {} ({label})\n", single_line(&t.content, 120));
+            let line = format!("- {} ({label})\n", folded_line(&t.content, 120));
             if utf16_len(&s) + utf16_len(&line) > 900 {
                 break;
             }
@@ -53,8 +54,8 @@ pub fn directive(ex: &Extraction) -> Option<String> {
         return Some(cut_to(&s, MAX_DIRECTIVE).0);
     };
     s.push_str("Keep the user's latest instruction, verbatim if short: \"");
-    let room = MAX_DIRECTIVE.saturating_sub(utf16_len(&s) + 4);
-    let (quoted, cut) = cut_to(&single_line(latest, usize::MAX), room);
+    let room = room(MAX_DIRECTIVE, &s, 4); // the closing quote, ellipsis and newline
+    let (quoted, cut) = cut_to(&folded_line(latest, usize::MAX), room);
     s.push_str(&quoted);
     if cut {
         s.push('…');

@@ -1,0 +1,218 @@
+//! Text as the model and the user read it: lengths as Claude Code counts them, visible cuts, the
+//! two one-line forms, Markdown quoting, and invisible characters made visible.
+//!
+//! Transcript text is untrusted: a bidi override (U+202E) can make a line read backwards, a
+//! zero-width character can hide in a file name, and a line separator (U+2028) can start a new
+//! line where a renderer sees one. Everything shown goes through here, so every such character is
+//! written as `<U+XXXX>` instead.
+
+/// Length as Claude Code measures it (JavaScript string length: UTF-16 code units).
+pub fn utf16_len(s: &str) -> usize {
+    s.chars().map(char::len_utf16).sum()
+}
+
+/// What is left of `budget` once `used` is spent and `reserve` is kept back (for a closing line,
+/// a cut mark, a newline).
+pub fn room(budget: usize, used: &str, reserve: usize) -> usize {
+    budget.saturating_sub(utf16_len(used) + reserve)
+}
+
+/// The longest prefix of `s` within `max` UTF-16 code units, and whether anything was cut.
+pub fn cut_to(s: &str, max: usize) -> (String, bool) {
+    let mut used = 0;
+    for (i, c) in s.char_indices() {
+        used += c.len_utf16();
+        if used > max {
+            return (s[..i].to_owned(), true);
+        }
+    }
+    (s.to_owned(), false)
+}
+
+/// `line` (ending in a newline) cut to `max` code units, still ending in a newline.
+pub fn cut_line(line: &str, max: usize) -> String {
+    if utf16_len(line) <= max {
+        return line.to_owned();
+    }
+    let (mut s, _) = cut_to(line.trim_end(), max.saturating_sub(3));
+    s.push_str("…\n");
+    s
+}
+
+/// Characters that render as nothing, reorder text, or break lines where a reader does not expect
+/// it: bidi embeddings, overrides and isolates, zero-width characters, the byte-order mark, and
+/// the Unicode line and paragraph separators.
+pub fn is_invisible(c: char) -> bool {
+    matches!(c,
+        '\u{200B}'..='\u{200F}' // zero-width space/non-joiner/joiner, LRM, RLM
+        | '\u{202A}'..='\u{202E}' // bidi embeddings and overrides
+        | '\u{2060}'..='\u{2064}' // word joiner, invisible operators
+        | '\u{2066}'..='\u{2069}' // bidi isolates
+        | '\u{2028}' | '\u{2029}' // line and paragraph separators
+        | '\u{FEFF}' // byte-order mark, zero-width no-break space
+        | '\u{00AD}' // soft hyphen
+    )
+}
+
+/// Appends `c` as it is shown: invisible characters as `<U+XXXX>`.
+fn push_visible(out: &mut String, c: char) {
+    if is_invisible(c) {
+        out.push_str(&format!("<U+{:04X}>", u32::from(c)));
+    } else {
+        out.push(c);
+    }
+}
+
+/// `s` with every invisible character written as `<U+XXXX>` (control characters kept).
+pub fn visible(s: &str) -> String {
+    let mut out = String::with_capacity(s.len());
+    for c in s.chars() {
+        push_visible(&mut out, c);
+    }
+    out
+}
+
+/// One line for a list item or a header: whitespace runs (newlines included) folded to one
+/// space, control characters dropped, invisible characters shown, cut with an ellipsis after
+/// `max` characters. Stops reading once the line is full.
+pub fn folded_line(s: &str, max: usize) -> String {
+    let mut out = String::new();
+    let mut count = 0;
+    let mut pending_space = false;
+    for c in s.trim().chars() {
+        if c.is_whitespace() && !is_invisible(c) {
+            pending_space = true;
+            continue;
+        }
+        if c.is_control() {
+            continue;
+        }
+        if count + usize::from(pending_space) >= max {
+            out.push('…');
+            return out;
+        }
+        if pending_space {
+            out.push(' ');
+            count += 1;
+            pending_space = false;
+        }
+        push_visible(&mut out, c);
+        count += 1;
+    }
+    out
+}
+
+/// One line that keeps a command's shape: newlines and tabs written as `\n` and `\t`, other
+/// control characters dropped, invisible characters shown, at most 160 characters. For tool
+/// arguments, where a folded newline would change what was run.
+pub fn escaped_line(s: &str) -> String {
+    let mut out = String::new();
+    for (n, c) in s.trim().chars().enumerate() {
+        if n >= 160 {
+            out.push('…');
+            break;
+        }
+        match c {
+            '\n' => out.push_str("\\n"),
+            '\r' => {}
+            '\t' => out.push_str("\\t"),
+            c if c.is_control() => {}
+            c => push_visible(&mut out, c),
+        }
+    }
+    out
+}
+
+/// `text` as a Markdown block quote: every line prefixed, so nothing in it can start a heading or
+/// fence of the snapshot itself, and no invisible line separator can end the quote. Cut (visibly)
+/// to about `room` code units, keeping the beginning. `read_bound` is the most bytes kept when the
+/// text was read: a text that long may have been longer, so the cut mark says "at least".
+pub fn quote(text: &str, room: usize, read_bound: usize) -> String {
+    let text = text.trim();
+    let total = utf16_len(text);
+    let (body, cut) = if total + total / 8 + 4 > room {
+        let keep = room.saturating_sub(room / 8 + 60).max(40);
+        cut_to(text, keep)
+    } else {
+        (text.to_owned(), false)
+    };
+    let mut s = String::new();
+    for line in body.lines() {
+        s.push_str("> ");
+        for c in line.trim_end().chars() {
+            if c == '\t' || !c.is_control() {
+                push_visible(&mut s, c);
+            }
+        }
+        s.push('\n');
+    }
+    if cut {
+        let rest = total - utf16_len(&body);
+        let at_least = if text.len() + 4 >= read_bound {
+            "at least "
+        } else {
+            ""
+        };
+        s.push_str(&format!("> [... cut: {at_least}{rest} more characters]\n"));
+    }
+    s
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn utf16_counting_uses_code_units() {
+        assert_eq!(utf16_len("a"), 1);
+        assert_eq!(utf16_len("é"), 1);
+        assert_eq!(utf16_len("😀"), 2);
+    }
+
+    #[test]
+    fn bidi_override_and_zero_width_are_shown_escaped() {
+        let s = "rm -rf \u{202E}gnp.txt\u{200B} ok\u{FEFF}";
+        for shown in [
+            folded_line(s, 200),
+            escaped_line(s),
+            quote(s, 1000, 1 << 20),
+        ] {
+            assert!(shown.contains("<U+202E>"), "{shown}");
+            assert!(
+                shown.contains("<U+200B>") && shown.contains("<U+FEFF>"),
+                "{shown}"
+            );
+            assert!(!shown.chars().any(is_invisible), "{shown:?}");
+        }
+        for c in ['\u{202A}', '\u{2066}', '\u{2069}', '\u{200D}', '\u{2060}'] {
+            assert!(!visible(&c.to_string()).chars().any(is_invisible));
+        }
+    }
+
+    #[test]
+    fn line_separator_never_starts_a_markdown_line_outside_the_quote() {
+        let q = quote(
+            "first\u{2028}## Not a heading\u{2029}- not an item\nsecond",
+            1000,
+            1 << 20,
+        );
+        assert!(!q.contains('\u{2028}') && !q.contains('\u{2029}'));
+        for line in q.lines() {
+            assert!(line.starts_with("> "), "{line:?}");
+        }
+        assert_eq!(folded_line("a\u{2028}b", 50), "a<U+2028>b");
+    }
+
+    #[test]
+    fn folded_and_escaped_lines_differ_on_purpose() {
+        assert_eq!(folded_line("cargo  test\n--all", 50), "cargo test --all");
+        assert_eq!(escaped_line("cargo test\n--all"), "cargo test\\n--all");
+        assert_eq!(folded_line("abcdef", 3), "abc…");
+    }
+
+    #[test]
+    fn room_reserves_and_saturates() {
+        assert_eq!(room(100, "abc", 7), 90);
+        assert_eq!(room(5, "abcdef", 1), 0);
+    }
+}
