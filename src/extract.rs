@@ -75,6 +75,8 @@ pub struct Extraction {
     pub cwd: Option<String>,
     /// The git branch, from the newest record that names one.
     pub git_branch: Option<String>,
+    /// The newest plan the user approved on the main thread, if any.
+    pub plan: Option<Plan>,
     /// How much of the transcript was read for this, so that a snapshot without instructions can
     /// say how far back it looked.
     pub searched: Searched,
@@ -89,6 +91,44 @@ pub struct Searched {
     pub whole_file: bool,
     /// Reading stopped at the time budget.
     pub out_of_time: bool,
+}
+
+/// A plan the user approved (`ExitPlanMode` with an approving result).
+#[derive(Debug, Clone, PartialEq, Eq, Serialize)]
+pub struct Plan {
+    /// Its title: the first heading, else the first line, else the file name.
+    pub title: String,
+    /// Its text, bounded when read (the file has all of it).
+    pub text: Option<String>,
+    /// The plan file the CLI saved it to.
+    pub file: Option<String>,
+}
+
+impl Plan {
+    fn new(text: Option<String>, file: Option<String>) -> Option<Plan> {
+        let title = text
+            .as_deref()
+            .and_then(|t| {
+                let lines = || t.lines().map(str::trim).filter(|l| !l.is_empty());
+                lines()
+                    .find(|l| l.starts_with('#'))
+                    .or_else(|| lines().next())
+                    .map(|l| l.trim_start_matches('#').trim().to_owned())
+            })
+            .or_else(|| {
+                file.as_deref()
+                    .and_then(|f| f.rsplit(['/', '\\']).next())
+                    .map(str::to_owned)
+            })?;
+        Some(Plan { title, text, file })
+    }
+}
+
+/// An approving result met before its `ExitPlanMode` call (results are newer than calls).
+struct PlanCandidate {
+    call_id: String,
+    text: Option<String>,
+    file: Option<String>,
 }
 
 /// One line of recent activity.
@@ -133,6 +173,9 @@ struct WaitingResult {
     head: String,
 }
 
+/// How an approved plan's result begins ("User has approved your plan. You can now start coding").
+const PLAN_APPROVED: &str = "approved your plan";
+
 /// Where the branch walk stands.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 enum Expect {
@@ -172,6 +215,10 @@ pub struct Extractor {
     tasks: TaskReplay,
     cwd: Option<String>,
     git_branch: Option<String>,
+    plan: Option<Plan>,
+    plan_candidate: Option<PlanCandidate>,
+    /// The newest `plan_mode_exit` attachment's plan file, not yet given to a plan.
+    plan_exit_file: Option<String>,
     /// Bytes of the transcript read so far (told by the reader).
     scanned: u64,
     /// [`RECENT_WINDOW`], lowered by tests to exercise the byte triage on small files.
@@ -197,6 +244,9 @@ impl Extractor {
             tasks: TaskReplay::default(),
             cwd: None,
             git_branch: None,
+            plan: None,
+            plan_candidate: None,
+            plan_exit_file: None,
             scanned: 0,
             recent_window: RECENT_WINDOW,
         }
@@ -234,8 +284,13 @@ impl Extractor {
             everything: self.recent_wanted() || !self.boundary_settled,
             task_calls: self.tasks.wants_task_tools() || self.tasks.wants_todo_write(),
             files: self.files.len() < MAX_FILES && self.recent_open(),
-            plans: false,
+            plans: self.plans_wanted(),
         }
+    }
+
+    /// An approved plan is looked for as far back as prompts are, and no further.
+    fn plans_wanted(&self) -> bool {
+        self.plan.is_none() && (self.prompts_needed() || self.recent_open())
     }
 
     /// Whether reading further back can change nothing that matters: the prompts are found, the
@@ -270,6 +325,18 @@ impl Extractor {
                     ..Extractor::new(self.part)
                 };
             }
+        }
+        if rec.kind == Kind::PlanExit {
+            // Written next to the approval, before or after it: give the file to whichever
+            // is met second.
+            match &mut self.plan_candidate {
+                Some(c) if c.file.is_none() => c.file = rec.plan_file.clone(),
+                _ if self.plan_exit_file.is_none() => self.plan_exit_file = rec.plan_file.clone(),
+                _ => {}
+            }
+        }
+        if self.plans_wanted() && self.plan_candidate.is_none() {
+            self.plan_candidate = plan_approval(&rec, &mut self.plan_exit_file);
         }
         for tr in rec
             .tool_results
@@ -384,6 +451,14 @@ impl Extractor {
         if !failed {
             self.task_call(tu, result.as_ref().map(|r| r.head.as_str()));
         }
+        if tu.name == "ExitPlanMode"
+            && let Some(c) = self
+                .plan_candidate
+                .take_if(|c| !tu.id.is_empty() && c.call_id == tu.id)
+        {
+            // The newest approval met its call: older plans are superseded.
+            self.plan = Plan::new(c.text.or_else(|| tu.plan.clone()), c.file);
+        }
         if TASK_TOOLS.contains(&tu.name.as_str()) {
             return;
         }
@@ -456,6 +531,12 @@ impl Extractor {
     /// appeared were on the branch after all (the link led outside what was read).
     pub fn finish(mut self, searched: Searched) -> Extraction {
         self.release_held();
+        if self.plan.is_none()
+            && let Some(c) = self.plan_candidate.take()
+        {
+            // Its call was not read (outside the window): the result alone says what was approved.
+            self.plan = Plan::new(c.text, c.file);
+        }
         let mut instructions = self.prompts;
         instructions.reverse();
         let mut actions = self.actions;
@@ -472,9 +553,30 @@ impl Extractor {
             actions,
             cwd: self.cwd,
             git_branch: self.git_branch,
+            plan: self.plan,
             searched,
         }
     }
+}
+
+/// The approval of a plan this record carries: a result that is not an error and says the user
+/// approved it, with the plan from `toolUseResult` and its file from the result text,
+/// `toolUseResult.filePath`, or the `plan_mode_exit` attachment met just before.
+fn plan_approval(rec: &Record, exit_file: &mut Option<String>) -> Option<PlanCandidate> {
+    let tr = rec
+        .tool_results
+        .iter()
+        .find(|t| !t.is_error && !t.tool_use_id.is_empty() && t.head.contains(PLAN_APPROVED))?;
+    let from_result = rec.plan_result.as_ref();
+    Some(PlanCandidate {
+        call_id: tr.tool_use_id.clone(),
+        text: from_result.map(|r| r.plan.clone()),
+        file: tr
+            .plan_file
+            .clone()
+            .or_else(|| from_result.and_then(|r| r.file.clone()))
+            .or_else(|| exit_file.take()),
+    })
 }
 
 /// Extracts from records in transcript order (oldest first): the fold fed newest first. For
@@ -533,6 +635,26 @@ fn checklist(replies: &[String]) -> Vec<String> {
         .iter()
         .filter_map(|k| latest.remove(k))
         .collect()
+}
+
+/// Whether a checklist line (as kept in [`Extraction::checklist`]) is unfinished: an unchecked
+/// box, or a numbered step with no mark of completion.
+pub fn checklist_open(line: &str) -> bool {
+    let t = line.trim_start();
+    if ["- [ ]", "* [ ]", "- [~]"].iter().any(|p| t.starts_with(p)) {
+        return true;
+    }
+    if ["- [x]", "- [X]", "* [x]", "* [X]"]
+        .iter()
+        .any(|p| t.starts_with(p))
+    {
+        return false;
+    }
+    let numbered = t.bytes().take_while(u8::is_ascii_digit).count();
+    numbered > 0
+        && !["✅", "✓", "✔", "~~", "(done)", "[x]", "DONE", "Done"]
+            .iter()
+            .any(|m| t.contains(m))
 }
 
 /// The item text of a checklist line, without its box or number.
@@ -805,5 +927,85 @@ mod tests {
             extract(&r).instructions,
             vec!["before compaction", "after compaction"]
         );
+    }
+
+    // ---- Approved plans (issue #13). Fixtures shaped like the records the facts file describes:
+    // ExitPlanMode {plan} (older) or a plan file read by the CLI with toolUseResult {plan,
+    // filePath} (newer), an approving result, and the plan_mode_exit attachment.
+
+    const CALL: &str = r###"{"type":"assistant","uuid":"a1","parentUuid":"u1","message":{"content":[{"type":"tool_use","id":"p1","name":"ExitPlanMode","input":{"plan":"# Retry the importer\n1. add backoff\n2. cap retries"}}]}}"###;
+    const APPROVED: &str = r###"{"type":"user","uuid":"r1","parentUuid":"a1","message":{"content":[{"type":"tool_result","tool_use_id":"p1","content":"User has approved your plan. You can now start coding. Start with updating your todo list if applicable\n\nYour plan has been saved to: /home/u/.claude/plans/brave-otter.md\nYou can refer back to it if needed during implementation."}]},"toolUseResult":{"plan":"# Retry the importer\n1. add backoff\n2. cap retries","filePath":"/home/u/.claude/plans/brave-otter.md"}}"###;
+    const PROMPT: &str =
+        r###"{"type":"user","uuid":"u1","message":{"content":"plan the importer fix"}}"###;
+
+    #[test]
+    fn approved_plan_survives_with_title_and_file() {
+        let ex = extract(&recs(&[PROMPT, CALL, APPROVED]));
+        let plan = ex.plan.expect("approved plan kept");
+        assert_eq!(plan.title, "Retry the importer");
+        assert_eq!(
+            plan.file.as_deref(),
+            Some("/home/u/.claude/plans/brave-otter.md")
+        );
+        assert!(plan.text.unwrap().contains("cap retries"));
+    }
+
+    #[test]
+    fn plan_read_from_its_file_comes_from_tool_use_result() {
+        // Newer CLIs: ExitPlanMode takes no plan argument; the result record carries it.
+        let call = r###"{"type":"assistant","uuid":"a1","parentUuid":"u1","message":{"content":[{"type":"tool_use","id":"p1","name":"ExitPlanMode","input":{}}]}}"###;
+        let approved = r###"{"type":"user","uuid":"r1","parentUuid":"a1","message":{"content":[{"type":"tool_result","tool_use_id":"p1","content":"User has approved your plan. You can now start coding."}]},"toolUseResult":{"plan":"## Split the parser\nsteps","filePath":"/p/split.md"}}"###;
+        let plan = extract(&recs(&[PROMPT, call, approved])).plan.unwrap();
+        assert_eq!(
+            (plan.title.as_str(), plan.file.as_deref()),
+            ("Split the parser", Some("/p/split.md"))
+        );
+    }
+
+    #[test]
+    fn plan_mode_exit_attachment_names_the_file() {
+        let approved = r###"{"type":"user","uuid":"r1","parentUuid":"a1","message":{"content":[{"type":"tool_result","tool_use_id":"p1","content":"User has approved your plan. You can now start coding."}]}}"###;
+        let exit = r###"{"type":"attachment","uuid":"x1","parentUuid":"r1","attachment":{"type":"plan_mode_exit","planFilePath":"/p/from-attachment.md","planExists":true}}"###;
+        let plan = extract(&recs(&[PROMPT, CALL, approved, exit]))
+            .plan
+            .unwrap();
+        assert_eq!(plan.file.as_deref(), Some("/p/from-attachment.md"));
+        assert_eq!(plan.title, "Retry the importer");
+    }
+
+    #[test]
+    fn rejected_plan_is_not_shown() {
+        let rejected = r###"{"type":"user","uuid":"r1","parentUuid":"a1","message":{"content":[{"type":"tool_result","tool_use_id":"p1","is_error":true,"content":"The user doesn't want to proceed with this tool use. The tool use was rejected."}]}}"###;
+        assert_eq!(extract(&recs(&[PROMPT, CALL, rejected])).plan, None);
+        // ExitPlanMode is disabled in -p mode: the error result is no approval either.
+        let disabled = r###"{"type":"user","uuid":"r1","parentUuid":"a1","message":{"content":[{"type":"tool_result","tool_use_id":"p1","is_error":true,"content":"<tool_use_error>No such tool available: ExitPlanMode</tool_use_error>"}]}}"###;
+        assert_eq!(extract(&recs(&[PROMPT, CALL, disabled])).plan, None);
+    }
+
+    #[test]
+    fn subagent_plan_is_not_shown() {
+        let side = |l: &str| l.replacen("{\"type\"", "{\"isSidechain\":true,\"type\"", 1);
+        let ex = extract(&recs(&[PROMPT, &side(CALL), &side(APPROVED)]));
+        assert_eq!(ex.plan, None);
+    }
+
+    #[test]
+    fn superseded_plan_is_not_shown() {
+        let call2 = r###"{"type":"assistant","uuid":"a2","parentUuid":"r1","message":{"content":[{"type":"tool_use","id":"p2","name":"ExitPlanMode","input":{"plan":"# Rewrite the importer instead\n1. new crate"}}]}}"###;
+        let approved2 = r###"{"type":"user","uuid":"r2","parentUuid":"a2","message":{"content":[{"type":"tool_result","tool_use_id":"p2","content":"User has approved your plan. You can now start coding."}]}}"###;
+        let plan = extract(&recs(&[PROMPT, CALL, APPROVED, call2, approved2]))
+            .plan
+            .unwrap();
+        assert_eq!(plan.title, "Rewrite the importer instead");
+        assert_eq!(
+            plan.file, None,
+            "the older plan's file is not the newer plan's"
+        );
+    }
+
+    #[test]
+    fn approval_whose_call_was_not_read_still_counts() {
+        let plan = extract(&recs(&[PROMPT, APPROVED])).plan.unwrap();
+        assert_eq!(plan.title, "Retry the importer");
     }
 }

@@ -51,6 +51,9 @@ pub enum Kind {
     /// `type: attachment` with `attachment.type: queued_command`: a prompt typed while the agent
     /// was busy, in CLI 2.1.x.
     QueuedPrompt,
+    /// `type: attachment` with `attachment.type: plan_mode_exit` (CLI 2.1.1xx+): the agent left
+    /// plan mode; names the plan file.
+    PlanExit,
     /// Anything else that carries a `uuid` (attachments, other system records, progress, ...).
     /// Kept only so the parent chain stays connected.
     Other,
@@ -71,6 +74,8 @@ pub struct ToolUse {
     pub todos: Option<Vec<TodoItem>>,
     /// `TaskCreate`/`TaskUpdate` arguments.
     pub task: Option<TaskArgs>,
+    /// The plan an `ExitPlanMode` call presents (older CLIs pass it as an argument), bounded.
+    pub plan: Option<String>,
 }
 
 /// One `TodoWrite` item.
@@ -102,6 +107,17 @@ pub struct ToolResult {
     pub is_error: bool,
     /// The first few hundred characters of its text (task ids and exit codes live there).
     pub head: String,
+    /// The plan file an approved `ExitPlanMode` result names ("Your plan has been saved to: ...").
+    pub plan_file: Option<String>,
+}
+
+/// What a record's `toolUseResult` says about an approved plan (CLI 2.1.x: `{plan, filePath}`).
+#[derive(Debug, Clone, Default, PartialEq, Eq)]
+pub struct PlanResult {
+    /// The plan text, bounded.
+    pub plan: String,
+    /// The plan file.
+    pub file: Option<String>,
 }
 
 /// A transcript record, owned and bounded.
@@ -135,6 +151,10 @@ pub struct Record {
     pub tool_uses: Vec<ToolUse>,
     /// Tool results carried by this (user) record.
     pub tool_results: Vec<ToolResult>,
+    /// `toolUseResult` of an approved plan, when the record carries one.
+    pub plan_result: Option<PlanResult>,
+    /// `planFilePath` of a `plan_mode_exit` attachment (CLI 2.1.1xx+).
+    pub plan_file: Option<String>,
 }
 
 #[derive(Deserialize, Default)]
@@ -172,6 +192,17 @@ struct RawRecord<'a> {
     message: LObj<RawMessage<'a>>,
     #[serde(borrow)]
     attachment: LObj<RawAttachment<'a>>,
+    #[serde(rename = "toolUseResult", borrow)]
+    tool_use_result: LObj<RawToolUseResult<'a>>,
+}
+
+#[derive(Deserialize, Default)]
+#[serde(default)]
+struct RawToolUseResult<'a> {
+    #[serde(borrow)]
+    plan: LText<'a, KEEP_PLAN>,
+    #[serde(rename = "filePath", borrow)]
+    file_path: LStr<'a>,
 }
 
 #[derive(Deserialize, Default)]
@@ -195,6 +226,8 @@ struct RawAttachment<'a> {
     kind: LStr<'a>,
     #[serde(borrow)]
     prompt: LText<'a>,
+    #[serde(rename = "planFilePath", borrow)]
+    plan_file_path: LStr<'a>,
 }
 
 #[derive(Deserialize, Default)]
@@ -214,14 +247,14 @@ struct RawBlock<'a> {
     tool_use_id: LStr<'a>,
     is_error: LBool,
     #[serde(borrow)]
-    content: LContent<'a, RawResultPart<'a>, KEEP_RESULT_HEAD>,
+    content: LContent<'a, RawResultPart<'a>, KEEP_RESULT_READ>,
 }
 
 #[derive(Deserialize, Default)]
 #[serde(default)]
 struct RawResultPart<'a> {
     #[serde(borrow)]
-    text: LText<'a, KEEP_RESULT_HEAD>,
+    text: LText<'a, KEEP_RESULT_READ>,
 }
 
 /// Tool arguments that matter. Big ones (`content` of Write, `old_string`, ...) are not named and
@@ -257,6 +290,8 @@ struct RawInput<'a> {
     status: LStr<'a>,
     #[serde(borrow)]
     todos: LList<RawTodo<'a>>,
+    #[serde(borrow)]
+    plan: LText<'a, KEEP_PLAN>,
 }
 
 #[derive(Deserialize, Default)]
@@ -277,6 +312,10 @@ const WRITING_TOOLS: &[&str] = &["Edit", "Write", "MultiEdit", "NotebookEdit"];
 const KEEP_ARG: usize = 400;
 /// How much of a tool result's text is kept.
 const KEEP_RESULT_HEAD: usize = 160;
+/// How much of a tool result's text is read: a plan approval names its file after ~150 bytes.
+const KEEP_RESULT_READ: usize = 1024;
+/// How much of a plan's text is kept (the snapshot shows an excerpt; the file has the rest).
+pub const KEEP_PLAN: usize = 8 * 1024;
 
 /// Record types that never matter here, recognised when `type` is the line's first key (as the CLI
 /// writes them): API bookkeeping, file history, titles, modes, queue and cost state, old titles.
@@ -587,11 +626,11 @@ fn convert(raw: RawRecord) -> Record {
         (Some("user"), _) => Kind::User,
         (Some("assistant"), _) => Kind::Assistant,
         (Some("system"), Some("compact_boundary")) => Kind::CompactBoundary,
-        (Some("attachment"), _)
-            if raw.attachment.0.as_ref().and_then(|a| a.kind.get()) == Some("queued_command") =>
-        {
-            Kind::QueuedPrompt
-        }
+        (Some("attachment"), _) => match raw.attachment.0.as_ref().and_then(|a| a.kind.get()) {
+            Some("queued_command") => Kind::QueuedPrompt,
+            Some("plan_mode_exit") => Kind::PlanExit,
+            _ => Kind::Other,
+        },
         _ => Kind::Other,
     };
     let parent = raw
@@ -613,6 +652,8 @@ fn convert(raw: RawRecord) -> Record {
         texts: Vec::new(),
         tool_uses: Vec::new(),
         tool_results: Vec::new(),
+        plan_result: None,
+        plan_file: None,
         kind,
     };
     // Subagent traffic and injected records never yield a prompt, a reply or an action: keep only
@@ -633,7 +674,24 @@ fn convert(raw: RawRecord) -> Record {
                 rec.texts.push(bounded(p, MAX_TEXT));
             }
         }
+        Kind::PlanExit => {
+            rec.plan_file = raw
+                .attachment
+                .0
+                .as_ref()
+                .and_then(|a| a.plan_file_path.non_blank())
+                .map(|p| bounded(p, 1024));
+        }
         Kind::CompactBoundary | Kind::Other => {}
+    }
+    if rec.kind == Kind::User
+        && let Some(r) = raw.tool_use_result.0.as_ref()
+        && let Some(plan) = r.plan.get().filter(|p| !p.trim().is_empty())
+    {
+        rec.plan_result = Some(PlanResult {
+            plan: bounded(plan, KEEP_PLAN),
+            file: r.file_path.non_blank().map(|p| bounded(p, 1024)),
+        });
     }
     rec
 }
@@ -655,11 +713,15 @@ fn fill_content(rec: &mut Record, content: LContent<RawBlock>) {
                 }
             }
             Some("tool_use") => rec.tool_uses.push(tool_use(&b)),
-            Some("tool_result") => rec.tool_results.push(ToolResult {
-                tool_use_id: b.tool_use_id.get().unwrap_or_default().to_owned(),
-                is_error: b.is_error.0,
-                head: result_head(&b.content),
-            }),
+            Some("tool_result") => {
+                let text = result_text(&b.content);
+                rec.tool_results.push(ToolResult {
+                    tool_use_id: b.tool_use_id.get().unwrap_or_default().to_owned(),
+                    is_error: b.is_error.0,
+                    head: bounded(&text, KEEP_RESULT_HEAD),
+                    plan_file: saved_plan_path(&text),
+                });
+            }
             _ => {}
         }
     }
@@ -716,6 +778,13 @@ fn tool_use(b: &RawBlock) -> ToolUse {
                     .collect(),
             );
         }
+        if name == "ExitPlanMode" {
+            t.plan = input
+                .plan
+                .get()
+                .filter(|p| !p.trim().is_empty())
+                .map(|p| bounded(p, KEEP_PLAN));
+        }
         if name == "TaskCreate" || name == "TaskUpdate" {
             t.task = Some(TaskArgs {
                 task_id: input.task_id.non_blank().map(|s| bounded(s, 64)),
@@ -728,23 +797,32 @@ fn tool_use(b: &RawBlock) -> ToolUse {
     t
 }
 
-fn result_head(content: &LContent<RawResultPart, KEEP_RESULT_HEAD>) -> String {
+/// The first [`KEEP_RESULT_READ`] bytes of a result's text.
+fn result_text(content: &LContent<RawResultPart, KEEP_RESULT_READ>) -> String {
     match content {
-        LContent::Text(s) => bounded(s, KEEP_RESULT_HEAD),
+        LContent::Text(s) => bounded(s, KEEP_RESULT_READ),
         LContent::Blocks(parts) => {
             let mut out = String::new();
             for p in parts {
                 if let Some(t) = p.text.get() {
                     out.push_str(t);
-                    if out.len() >= KEEP_RESULT_HEAD {
+                    if out.len() >= KEEP_RESULT_READ {
                         break;
                     }
                 }
             }
-            bounded(&out, KEEP_RESULT_HEAD)
+            bounded(&out, KEEP_RESULT_READ)
         }
         LContent::Nothing => String::new(),
     }
+}
+
+/// The path in "Your plan has been saved to: <path>" (an approved plan's result, CLI 2.1.x).
+fn saved_plan_path(text: &str) -> Option<String> {
+    const SAVED: &str = "plan has been saved to:";
+    let rest = &text[text.find(SAVED)? + SAVED.len()..];
+    let path = rest.lines().next()?.trim();
+    (!path.is_empty()).then(|| bounded(path, 1024))
 }
 
 /// At most `max` bytes of `s`, cut at a character boundary.

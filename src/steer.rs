@@ -4,41 +4,51 @@
 //! the user's `/compact` focus text). A few lines naming the open tasks and the latest instruction
 //! make the summary itself less likely to call unfinished work done.
 
-use crate::extract::Extraction;
+use crate::extract::{Extraction, checklist_open};
 use crate::render::no_instruction_found;
 use crate::tasks::Status;
 use crate::text::{cut_to, folded_line, room, utf16_len};
 
 /// The directive's size limit (UTF-16 code units).
 pub const MAX_DIRECTIVE: usize = 1_500;
+/// How much of it the list of open work may fill, leaving room for the plan and the instruction.
+const OPEN_WORK_ROOM: usize = 900;
 
 /// The directive for `ex`, or `None` when there is nothing worth steering.
 pub fn directive(ex: &Extraction) -> Option<String> {
-    let open: Vec<_> = ex
-        .tasks
-        .iter()
-        .filter(|t| t.status != Status::Completed)
-        .collect();
     if ex.is_empty() {
         return None;
     }
-    let latest = ex.instructions.last();
+    // What is unfinished: the open tasks, or, in a session without task tools, the unchecked
+    // checklist items the agent last wrote.
+    let (what, open): (&str, Vec<String>) = if ex.tasks.is_empty() {
+        let items = ex
+            .checklist
+            .iter()
+            .filter(|c| checklist_open(c))
+            .map(|c| folded_line(c, 140))
+            .collect();
+        ("checklist items", items)
+    } else {
+        let tasks = ex
+            .tasks
+            .iter()
+            .filter(|t| t.status != Status::Completed)
+            .map(|t| format!("{} ({})", folded_line(&t.content, 120), t.status.label()))
+            .collect();
+        ("tasks", tasks)
+    };
     let mut s = String::from(
         "compact-guardian: in the summary, do not describe any task as done unless the conversation shows it finished",
     );
     if open.is_empty() {
         s.push_str(".\n");
     } else {
-        s.push_str(". These tasks are still open:\n");
+        s.push_str(&format!(". These {what} are still open:\n"));
         let mut listed = 0;
-        for t in &open {
-            let label = if t.status == Status::InProgress {
-                "in progress"
-            } else {
-                "pending"
-            };
-            let line = format!("- {} ({label})\n", folded_line(&t.content, 120));
-            if utf16_len(&s) + utf16_len(&line) > 900 {
+        for item in &open {
+            let line = format!("- {item}\n");
+            if utf16_len(&s) + utf16_len(&line) > OPEN_WORK_ROOM {
                 break;
             }
             s.push_str(&line);
@@ -48,7 +58,13 @@ pub fn directive(ex: &Extraction) -> Option<String> {
             s.push_str(&format!("- ... and {} more\n", open.len() - listed));
         }
     }
-    let Some(latest) = latest else {
+    if let Some(plan) = &ex.plan {
+        s.push_str(&format!(
+            "The user approved the plan \"{}\": keep it, and say which of its steps are unfinished.\n",
+            folded_line(&plan.title, 120)
+        ));
+    }
+    let Some(latest) = ex.instructions.last() else {
         s.push_str(&no_instruction_found(ex));
         s.push('\n');
         return Some(cut_to(&s, MAX_DIRECTIVE).0);
@@ -105,5 +121,60 @@ mod tests {
             ..Default::default()
         };
         assert!(utf16_len(&directive(&ex).unwrap()) <= MAX_DIRECTIVE);
+    }
+
+    #[test]
+    fn without_a_task_list_the_open_checklist_items_are_named() {
+        let ex = Extraction {
+            instructions: vec!["finish the migration".into()],
+            checklist: vec![
+                "- [x] write the schema".into(),
+                "- [ ] backfill old rows".into(),
+                "3. switch reads ✅".into(),
+                "4. drop the old table".into(),
+            ],
+            ..Default::default()
+        };
+        let d = directive(&ex).unwrap();
+        assert!(d.contains("These checklist items are still open"), "{d}");
+        assert!(
+            d.contains("backfill old rows") && d.contains("drop the old table"),
+            "{d}"
+        );
+        assert!(
+            !d.contains("write the schema") && !d.contains("switch reads"),
+            "{d}"
+        );
+    }
+
+    #[test]
+    fn steering_names_the_approved_plan() {
+        let ex = Extraction {
+            instructions: vec!["go".into()],
+            plan: Some(crate::extract::Plan {
+                title: "Retry the importer".into(),
+                text: None,
+                file: None,
+            }),
+            ..Default::default()
+        };
+        assert!(
+            directive(&ex)
+                .unwrap()
+                .contains("approved the plan \"Retry the importer\"")
+        );
+    }
+
+    #[test]
+    fn invisible_characters_never_reach_the_summarizer_raw() {
+        let ex = Extraction {
+            instructions: vec!["ship \u{202E}it\u{2029}now".into()],
+            ..Default::default()
+        };
+        let d = directive(&ex).unwrap();
+        assert!(
+            !d.chars().any(crate::text::is_invisible) && d.contains("<U+202E>"),
+            "{d}"
+        );
     }
 }

@@ -2,15 +2,13 @@
 //! search order, fail-open when nothing is installed, never running itself, and the verified
 //! download served from a loopback HTTP server with no cargo on PATH (issue #11).
 
-use crate::common::{hook, small_session, start_hook};
+use crate::common::{Server, dist, hook, small_session, start_hook, tools_without_rust};
 use std::fs;
-use std::io::{Read, Write};
+use std::io::Write;
 use std::net::TcpListener;
 use std::os::unix::fs::PermissionsExt;
 use std::path::{Path, PathBuf};
 use std::process::{Command, Output, Stdio};
-use std::sync::Arc;
-use std::sync::atomic::{AtomicBool, Ordering};
 use std::time::{Duration, Instant};
 
 fn repo() -> PathBuf {
@@ -44,19 +42,7 @@ impl Plugin {
         }
         fs::copy(repo().join("Cargo.toml"), root.join("Cargo.toml")).unwrap();
         fs::create_dir_all(tmp.path().join("home")).unwrap();
-        // The system's tools, without any Rust toolchain a distribution may have put there.
-        let tools = tmp.path().join("tools");
-        fs::create_dir_all(&tools).unwrap();
-        for dir in ["/usr/bin", "/bin"] {
-            for e in fs::read_dir(dir).into_iter().flatten().flatten() {
-                let name = e.file_name();
-                let n = name.to_string_lossy();
-                if n.starts_with("cargo") || n.starts_with("rust") || tools.join(&name).exists() {
-                    continue;
-                }
-                let _ = std::os::unix::fs::symlink(e.path(), tools.join(&name));
-            }
-        }
+        tools_without_rust(&tmp.path().join("tools"));
         Plugin { tmp }
     }
     fn root(&self) -> PathBuf {
@@ -262,87 +248,6 @@ fn provision_does_nothing_when_this_version_is_installed() {
 }
 
 // ---- Verified download from a loopback server (no cargo on PATH).
-
-/// A static file server on 127.0.0.1 for `dir`, answering GET with 200 or 404. Stops when dropped.
-struct Server {
-    url: String,
-    stop: Arc<AtomicBool>,
-}
-
-impl Server {
-    fn new(dir: PathBuf) -> Server {
-        let listener = TcpListener::bind("127.0.0.1:0").unwrap();
-        listener.set_nonblocking(true).unwrap();
-        let url = format!("http://{}", listener.local_addr().unwrap());
-        let stop = Arc::new(AtomicBool::new(false));
-        let flag = stop.clone();
-        std::thread::spawn(move || {
-            let deadline = Instant::now() + Duration::from_secs(120);
-            while !flag.load(Ordering::Relaxed) && Instant::now() < deadline {
-                let Ok((mut s, _)) = listener.accept() else {
-                    std::thread::sleep(Duration::from_millis(5));
-                    continue;
-                };
-                s.set_nonblocking(false).unwrap();
-                s.set_read_timeout(Some(Duration::from_secs(5))).unwrap();
-                let mut req = Vec::new();
-                let mut buf = [0u8; 4096];
-                while !req.windows(4).any(|w| w == b"\r\n\r\n") {
-                    match s.read(&mut buf) {
-                        Ok(0) | Err(_) => break,
-                        Ok(n) => req.extend_from_slice(&buf[..n]),
-                    }
-                }
-                let line = String::from_utf8_lossy(&req)
-                    .lines()
-                    .next()
-                    .unwrap_or("")
-                    .to_owned();
-                let path = line
-                    .split(' ')
-                    .nth(1)
-                    .unwrap_or("/")
-                    .trim_start_matches('/');
-                let file = dir.join(path);
-                let resp = match (path.contains(".."), fs::read(&file)) {
-                    (false, Ok(body)) => {
-                        let mut r = format!(
-                            "HTTP/1.1 200 OK\r\nContent-Length: {}\r\nConnection: close\r\n\r\n",
-                            body.len()
-                        )
-                        .into_bytes();
-                        r.extend(body);
-                        r
-                    }
-                    _ => {
-                        b"HTTP/1.1 404 Not Found\r\nContent-Length: 0\r\nConnection: close\r\n\r\n"
-                            .to_vec()
-                    }
-                };
-                let _ = s.write_all(&resp);
-            }
-        });
-        Server { url, stop }
-    }
-}
-
-impl Drop for Server {
-    fn drop(&mut self) {
-        self.stop.store(true, Ordering::Relaxed);
-    }
-}
-
-/// `scripts/dist` packaging the test build, as the release workflow packages its builds.
-fn dist(out: &Path) -> PathBuf {
-    let o = Command::new("sh")
-        .arg(repo().join("scripts/dist"))
-        .args(["--binary", env!("CARGO_BIN_EXE_compact-guardian"), "--out"])
-        .arg(out)
-        .output()
-        .unwrap();
-    assert!(o.status.success(), "scripts/dist: {}", text(&o.stderr));
-    PathBuf::from(text(&o.stdout).trim())
-}
 
 fn system_message(out: &[u8]) -> String {
     let v: serde_json::Value =

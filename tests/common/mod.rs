@@ -2,9 +2,12 @@
 
 #![allow(dead_code)] // each test module uses a different part of the harness
 
-use std::io::Write;
+use std::io::{Read, Write};
+use std::net::TcpListener;
 use std::path::{Path, PathBuf};
 use std::process::{Command, Stdio};
+use std::sync::Arc;
+use std::sync::atomic::{AtomicBool, Ordering};
 use std::time::{Duration, Instant};
 
 /// The binary under test.
@@ -263,4 +266,105 @@ pub fn small_session() -> Vec<String> {
         ),
         reply("a3", "u2", "Working on it.\n- [ ] fix parse_empty"),
     ]
+}
+
+/// Fills `dir` with links to the system's tools, leaving out any Rust toolchain a distribution
+/// may have put there: a PATH for "a user without cargo".
+pub fn tools_without_rust(dir: &Path) {
+    std::fs::create_dir_all(dir).unwrap();
+    for bin in ["/usr/bin", "/bin"] {
+        for e in std::fs::read_dir(bin).into_iter().flatten().flatten() {
+            let name = e.file_name();
+            let n = name.to_string_lossy();
+            if n.starts_with("cargo") || n.starts_with("rust") || dir.join(&name).exists() {
+                continue;
+            }
+            let _ = std::os::unix::fs::symlink(e.path(), dir.join(&name));
+        }
+    }
+}
+
+/// `scripts/dist` packaging the test build, as the release workflow packages its builds.
+pub fn dist(out: &Path) -> PathBuf {
+    let o = Command::new("sh")
+        .arg(PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("scripts/dist"))
+        .args(["--binary", env!("CARGO_BIN_EXE_compact-guardian"), "--out"])
+        .arg(out)
+        .output()
+        .unwrap();
+    assert!(
+        o.status.success(),
+        "scripts/dist: {}",
+        String::from_utf8_lossy(&o.stderr)
+    );
+    PathBuf::from(String::from_utf8_lossy(&o.stdout).trim())
+}
+
+/// A static file server on 127.0.0.1 for `dir`, answering GET with 200 or 404. Stops when dropped.
+pub struct Server {
+    pub url: String,
+    stop: Arc<AtomicBool>,
+}
+
+impl Server {
+    pub fn new(dir: PathBuf) -> Server {
+        let listener = TcpListener::bind("127.0.0.1:0").unwrap();
+        listener.set_nonblocking(true).unwrap();
+        let url = format!("http://{}", listener.local_addr().unwrap());
+        let stop = Arc::new(AtomicBool::new(false));
+        let flag = stop.clone();
+        std::thread::spawn(move || {
+            let deadline = Instant::now() + Duration::from_secs(120);
+            while !flag.load(Ordering::Relaxed) && Instant::now() < deadline {
+                let Ok((mut s, _)) = listener.accept() else {
+                    std::thread::sleep(Duration::from_millis(5));
+                    continue;
+                };
+                s.set_nonblocking(false).unwrap();
+                s.set_read_timeout(Some(Duration::from_secs(5))).unwrap();
+                let mut req = Vec::new();
+                let mut buf = [0u8; 4096];
+                while !req.windows(4).any(|w| w == b"\r\n\r\n") {
+                    match s.read(&mut buf) {
+                        Ok(0) | Err(_) => break,
+                        Ok(n) => req.extend_from_slice(&buf[..n]),
+                    }
+                }
+                let line = String::from_utf8_lossy(&req)
+                    .lines()
+                    .next()
+                    .unwrap_or("")
+                    .to_owned();
+                let path = line
+                    .split(' ')
+                    .nth(1)
+                    .unwrap_or("/")
+                    .trim_start_matches('/');
+                let file = dir.join(path);
+                let resp = match (path.contains(".."), std::fs::read(&file)) {
+                    (false, Ok(body)) => {
+                        let mut r = format!(
+                            "HTTP/1.1 200 OK\r\nContent-Length: {}\r\nConnection: close\r\n\r\n",
+                            body.len()
+                        )
+                        .into_bytes();
+                        r.extend(body);
+                        r
+                    }
+                    _ => {
+                        b"HTTP/1.1 404 Not Found\r\nContent-Length: 0\r\nConnection: close\r\n\r\n"
+                            .to_vec()
+                    }
+                };
+                let _ = s.write_all(&resp);
+            }
+        });
+        Server { url, stop }
+    }
+}
+
+impl Drop for Server {
+    fn drop(&mut self) {
+        self.stop.store(true, Ordering::Relaxed);
+    }
 }

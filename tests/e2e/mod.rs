@@ -112,6 +112,9 @@ struct Session {
     id: String,
     started: Cell<bool>,
     env: Vec<(String, String)>,
+    /// Load the plugin from this checkout with `--plugin-dir` and run the test build (the usual
+    /// case), or rely on a plugin installed in the session's HOME (the install-route test).
+    from_checkout: bool,
 }
 
 impl Session {
@@ -136,28 +139,13 @@ impl Session {
                 .iter()
                 .map(|(k, v)| (k.to_string(), v.to_string()))
                 .collect(),
+            from_checkout: true,
         })
     }
 
-    fn run(&self, prompt: &str) {
+    /// The CLI with this session's environment (HOME, mock API, no inherited settings).
+    fn command(&self) -> Command {
         let mut c = Command::new(&self.cli);
-        c.arg("-p").arg(prompt);
-        if self.started.replace(true) {
-            c.arg("--resume").arg(&self.id);
-        } else {
-            c.arg("--session-id").arg(&self.id);
-        }
-        c.arg("--plugin-dir").arg(repo());
-        c.args([
-            "--permission-mode",
-            "acceptEdits",
-            "--allowed-tools",
-            "Bash Read Write Edit",
-        ]);
-        c.current_dir(&self.project)
-            .stdin(Stdio::null())
-            .stdout(Stdio::piped())
-            .stderr(Stdio::piped());
         for (k, _) in std::env::vars() {
             if k.starts_with("COMPACT_GUARDIAN_")
                 || k.starts_with("CLAUDE")
@@ -171,12 +159,55 @@ impl Session {
             .env("ANTHROPIC_API_KEY", "sk-ant-test-not-a-key")
             .env("DISABLE_TELEMETRY", "1")
             .env("CLAUDE_CODE_DISABLE_NONESSENTIAL_TRAFFIC", "1")
-            .env("DISABLE_AUTOUPDATER", "1")
-            .env(
+            .env("DISABLE_AUTOUPDATER", "1");
+        if self.from_checkout {
+            c.env(
                 "COMPACT_GUARDIAN_BIN",
                 env!("CARGO_BIN_EXE_compact-guardian"),
             );
+        }
         c.envs(self.env.iter().map(|(k, v)| (k, v)));
+        c
+    }
+
+    /// Runs `claude <args>` (plugin management) and asserts it succeeded.
+    fn cli(&self, args: &[&str]) {
+        let out = self
+            .command()
+            .args(args)
+            .current_dir(&self.project)
+            .stdin(Stdio::null())
+            .output()
+            .unwrap();
+        assert!(
+            out.status.success(),
+            "claude {args:?}: {}{}",
+            String::from_utf8_lossy(&out.stdout),
+            String::from_utf8_lossy(&out.stderr)
+        );
+    }
+
+    fn run(&self, prompt: &str) {
+        let mut c = self.command();
+        c.arg("-p").arg(prompt);
+        if self.started.replace(true) {
+            c.arg("--resume").arg(&self.id);
+        } else {
+            c.arg("--session-id").arg(&self.id);
+        }
+        if self.from_checkout {
+            c.arg("--plugin-dir").arg(repo());
+        }
+        c.args([
+            "--permission-mode",
+            "acceptEdits",
+            "--allowed-tools",
+            "Bash Read Write Edit",
+        ]);
+        c.current_dir(&self.project)
+            .stdin(Stdio::null())
+            .stdout(Stdio::piped())
+            .stderr(Stdio::piped());
         let start = Instant::now();
         let mut child = c.spawn().unwrap();
         loop {
@@ -410,6 +441,137 @@ fn prompts_between_megabytes_of_tool_output_are_all_restored() {
             "round {i} missing:\n{snap}"
         );
     }
+}
+
+#[test]
+fn typed_prompt_that_mentions_tags_comes_back_whole_in_the_real_cli() {
+    // Issue #13: in the real CLI this came back as "/key to cmd_name. Never touch secrets.toml.".
+    let Some(s) = Session::new(&[]) else { return };
+    let words = "The old parser crashes on input like <system-reminder> tags in values, so escape them, and rename the <command-name> key to cmd_name. Never touch secrets.toml.";
+    s.run("WRITE:notes.txt start the notes");
+    s.run(words);
+    s.run("API Error: 529 keeps killing the import job, add retries with backoff \u{202E}now");
+    // The transcript records who wrote them (2.1.2xx+): that is what decides.
+    let body = String::from_utf8_lossy(&std::fs::read(s.transcript()).unwrap()).into_owned();
+    assert!(
+        body.contains(r#""promptSource""#),
+        "the CLI no longer records promptSource"
+    );
+    s.run("/compact");
+    let summarizer = s
+        .requests()
+        .into_iter()
+        .rfind(is_summarizer)
+        .expect("a compaction request")
+        .to_string();
+    let at = summarizer
+        .find("compact-guardian: in the summary")
+        .expect("the directive reached the summarizer");
+    let directive: String = summarizer[at..].chars().take(1_500).collect();
+    assert!(
+        directive.contains("API Error: 529 keeps killing the import job"),
+        "latest instruction in the directive: {directive}"
+    );
+    assert!(
+        !directive.contains('\u{202E}') && directive.contains("<U+202E>"),
+        "{directive}"
+    );
+    s.run("go on");
+    let snap = s.restored();
+    let instr = instructions_section(&snap);
+    // The transcript has the words as typed; restore prints them exactly, and 2.1.328, when it
+    // inlines hook output into the model's context, writes `<system-reminder>` as
+    // `&lt;system-reminder>` (its own guard against a hook closing the reminder it is wrapped in).
+    assert!(body.contains(words), "recorded whole");
+    let as_model_sees_it = words.replace("<system-reminder>", "&lt;system-reminder>");
+    assert!(instr.contains(&format!("> {as_model_sees_it}")), "{snap}");
+    assert!(!instr.contains("> /key"), "{snap}");
+    assert!(
+        instr.contains(
+            "API Error: 529 keeps killing the import job, add retries with backoff <U+202E>now"
+        ),
+        "{snap}"
+    );
+}
+
+#[test]
+fn marketplace_install_without_cargo_downloads_verifies_and_protects_the_first_compaction() {
+    // Issue #11, the way a user without Rust installs: a marketplace (a clean copy of the plugin
+    // files, no target/), the real CLI installing it, no cargo on PATH, and the release assets
+    // that scripts/dist builds served from a loopback server.
+    let Some(mut s) = Session::new(&[]) else {
+        return;
+    };
+    let root = s.home.path().to_path_buf();
+    let market = root.join("marketplace");
+    for dir in ["bin", "lib", "hooks", ".claude-plugin"] {
+        std::fs::create_dir_all(market.join(dir)).unwrap();
+        for e in std::fs::read_dir(repo().join(dir)).unwrap() {
+            let e = e.unwrap();
+            std::fs::copy(e.path(), market.join(dir).join(e.file_name())).unwrap();
+        }
+    }
+    for f in ["Cargo.toml", "Cargo.lock", "README.md", "LICENSE"] {
+        std::fs::copy(repo().join(f), market.join(f)).unwrap();
+    }
+    crate::common::dist(&root.join("dist"));
+    let server = crate::common::Server::new(root.join("dist"));
+    crate::common::tools_without_rust(&root.join("tools"));
+    s.from_checkout = false;
+    s.env
+        .push(("COMPACT_GUARDIAN_RELEASE_URL".into(), server.url.clone()));
+    s.env
+        .push(("PATH".into(), root.join("tools").display().to_string()));
+
+    s.cli(&["plugin", "marketplace", "add", market.to_str().unwrap()]);
+    s.cli(&["plugin", "install", "compact-guardian@compact-guardian"]);
+    let start = Instant::now();
+    s.run("WRITE:notes.txt Create notes.txt, the first thing after installing");
+    assert!(
+        start.elapsed() < Duration::from_secs(30),
+        "the session waited for the download"
+    );
+    // The startup hook downloads, verifies and installs in the background.
+    let data = root.join(".claude/plugins/data");
+    let version = env!("CARGO_PKG_VERSION");
+    let installed = || {
+        std::fs::read_dir(&data)
+            .into_iter()
+            .flatten()
+            .flatten()
+            .map(|d| d.path().join("bin").join(version).join("compact-guardian"))
+            .find(|p| p.is_file())
+    };
+    let waited = Instant::now();
+    while installed().is_none() {
+        assert!(
+            waited.elapsed() < Duration::from_secs(60),
+            "no binary was provisioned under {}",
+            data.display()
+        );
+        std::thread::sleep(Duration::from_millis(100));
+    }
+    let log = std::fs::read_to_string(
+        installed()
+            .unwrap()
+            .parent()
+            .unwrap()
+            .join("../../provision.log"),
+    )
+    .unwrap_or_default();
+    assert!(log.contains("SHA-256 verified"), "{log}");
+    s.run("EDIT:notes.txt Add a second line to notes.txt");
+    s.run("/compact");
+    s.run("What is next?");
+    let snap = s.restored();
+    assert!(
+        snap.contains("Saved by the compact-guardian plugin"),
+        "{snap}"
+    );
+    assert!(
+        instructions_section(&snap).contains("Create notes.txt, the first thing after installing"),
+        "{snap}"
+    );
 }
 
 #[test]
