@@ -163,12 +163,11 @@ fn tasks(ex: &Extraction, _: &Meta, budget: usize) -> String {
         .iter()
         .flat_map(|s| ex.tasks.iter().filter(move |t| t.status == *s))
         .map(|t| {
-            let label = if t.status == Status::InProgress {
-                "in progress"
-            } else {
-                "pending"
-            };
-            format!("- [{label}] {}\n", folded_line(&t.content, 240))
+            format!(
+                "- [{}] {}\n",
+                t.status.label(),
+                folded_line(&t.content, 240)
+            )
         })
         .collect();
     let done: Vec<&str> = ex

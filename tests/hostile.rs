@@ -384,11 +384,16 @@ fn closed_stdout_keeps_the_snapshot() {
         "one line explains: {}",
         r.stderr
     );
+    assert_kept_for_the_next_restore(&sb, &t);
+}
+
+/// The snapshot of session `s` is still there, and the next restore prints it.
+fn assert_kept_for_the_next_restore(sb: &Sandbox, t: &Path) {
     assert!(sb.snapshot_path("s").exists(), "kept for the next restore");
+    let out = sb.restore(&start_hook("s", t)).stdout;
     assert!(
-        sb.restore(&start_hook("s", &t))
-            .stdout
-            .contains("fix the failing test")
+        out.contains("Saved by") && out.contains("fix the failing test"),
+        "{out}"
     );
 }
 
@@ -660,8 +665,7 @@ fn stdout_closed_at_start_does_not_consume_the_snapshot() {
     let out = child.wait_with_output().unwrap();
     assert!(out.status.success());
     assert_eq!(String::from_utf8_lossy(&out.stderr).lines().count(), 1);
-    assert!(sb.snapshot_path("s").exists(), "kept for the next restore");
-    assert!(sb.restore(&start_hook("s", &t)).stdout.contains("Saved by"));
+    assert_kept_for_the_next_restore(&sb, &t);
 }
 
 #[test]

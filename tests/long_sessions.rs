@@ -56,6 +56,16 @@ fn autonomous(path: &Path, bytes: usize, record: usize, huge_lines: usize) {
     }
 }
 
+/// Runs save with a time budget, then restore; returns what restore printed.
+fn save_then_restore(sb: &Sandbox, t: &Path, budget_ms: &str) -> String {
+    sb.cmd(&["save"])
+        .env("COMPACT_GUARDIAN_BUDGET_MS", budget_ms)
+        .stdin(hook("s", t))
+        .run()
+        .assert_fail_open();
+    sb.restore(&start_hook("s", t)).stdout
+}
+
 #[test]
 fn prompts_behind_megabytes_of_small_tool_records_are_found() {
     // Issue #12: three prompts at the start, then tool calls: the old 64 MiB cap found none and
@@ -63,13 +73,7 @@ fn prompts_behind_megabytes_of_small_tool_records_are_found() {
     let sb = Sandbox::new();
     let t = sb.path("auto.jsonl");
     autonomous(&t, 24 << 20, 640, 0);
-    let r = sb
-        .cmd(&["save"])
-        .env("COMPACT_GUARDIAN_BUDGET_MS", "60000")
-        .stdin(hook("s", &t))
-        .run();
-    r.assert_fail_open();
-    let out = sb.restore(&start_hook("s", &t)).stdout;
+    let out = save_then_restore(&sb, &t, "60000");
     for i in 1..=3 {
         assert!(out.contains(&format!("EARLY PROMPT {i}")), "{out}");
     }
@@ -116,13 +120,7 @@ fn out_of_time_snapshot_says_how_far_it_read() {
     let sb = Sandbox::new();
     let t = sb.path("auto.jsonl");
     autonomous(&t, 8 << 20, 640, 0);
-    let r = sb
-        .cmd(&["save"])
-        .env("COMPACT_GUARDIAN_BUDGET_MS", "0")
-        .stdin(hook("s", &t))
-        .run();
-    r.assert_fail_open();
-    let out = sb.restore(&start_hook("s", &t)).stdout;
+    let out = save_then_restore(&sb, &t, "0");
     assert!(out.contains("(reading stopped at the time limit)"), "{out}");
     assert!(!out.contains("EARLY PROMPT"));
 }
