@@ -198,6 +198,9 @@ pub struct Extractor {
     part: Part,
     /// The newest boundary has been met (rebuild) or does not matter.
     boundary_settled: bool,
+    /// Where the part being extracted starts, in bytes from the end (after a rebuild's reset at
+    /// this compaction's boundary): the recent window is measured from here.
+    part_start: u64,
     expect: Expect,
     /// A ring of the uuids met last.
     recent_uuids: [Id; RECENT_UUIDS],
@@ -231,6 +234,7 @@ impl Extractor {
         Extractor {
             part,
             boundary_settled: part == Part::Whole,
+            part_start: 0,
             expect: Expect::Any,
             recent_uuids: [Id(0); RECENT_UUIDS],
             recent_next: 0,
@@ -265,7 +269,7 @@ impl Extractor {
     }
 
     fn recent_open(&self) -> bool {
-        self.scanned < self.recent_window
+        self.scanned.saturating_sub(self.part_start) < self.recent_window
     }
 
     fn recent_wanted(&self) -> bool {
@@ -281,7 +285,7 @@ impl Extractor {
         Wants {
             // Before the newest boundary is settled (rebuild), everything may be discarded and
             // collected again: parse all.
-            everything: self.recent_wanted() || !self.boundary_settled,
+            everything: self.recent_wanted(),
             task_calls: self.tasks.wants_task_tools() || self.tasks.wants_todo_write(),
             files: self.files.len() < MAX_FILES && self.recent_open(),
             plans: self.plans_wanted(),
@@ -313,18 +317,16 @@ impl Extractor {
             return; // subagent traffic: never the user's conversation, not in its chain
         }
         if rec.kind == Kind::CompactBoundary && !self.boundary_settled {
-            self.boundary_settled = true;
-            if self.prompts.is_empty() && self.held.prompts.is_empty() {
-                // This compaction's own boundary (older CLIs write it before the hook runs):
-                // what follows it is the summary and the /compact command, not the compacted
-                // conversation. Start over from here.
-                *self = Extractor {
-                    boundary_settled: true,
-                    scanned: self.scanned,
-                    recent_window: self.recent_window,
-                    ..Extractor::new(self.part)
-                };
-            }
+            // Met before any prompt: this compaction's own boundary (older CLIs write it before
+            // the hook runs). What follows it is the summary and the /compact command, not the
+            // compacted conversation: start over from here.
+            *self = Extractor {
+                boundary_settled: true,
+                scanned: self.scanned,
+                part_start: self.scanned,
+                recent_window: self.recent_window,
+                ..Extractor::new(self.part)
+            };
         }
         if rec.kind == Kind::PlanExit {
             // Written next to the approval, before or after it: give the file to whichever
@@ -359,6 +361,9 @@ impl Extractor {
             None => true,
         };
         if let Some(p) = prompt_text(&rec) {
+            // A prompt typed after the newest boundary makes that boundary an earlier
+            // compaction's (D006): the whole conversation counts, whatever lies further back.
+            self.boundary_settled = true;
             if on_branch {
                 self.add_prompt(p);
             } else if self.held.prompts.len() < MAX_INSTRUCTIONS {
@@ -1007,5 +1012,51 @@ mod tests {
     fn approval_whose_call_was_not_read_still_counts() {
         let plan = extract(&recs(&[PROMPT, APPROVED])).plan.unwrap();
         assert_eq!(plan.title, "Retry the importer");
+    }
+
+    #[test]
+    fn rebuild_without_a_boundary_stops_once_a_prompt_settles_it() {
+        // 2.1.3xx runs restore before writing the boundary: a prompt met first means any older
+        // boundary is an earlier compaction's, so the rebuild need not read to the file's start.
+        let mut ex = Extractor::new(Part::Compacted);
+        for (i, r) in recs(&[
+            r#"{"type":"user","uuid":"u1","message":{"content":"one"}}"#,
+            r#"{"type":"user","uuid":"u2","parentUuid":"u1","message":{"content":"two"}}"#,
+            r#"{"type":"user","uuid":"u3","parentUuid":"u2","message":{"content":"three"}}"#,
+            r#"{"type":"user","uuid":"u4","parentUuid":"u3","message":{"content":"four"}}"#,
+            r#"{"type":"user","uuid":"u5","parentUuid":"u4","message":{"content":"five"}}"#,
+            r#"{"type":"assistant","uuid":"a5","parentUuid":"u5","message":{"content":[{"type":"tool_use","id":"t1","name":"TodoWrite","input":{"todos":[]}}]}}"#,
+        ])
+        .into_iter()
+        .enumerate()
+        .rev()
+        {
+            ex.record(r);
+            ex.set_scanned(MIN_WINDOW + i as u64);
+        }
+        assert!(ex.satisfied(), "no need to read on for a boundary");
+    }
+
+    #[test]
+    fn rebuild_recent_window_restarts_at_this_compactions_boundary() {
+        let mut ex = Extractor::new(Part::Compacted);
+        ex.set_scanned(20 * 1024 * 1024); // far from the end already
+        for r in recs(&[
+            r#"{"type":"user","uuid":"u1","message":{"content":"before"}}"#,
+            r#"{"type":"assistant","uuid":"a1","parentUuid":"u1","message":{"content":[{"type":"tool_use","id":"t1","name":"Bash","input":{"command":"cargo test"}}]}}"#,
+            r#"{"type":"system","subtype":"compact_boundary","uuid":"b","logicalParentUuid":"a1"}"#,
+        ])
+        .into_iter()
+        .rev()
+        {
+            ex.record(r);
+        }
+        let got = ex.finish(Searched::default());
+        assert_eq!(got.instructions, vec!["before"]);
+        assert_eq!(
+            got.actions.len(),
+            1,
+            "actions of the compacted part are recent to it"
+        );
     }
 }
