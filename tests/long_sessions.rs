@@ -182,11 +182,13 @@ fn hundred_thousand_task_creations_replay_linearly_into_a_snapshot() {
 }
 
 /// Peak resident memory (KiB) of one run of the binary, read back from the OS: a fresh Python
-/// interpreter runs it as its only child and reports `RUSAGE_CHILDREN.ru_maxrss`.
+/// interpreter runs it as its only child and reports `RUSAGE_CHILDREN.ru_maxrss` (KiB on Linux,
+/// bytes on macOS).
 fn peak_rss_kib(sb: &Sandbox, input: &str) -> Option<u64> {
     let script = "import resource,subprocess,sys\n\
                   p=subprocess.run([sys.argv[1],'save'],input=sys.stdin.buffer.read(),stdout=subprocess.DEVNULL)\n\
-                  print(resource.getrusage(resource.RUSAGE_CHILDREN).ru_maxrss)";
+                  r=resource.getrusage(resource.RUSAGE_CHILDREN).ru_maxrss\n\
+                  print(r//1024 if sys.platform=='darwin' else r)";
     let mut c = Command::new("python3");
     c.args(["-c", script, bin()]);
     c.envs(sb.env.iter().map(|(k, v)| (k, v)));

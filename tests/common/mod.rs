@@ -268,6 +268,7 @@ pub fn small_session() -> Vec<String> {
     ]
 }
 
+#[cfg(unix)]
 /// Fills `dir` with links to the system's tools, leaving out any Rust toolchain a distribution
 /// may have put there: a PATH for "a user without cargo".
 pub fn tools_without_rust(dir: &Path) {
