@@ -142,6 +142,19 @@ cg_notify_once() {
     printf '{"systemMessage":"%s"}\n' "$(cg_json_escape "$3")"
 }
 
+# Reads the failure recorded for version $1 ($cg_data/failed-<version>: "kind<TAB>detail") into
+# cg_kind and cg_detail; fails when there is none.
+cg_read_failure() {
+    [ -f "$cg_data/failed-$1" ] || return 1
+    IFS='	' read -r cg_kind cg_detail <"$cg_data/failed-$1"
+}
+
+# Tells the user, once, about the failure recorded for version $1 (see cg_notify_once).
+cg_notify_failure() {
+    cg_read_failure "$1" || return 0
+    cg_notify_once "$1" "$cg_kind" "$(cg_failure_message "$cg_kind" "$cg_detail" "$1")"
+}
+
 # The user-facing message for a recorded failure ($cg_data/failed-<version>: "kind<TAB>detail").
 cg_failure_message() {
     cg_kind=$1

@@ -16,7 +16,7 @@
 //! Compaction boundaries are crossed through their logical parent.
 
 use crate::genuine::prompt_text;
-use crate::record::{Id, Kind, Link, Record, ToolUse, Wants};
+use crate::record::{Id, Kind, Link, PLAN_APPROVED, Record, ToolUse, Wants};
 use crate::tasks::{Status, Task, TaskReplay, created_id};
 use crate::text::escaped_line;
 use serde::Serialize;
@@ -173,9 +173,6 @@ struct WaitingResult {
     head: String,
 }
 
-/// How an approved plan's result begins ("User has approved your plan. You can now start coding").
-const PLAN_APPROVED: &str = "approved your plan";
-
 /// Where the branch walk stands.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 enum Expect {
@@ -286,7 +283,8 @@ impl Extractor {
             // Before the newest boundary is settled (rebuild), everything may be discarded and
             // collected again: parse all.
             everything: self.recent_wanted(),
-            task_calls: self.tasks.wants_task_tools() || self.tasks.wants_todo_write(),
+            // Until the list is known, any task-tool call (or its result) may change it.
+            task_calls: !self.tasks.known(),
             files: self.files.len() < MAX_FILES && self.recent_open(),
             plans: self.plans_wanted(),
         }

@@ -310,6 +310,8 @@ const WRITING_TOOLS: &[&str] = &["Edit", "Write", "MultiEdit", "NotebookEdit"];
 
 /// How much of a tool's key argument is kept.
 const KEEP_ARG: usize = 400;
+/// How an approved plan's result begins ("User has approved your plan. You can now start coding").
+pub const PLAN_APPROVED: &str = "approved your plan";
 /// How much of a tool result's text is kept.
 const KEEP_RESULT_HEAD: usize = 160;
 /// How much of a tool result's text is read: a plan approval names its file after ~150 bytes.
@@ -401,13 +403,13 @@ mod pat {
     pub type LazyFinder = LazyLock<Finder<'static>>;
 
     macro_rules! finders {
-        ($($name:ident = $pat:literal;)*) => {
+        ($($name:ident = $pat:expr;)*) => {
             $(pub static $name: LazyLock<Finder<'static>> = LazyLock::new(|| Finder::new($pat));)*
         };
     }
     finders! {
         TASK_CREATED = b"Task #";
-        PLAN_APPROVED = b"approved your plan";
+        PLAN_APPROVED = super::PLAN_APPROVED.as_bytes();
         SIDECHAIN = b"\"isSidechain\":true";
     }
 }

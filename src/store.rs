@@ -193,11 +193,7 @@ impl Snapshots {
     /// not leave an older snapshot to be restored).
     pub fn remove(&self) -> Result<()> {
         let path = self.path();
-        match fs::symlink_metadata(&path) {
-            Ok(m) if platform::refuse(&m).is_none() => fs::remove_file(&path)
-                .with_context(|| format!("could not remove {}", path.display())),
-            _ => Ok(()),
-        }
+        remove_ours(&path).with_context(|| format!("could not remove {}", path.display()))
     }
 
     /// Claims the session's snapshot and, if fresh and a snapshot of this tool, hands its text to
@@ -271,10 +267,7 @@ impl Snapshots {
     }
 
     fn remove_marker(&self) {
-        let marker = self.restored_marker();
-        if fs::symlink_metadata(&marker).is_ok_and(|m| platform::refuse(&m).is_none()) {
-            let _ = fs::remove_file(marker);
-        }
+        let _ = remove_ours(&self.restored_marker());
     }
 
     fn print_claimed(
@@ -299,6 +292,15 @@ impl Snapshots {
         };
         print(&text).context("could not print the snapshot")?;
         Ok(Taken::Printed)
+    }
+}
+
+/// Deletes `path` if it is a regular file of ours (looked at without following links); anything
+/// else there, or nothing, is left as it is.
+fn remove_ours(path: &Path) -> io::Result<()> {
+    match fs::symlink_metadata(path) {
+        Ok(m) if platform::refuse(&m).is_none() => fs::remove_file(path),
+        _ => Ok(()),
     }
 }
 

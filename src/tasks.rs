@@ -100,16 +100,6 @@ impl TaskReplay {
         }
     }
 
-    /// Whether calls of these kinds still change anything.
-    pub fn wants_todo_write(&self) -> bool {
-        self.style.is_none()
-    }
-
-    /// Whether Task-tool calls still change anything.
-    pub fn wants_task_tools(&self) -> bool {
-        self.style != Some(Style::TodoWrite) && !self.first_created
-    }
-
     /// A `TodoWrite` call the CLI accepted.
     pub fn todo_write(&mut self, items: Vec<Task>) {
         if self.style.is_none() {

@@ -2,10 +2,12 @@
 //! snapshots in the configured folder.
 
 use crate::config::Config;
+use crate::failopen::debug;
 use crate::hook_input::{self, HookInput};
 use crate::store::{Snapshots, Store};
 use anyhow::{Context, Result};
 use std::io::Read;
+use std::time::Instant;
 
 /// A hook run's input, bound to its session.
 pub struct Hook {
@@ -29,4 +31,14 @@ pub fn begin(input: impl Read, cfg: &Config) -> Result<Hook> {
         .context("no snapshot folder: set COMPACT_GUARDIAN_DIR or HOME")
         .map(|dir| Store::new(dir, cfg.ttl).session(session));
     Ok(Hook { input, snapshots })
+}
+
+/// Removes the folder's stale files (snapshots whose restore never came, because the compaction
+/// failed) within what is left of the budget; both hooks do this last. Failures only matter for
+/// debugging.
+pub fn remove_stale(snaps: &Snapshots, deadline: Instant, cfg: &Config) {
+    match snaps.store().remove_stale(Some(deadline)) {
+        Ok(n) => debug(cfg.debug, || format!("removed {n} stale file(s)")),
+        Err(e) => debug(cfg.debug, || format!("stale cleanup failed: {e:#}")),
+    }
 }

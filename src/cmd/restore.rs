@@ -59,12 +59,8 @@ pub fn restore(
     } else {
         rebuild(&hook, cfg, deadline, out)
     };
-    // Snapshots whose restore never came (the compaction failed) go now, within the budget.
     if let Ok(snaps) = &hook.snapshots {
-        match snaps.store().remove_stale(Some(deadline)) {
-            Ok(n) => debug(cfg.debug, || format!("removed {n} stale file(s)")),
-            Err(e) => debug(cfg.debug, || format!("stale cleanup failed: {e:#}")),
-        }
+        hook::remove_stale(snaps, deadline, cfg);
     }
     rebuilt?;
     if let (Some(Taken::Refused(why)), Ok(snaps)) = (&taken, &hook.snapshots) {

@@ -8,7 +8,7 @@ use crate::pipeline;
 use crate::render::{Meta, Source};
 use crate::steer::directive;
 use crate::transcript::Limits;
-use anyhow::{Context, Result, anyhow};
+use anyhow::{Context, Result};
 use std::io::{Read, Write};
 use std::path::Path;
 use std::time::{Instant, SystemTime};
@@ -38,9 +38,8 @@ pub fn save(input: impl Read, cfg: &Config, deadline: Instant, out: &mut impl Wr
         focus: hook.input.custom_instructions.clone(),
         source: Source::Saved,
     };
-    let snaps = hook.snapshots.map_err(|e| anyhow!("{e:#}"));
     let written = match built.render(&meta) {
-        Some(text) => snaps.and_then(|s| {
+        Some(text) => hook.snapshots.and_then(|s| {
             let dest = s.save(&text)?;
             debug(cfg.debug, || {
                 format!("wrote {} ({} bytes)", dest.display(), text.len())
@@ -52,7 +51,7 @@ pub fn save(input: impl Read, cfg: &Config, deadline: Instant, out: &mut impl Wr
             debug(cfg.debug, || {
                 "nothing to report: no snapshot written".to_owned()
             });
-            snaps.and_then(|s| s.remove().map(|()| s))
+            hook.snapshots.and_then(|s| s.remove().map(|()| s))
         }
     };
     if cfg.steer
@@ -63,12 +62,8 @@ pub fn save(input: impl Read, cfg: &Config, deadline: Instant, out: &mut impl Wr
         out.flush()
             .context("could not print the summarizer directive")?;
     }
-    // Snapshots whose restore never came (the compaction failed), within what is left of the budget.
     if let Ok(snaps) = &written {
-        match snaps.store().remove_stale(Some(deadline)) {
-            Ok(n) => debug(cfg.debug, || format!("removed {n} stale file(s)")),
-            Err(e) => debug(cfg.debug, || format!("stale cleanup failed: {e:#}")),
-        }
+        hook::remove_stale(snaps, deadline, cfg);
     }
     written.map(drop)
 }
