@@ -1,7 +1,8 @@
 # The background half of bin/compact-guardian-provision: download + verify + install, else build
 # with cargo, else record the failure for the startup hook to report. Run detached with its output
 # in provision.log; inputs come in CG_* variables. Holds $CG_DATA/provision.lock until it ends.
-. "$CG_ROOT/lib/provision.sh" || exit 0
+[ -r "$CG_ROOT/lib/provision.sh" ] || exit 0
+eval "$(tr -d '\r' <"$CG_ROOT/lib/provision.sh")" # CR-proof, like the launchers
 cg_data=$CG_DATA
 version=$CG_VERSION
 lock="$cg_data/provision.lock"

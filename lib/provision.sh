@@ -20,7 +20,7 @@ cg_version() {
         case $cg_line in
         'version = "'*)
             cg_v=${cg_line#version = \"}
-            cg_v=${cg_v%\"}
+            cg_v=${cg_v%%\"*} # also drops a CR (a CRLF Cargo.toml)
             break
             ;;
         esac

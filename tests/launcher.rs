@@ -393,3 +393,150 @@ fn unreachable_or_unreleased_url_falls_back_and_reports_once() {
         );
     }
 }
+
+// ---- Windows checkouts (issue #21): CRLF line endings must never block a compaction.
+
+/// The plugin as a CRLF checkout leaves it: every text file of the plugin with CR before each LF.
+fn to_crlf(p: &Plugin) {
+    for dir in ["bin", "lib", "hooks", ".claude-plugin"] {
+        for e in fs::read_dir(p.root().join(dir)).unwrap() {
+            crlf_file(&e.unwrap().path());
+        }
+    }
+    crlf_file(&p.root().join("Cargo.toml"));
+}
+
+fn crlf_file(path: &Path) {
+    let s = fs::read_to_string(path).unwrap();
+    fs::write(path, s.replace('\n', "\r\n")).unwrap();
+}
+
+#[test]
+fn crlf_checkout_hooks_exit_zero_on_every_input_and_still_protect() {
+    let p = Plugin::new();
+    to_crlf(&p);
+    let session = p.path("session.jsonl");
+    fs::write(&session, small_session().join("\n") + "\n").unwrap();
+    let bin = env!("CARGO_BIN_EXE_compact-guardian");
+    let good = hook("crlf", &session);
+    for shell in ["sh", "bash"] {
+        for input in ["", "{}", "not json", "{\"session_id\":", good.as_str()] {
+            for sub in ["save", "restore"] {
+                let o = Command::new(shell)
+                    .arg(p.root().join("bin/compact-guardian"))
+                    .arg(sub)
+                    .env_clear()
+                    .env("PATH", p.path("tools"))
+                    .env("HOME", p.path("home"))
+                    .env("CLAUDE_PLUGIN_ROOT", p.root())
+                    .env("CLAUDE_PLUGIN_DATA", p.data())
+                    .env("COMPACT_GUARDIAN_DIR", p.path("store"))
+                    .env("COMPACT_GUARDIAN_BIN", bin)
+                    .stdin(Stdio::from(fs::File::open(write_input(&p, input)).unwrap()))
+                    .output()
+                    .unwrap();
+                assert_eq!(o.status.code(), Some(0), "{shell} {sub} {input:?}: {o:?}");
+                assert!(text(&o.stderr).lines().count() <= 1, "{o:?}");
+            }
+        }
+    }
+    // Through the CR-free copy the launcher still finds the binary: a save and its restore work.
+    let saved = p.run(
+        "compact-guardian",
+        &["save"],
+        &[("COMPACT_GUARDIAN_BIN", bin)],
+        &good,
+    );
+    assert!(
+        text(&saved.stdout).contains("compact-guardian"),
+        "{saved:?}"
+    );
+    let restored = p.run(
+        "compact-guardian",
+        &["restore"],
+        &[("COMPACT_GUARDIAN_BIN", bin)],
+        &start_hook("crlf", &session),
+    );
+    assert!(
+        text(&restored.stdout).contains("fix the failing test"),
+        "{restored:?}"
+    );
+    // The startup hook too, and it reads the version without the CR.
+    let o = p.run("compact-guardian-provision", &[], &[], "");
+    assert_eq!(o.status.code(), Some(0), "{o:?}");
+    p.wait_for_provisioning();
+    assert!(
+        p.log()
+            .contains(&format!("compact-guardian {} ", version())),
+        "{}",
+        p.log()
+    );
+    assert!(!p.log().contains('\r'), "{}", p.log());
+}
+
+fn write_input(p: &Plugin, input: &str) -> PathBuf {
+    let f = p.path("input.json");
+    fs::write(&f, input).unwrap();
+    f
+}
+
+#[test]
+fn launcher_with_its_library_missing_exits_zero_under_dash() {
+    // dash exits 2 when `.` cannot open a file, whatever `||` follows: the launcher must check first.
+    let p = Plugin::new();
+    fs::remove_file(p.root().join("lib/provision.sh")).unwrap();
+    for script in ["compact-guardian", "compact-guardian-provision"] {
+        let o = p.run(script, &["save"], &[], "{}");
+        assert_eq!(o.status.code(), Some(0), "{script}: {o:?}");
+        assert!(text(&o.stderr).lines().count() <= 1, "{o:?}");
+    }
+}
+
+#[test]
+fn gitattributes_keeps_lf_in_an_autocrlf_clone() {
+    // Git for Windows clones with core.autocrlf=true; .gitattributes must win for every file the
+    // plugin runs or reads.
+    let tmp = tempfile::tempdir().unwrap();
+    let src = tmp.path().join("src");
+    let git = |dir: &Path, args: &[&str]| {
+        let o = Command::new("git")
+            .args([
+                "-c",
+                "user.name=t",
+                "-c",
+                "user.email=t@t",
+                "-c",
+                "init.defaultBranch=main",
+            ])
+            .args(args)
+            .current_dir(dir)
+            .output()
+            .unwrap();
+        assert!(o.status.success(), "git {args:?}: {o:?}");
+    };
+    fs::create_dir_all(&src).unwrap();
+    git(&src, &["init", "-q"]);
+    let files = [
+        ".gitattributes",
+        "bin/compact-guardian",
+        "bin/compact-guardian-provision",
+        "lib/provision.sh",
+        "lib/provision-job.sh",
+        "hooks/hooks.json",
+        "Cargo.toml",
+    ];
+    for f in files {
+        fs::create_dir_all(src.join(f).parent().unwrap()).unwrap();
+        fs::copy(repo().join(f), src.join(f)).unwrap();
+    }
+    git(&src, &["add", "-A"]);
+    git(&src, &["commit", "-q", "-m", "plugin"]);
+    git(
+        tmp.path(),
+        &["-c", "core.autocrlf=true", "clone", "-q", "src", "clone"],
+    );
+    for f in files {
+        let bytes = fs::read(tmp.path().join("clone").join(f)).unwrap();
+        assert!(!bytes.contains(&b'\r'), "{f} was checked out with CR");
+    }
+}
