@@ -69,6 +69,7 @@ fn parse_records(bencher: Bencher) {
 #[divan::bench]
 fn triage_lines(bencher: Bencher) {
     let wants = Wants {
+        lines: true,
         everything: false,
         task_calls: true,
         files: true,

@@ -36,6 +36,31 @@ gen far 0 --gap 20971520   # prompts 20 MiB apart: save reads back about 100 MiB
 gen auto80 80000000 --autonomous 640
 gen auto400 400000000 --autonomous 640
 gen tiny64 67108864 --autonomous 200
+# Issue #16: the common case (recent prompts, no task tool; the 2.1.3xx layout with its running
+# `tools-used` record), the same without `tools-used` (older CLIs: the task list must be searched
+# for, 64 MiB back), and 64 MB of ~30-byte records of four shapes behind three prompts.
+gen common200 209715200 --no-tasks
+gen old200 209715200 --old-cli
+[ -s "$data/old200.horizon" ] || tail -c 67108864 "$data/old200.jsonl" > "$data/old200.horizon"
+tiny() { # name printf-format: 64 MB of records after three prompts
+    [ -s "$data/$1.jsonl" ] || python3 - "$data/$1.jsonl" "$2" <<'PY'
+import sys
+path, fmt = sys.argv[1], sys.argv[2]
+with open(path, "w") as f:
+    for i in range(3):
+        f.write('{"type":"user","uuid":"p%d","message":{"content":"prompt %d: keep going"}}\n' % (i, i))
+    n = size = 0
+    while size < 64_000_000:
+        line = fmt % n + "\n"
+        f.write(line)
+        size += len(line)
+        n += 1
+PY
+}
+tiny tiny30progress '{"type":"progress","n":%07d}'
+tiny tiny30linked '{"type":"x","uuid":"u%07d"}'
+tiny tiny30untyped '{"parentUuid":"a","uuid":"%05d"}'
+tiny tiny30assistant '{"type":"assistant","n":%05d}'
 
 work=$(mktemp -d)
 trap 'rm -rf "$work"' EXIT
@@ -66,12 +91,29 @@ bench() { # label stdin-file prepare(or "") command...
     printf '%s\t%s\t%s\n' "$label" "$median" "$(peak_kb "$in" "$@")" >> "$results"
 }
 
-for name in 1mb 100mb 1gb gap far auto80 auto400 tiny64; do
+evict() { # drops a file from the page cache (a cold read)
+    printf "python3 -c 'import os; fd = os.open(\"%s\", os.O_RDONLY); os.posix_fadvise(fd, 0, 0, os.POSIX_FADV_DONTNEED)'" "$1"
+}
+
+
+
+for name in ${CASES:-1mb 100mb 1gb gap far auto80 auto400 tiny64 common200 old200 tiny30progress tiny30linked tiny30untyped tiny30assistant}; do
     in=$(input "$name")
     bench "save $name" "$in" "" "$bin" save
     case $name in
     auto* | tiny*) bench "grep $name" /dev/null "" grep -c '"type":"user"' "$data/$name.jsonl" ;;
-    1mb | 100mb | 1gb) bench "tail2m $name" /dev/null "" tail -c 2097152 "$data/$name.jsonl" ;;
+    1mb | 100mb | 1gb | common200) bench "tail2m $name" /dev/null "" tail -c 2097152 "$data/$name.jsonl" ;;
+    old200) bench "grep4 $name" /dev/null "" grep -c -F -e TodoWrite -e TaskCreate -e TaskUpdate -e ExitPlanMode "$data/old200.horizon" ;;
+    esac
+    case $name in
+    common200)
+        bench "cold save $name" "$in" "$(evict "$data/$name.jsonl")" "$bin" save
+        bench "cold tail2m $name" /dev/null "$(evict "$data/$name.jsonl")" tail -c 2097152 "$data/$name.jsonl"
+        ;;
+    old200)
+        bench "cold save $name" "$in" "$(evict "$data/$name.jsonl")" "$bin" save
+        bench "cold grep4 $name" /dev/null "$(evict "$data/old200.horizon")" grep -c -F -e TodoWrite -e TaskCreate -e TaskUpdate -e ExitPlanMode "$data/old200.horizon"
+        ;;
     esac
     bench "restore $name" "$in" "$bin save < $in > /dev/null" "$bin" restore
     bench "preview $name" /dev/null "" "$bin" preview "$data/$name.jsonl"
@@ -85,20 +127,26 @@ echo "machine: $(nproc) cores, $(awk '/MemTotal/ {printf "%.0f GiB", $2/1048576}
 python3 - "$results" <<'PY'
 import sys
 rows = [l.rstrip("\n").split("\t") for l in open(sys.argv[1])]
-floors = {r[0]: r for r in rows if r[0].split(" ")[0] in ("grep", "tail2m")}
+def base_kind(label):
+    words = label.split(" ")
+    return words[1] if words[0] == "cold" else words[0]
+floors = {r[0]: r for r in rows if base_kind(r[0]) in ("grep", "tail2m", "grep4")}
 print("| case | compact-guardian median | peak RSS | baseline | baseline median | ratio |")
 print("|---|---:|---:|---|---:|---:|")
 for r in rows:
-    if not r[0].startswith("save "):
+    cold = r[0].startswith("cold save ")
+    if not (r[0].startswith("save ") or cold):
         continue
-    name = r[0][len("save "):]
-    for kind, what in (("grep", "grep -c '\"type\":\"user\"'"), ("tail2m", "tail -c 2097152")):
-        f = floors.get(f"{kind} {name}")
+    name = r[0].split("save ", 1)[1]
+    prefix = "cold " if cold else ""
+    for kind, what in (("grep", "grep -c '\"type\":\"user\"'"), ("tail2m", "tail -c 2097152"),
+                       ("grep4", "grep -c -F (4 task/plan names), last 64 MiB")):
+        f = floors.get(f"{prefix}{kind} {name}")
         if f:
-            print(f"| save {name} | {float(r[1]):.2f} ms | {int(r[2])/1024:.1f} MiB | {what} | {float(f[1]):.2f} ms | {float(r[1])/float(f[1]):.2f}x |")
+            print(f"| {prefix}save {name} | {float(r[1]):.2f} ms | {int(r[2])/1024:.1f} MiB | {prefix}{what} | {float(f[1]):.2f} ms | {float(r[1])/float(f[1]):.2f}x |")
 print()
 rows = [r for r in rows if r[0] not in floors]
-ours = {r[0]: r for r in rows if not r[0].startswith("original ")}
+ours = {r[0]: r for r in rows if not r[0].startswith(("original ", "cold "))}
 base = {r[0][len("original "):]: r for r in rows if r[0].startswith("original ")}
 print("| case | compact-guardian median | peak RSS | original median | original peak RSS | speed-up |")
 print("|---|---:|---:|---:|---:|---:|")

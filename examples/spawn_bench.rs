@@ -3,7 +3,9 @@
 //! Each run spawns `cmd` with `stdin-file` on stdin and its stdout a pipe that is read and
 //! discarded (as Claude Code reads a hook's stdout; and GNU grep stops at the first match when
 //! its stdout is /dev/null, which would flatter a grep baseline); `--prepare` runs before each
-//! run, untimed. Prints the median and the minimum in milliseconds, tab-separated.
+//! run, untimed. Exit status 1 counts as success too: it is grep's "no line matched", which is
+//! what a search baseline over a file without task tools answers. Prints the median and the
+//! minimum in milliseconds, tab-separated.
 
 use std::fs::File;
 use std::io::Read;
@@ -48,7 +50,7 @@ fn main() {
         child.stdout.take().unwrap().read_to_end(&mut sink).unwrap();
         let status = child.wait().unwrap();
         let elapsed = start.elapsed();
-        assert!(status.success());
+        assert!(matches!(status.code(), Some(0 | 1)), "{status}");
         if i >= 5 {
             times.push(elapsed.as_secs_f64() * 1000.0); // the first five are warm-up
         }

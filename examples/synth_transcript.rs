@@ -1,5 +1,7 @@
 //! Writes a synthetic transcript in the 2.1.3xx layout for benchmarks:
-//! `cargo run --release --example synth_transcript -- <bytes> <out.jsonl> [--gap <bytes> | --autonomous <record bytes>]`.
+//! `cargo run --release --example synth_transcript -- <bytes> <out.jsonl> [--gap <bytes> | --autonomous <record bytes> | --no-tasks | --old-cli]`.
+//! `--no-tasks`: no task tool in the session (the common case); `--old-cli`: no task tool and
+//! no `tools-used` records (CLIs before 2.1.3xx), so only a search can show there is no task list.
 
 #[path = "../benches/support/synth.rs"]
 mod synth;
@@ -8,8 +10,7 @@ use std::io::BufWriter;
 
 fn main() -> std::io::Result<()> {
     let args: Vec<String> = std::env::args().collect();
-    let usage =
-        "usage: synth_transcript <bytes> <out.jsonl> [--gap <bytes> | --autonomous <record bytes>]";
+    let usage = "usage: synth_transcript <bytes> <out.jsonl> [--gap <bytes> | --autonomous <record bytes> | --no-tasks | --old-cli]";
     let size: u64 = args.get(1).and_then(|s| s.parse().ok()).expect(usage);
     let path = args.get(2).expect(usage);
     let mut out = BufWriter::with_capacity(1 << 20, std::fs::File::create(path)?);
@@ -23,6 +24,12 @@ fn main() -> std::io::Result<()> {
             size,
             args.get(4).and_then(|s| s.parse().ok()).expect(usage),
         )?,
+        Some(flag @ ("--no-tasks" | "--old-cli")) => {
+            let mut s = synth::Synth::new();
+            s.tasks = false;
+            s.tools_used = flag == "--no-tasks";
+            synth::write_transcript_with(&mut out, size, s)?
+        }
         _ => synth::write_transcript(&mut out, size)?,
     };
     eprintln!("wrote {written} bytes to {path}");

@@ -59,6 +59,11 @@ const TASK_TOOLS: &[&str] = &[
 pub struct Extraction {
     /// The user's latest genuine prompts, oldest first.
     pub instructions: Vec<String>,
+    /// The `uuid` of each instruction's record, in the same order (where the record has one):
+    /// how the agent can read a cut instruction back from the transcript.
+    pub instruction_records: Vec<Option<String>>,
+    /// The transcript read (set by the pipeline).
+    pub transcript: Option<String>,
     /// The task list as it stood.
     pub tasks: Vec<Task>,
     /// Task-tool calls about tasks beyond the tracked number (their state is not shown).
@@ -186,7 +191,7 @@ enum Expect {
 /// parent appears, on the branch after all if it never does.
 #[derive(Default)]
 struct Held {
-    prompts: Vec<String>,
+    prompts: Vec<(String, Option<String>)>,
     replies: Vec<String>,
 }
 
@@ -203,8 +208,8 @@ pub struct Extractor {
     recent_uuids: [Id; RECENT_UUIDS],
     recent_next: usize,
     held: Held,
-    /// Newest first, distinct.
-    prompts: Vec<String>,
+    /// Newest first, distinct, with their record's uuid.
+    prompts: Vec<(String, Option<String>)>,
     /// Newest first.
     replies: Vec<String>,
     waiting: HashMap<String, WaitingResult>,
@@ -280,6 +285,7 @@ impl Extractor {
     /// What kinds of line still matter (for the reader's byte-level triage).
     pub fn wants(&self) -> Wants {
         Wants {
+            lines: self.prompts_needed() || !self.boundary_settled,
             // Before the newest boundary is settled (rebuild), everything may be discarded and
             // collected again: parse all.
             everything: self.recent_wanted(),
@@ -326,6 +332,11 @@ impl Extractor {
                 ..Extractor::new(self.part)
             };
         }
+        if rec.kind == (Kind::ToolsUsed { task_tools: false }) {
+            // The CLI's own running list of tools used: the newest one met names every tool used
+            // before it, so without a task tool there is no task call to look for (D005).
+            self.tasks.settle();
+        }
         if rec.kind == Kind::PlanExit {
             // Written next to the approval, before or after it: give the file to whichever
             // is met second.
@@ -362,10 +373,11 @@ impl Extractor {
             // A prompt typed after the newest boundary makes that boundary an earlier
             // compaction's (D006): the whole conversation counts, whatever lies further back.
             self.boundary_settled = true;
+            let id = rec.uuid_text.as_deref().map(str::to_owned);
             if on_branch {
-                self.add_prompt(p);
+                self.add_prompt(p, id);
             } else if self.held.prompts.len() < MAX_INSTRUCTIONS {
-                self.held.prompts.push(p);
+                self.held.prompts.push((p, id));
             }
         }
         if rec.kind == Kind::Assistant && !rec.api_error {
@@ -424,8 +436,8 @@ impl Extractor {
 
     fn release_held(&mut self) {
         let held = std::mem::take(&mut self.held);
-        for p in held.prompts {
-            self.add_prompt(p);
+        for (p, id) in held.prompts {
+            self.add_prompt(p, id);
         }
         for r in held.replies {
             if self.replies.len() < CHECKLIST_MESSAGES {
@@ -434,11 +446,11 @@ impl Extractor {
         }
     }
 
-    fn add_prompt(&mut self, p: String) {
+    fn add_prompt(&mut self, p: String, id: Option<String>) {
         // A prompt sent again (after an interrupt, or kept across a compaction) counts once, at
         // its latest position: met first here.
-        if self.prompts_needed() && !self.prompts.contains(&p) {
-            self.prompts.push(p);
+        if self.prompts_needed() && !self.prompts.iter().any(|(q, _)| *q == p) {
+            self.prompts.push((p, id));
         }
     }
 
@@ -540,14 +552,18 @@ impl Extractor {
             // Its call was not read (outside the window): the result alone says what was approved.
             self.plan = Plan::new(c.text, c.file);
         }
-        let mut instructions = self.prompts;
+        let (mut instructions, mut instruction_records): (Vec<_>, Vec<_>) =
+            self.prompts.into_iter().unzip();
         instructions.reverse();
+        instruction_records.reverse();
         let mut actions = self.actions;
         actions.reverse();
         let mut replies = self.replies;
         replies.reverse();
         Extraction {
             instructions,
+            instruction_records,
+            transcript: None,
             tasks: self.tasks.tasks(),
             untracked_task_calls: self.tasks.untracked(),
             checklist: checklist(&replies),

@@ -231,9 +231,11 @@ impl<'de, T: Deserialize<'de>> Deserialize<'de> for LList<T> {
 }
 
 /// The most bytes of one text field that are ever unescaped and kept. Longer text (a pasted log,
-/// a megabyte of tool output) is scanned by the parser but never copied. Prompts are shown cut far
-/// shorter; the margin keeps duplicate detection and checklist parsing exact for ordinary text.
-pub const MAX_TEXT: usize = 16 * 1024;
+/// a megabyte of tool output) is scanned by the parser but never copied. A snapshot shows at most
+/// 9,000 UTF-16 units of one prompt, which in CJK or emoji text takes up to 27 KB of UTF-8: the
+/// bound is above that, so whatever the snapshot has room for was read. A longer prompt's cut
+/// mark says "at least".
+pub const MAX_TEXT: usize = 32 * 1024;
 
 /// A text field: a JSON string cut to `MAX` bytes without materialising the rest; any other type
 /// is `None`. Borrows when the kept part has no escapes.

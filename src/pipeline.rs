@@ -50,10 +50,11 @@ pub fn build(path: &Path, part: Part, limits: Limits) -> Result<Built> {
 /// [`build`] with a prepared fold (tests use a small recent window).
 pub fn build_with(path: &Path, mut fold: Extractor, limits: Limits) -> Result<Built> {
     let stats = transcript::scan(path, limits, &mut fold)?;
-    let extraction = fold.finish(Searched {
+    let mut extraction = fold.finish(Searched {
         bytes: stats.bytes_scanned,
         whole_file: stats.reached_start,
         out_of_time: stats.hit_deadline,
     });
+    extraction.transcript = Some(path.to_string_lossy().into_owned());
     Ok(Built { extraction, stats })
 }

@@ -54,6 +54,12 @@ pub enum Kind {
     /// `type: attachment` with `attachment.type: plan_mode_exit` (CLI 2.1.1xx+): the agent left
     /// plan mode; names the plan file.
     PlanExit,
+    /// `type: tools-used` (CLI 2.1.3xx): the tools the session has used so far, a list that only
+    /// grows; `task_tools` when it names a tool that changes the task list.
+    ToolsUsed {
+        /// It names `TodoWrite`, `TaskCreate` or `TaskUpdate`.
+        task_tools: bool,
+    },
     /// Anything else that carries a `uuid` (attachments, other system records, progress, ...).
     /// Kept only so the parent chain stays connected.
     Other,
@@ -127,6 +133,9 @@ pub struct Record {
     pub kind: Kind,
     /// Its `uuid`.
     pub uuid: Option<Id>,
+    /// Its `uuid` as written, for records that may be a prompt (user and queued records): how a
+    /// cut instruction is found again in the transcript.
+    pub uuid_text: Option<Box<str>>,
     /// `parentUuid`, or for a compaction boundary its `logicalParentUuid`.
     pub parent: Option<Id>,
     /// `isSidechain`: subagent traffic, never the user's own conversation.
@@ -194,6 +203,9 @@ struct RawRecord<'a> {
     attachment: LObj<RawAttachment<'a>>,
     #[serde(rename = "toolUseResult", borrow)]
     tool_use_result: LObj<RawToolUseResult<'a>>,
+    /// `tools-used` records' list, kept raw: only which names it holds matters.
+    #[serde(borrow)]
+    tools: Option<&'a serde_json::value::RawValue>,
 }
 
 #[derive(Deserialize, Default)]
@@ -319,6 +331,16 @@ const KEEP_RESULT_READ: usize = 1024;
 /// How much of a plan's text is kept (the snapshot shows an excerpt; the file has the rest).
 pub const KEEP_PLAN: usize = 8 * 1024;
 
+/// The tools whose calls change the task list.
+pub const TASK_LIST_TOOLS: [&str; 3] = ["TodoWrite", "TaskCreate", "TaskUpdate"];
+
+/// Whether raw JSON text names one of [`TASK_LIST_TOOLS`] (anything unreadable counts as yes).
+fn names_task_tool(raw: &[u8]) -> bool {
+    TASK_LIST_TOOLS
+        .iter()
+        .any(|t| memchr::memmem::find(raw, t.as_bytes()).is_some())
+}
+
 /// Record types that never matter here, recognised when `type` is the line's first key (as the CLI
 /// writes them): API bookkeeping, file history, titles, modes, queue and cost state, old titles.
 const IGNORED_TYPES: &[&str] = &[
@@ -346,16 +368,27 @@ const IGNORED_TYPES: &[&str] = &[
 /// records (`isSidechain: true`, written right after `parentUuid`) qualify. Anything else, a
 /// different key order included, is left to the parser.
 pub fn can_skip(line: &[u8]) -> bool {
-    let head = &line[..line.len().min(160)];
-    if let Some(rest) = head.strip_prefix(b"{\"type\":\"") {
-        let name_len = rest.iter().position(|&b| b == b'"').unwrap_or(rest.len());
-        if rest.get(name_len) == Some(&b'"') {
-            let name = &rest[..name_len];
-            return IGNORED_TYPES.iter().any(|t| t.as_bytes() == name);
-        }
-        return false;
+    if let Some(name) = first_key_type(line) {
+        return IGNORED_TYPES.iter().any(|t| t.as_bytes() == name);
     }
+    let head = &line[..line.len().min(160)];
     head.starts_with(PARENT_FIRST) && pat::SIDECHAIN.find(head).is_some()
+}
+
+/// The record types whose lines can hold more than their place in the parent chain (see
+/// `convert`): every other type is `Kind::Other`.
+const CONVERSATION_TYPES: &[&[u8]] = &[
+    b"user",
+    b"assistant",
+    b"system",
+    b"attachment",
+    b"tools-used",
+];
+
+/// The value of `type` when it is the line's first key (bookkeeping records as the CLI writes
+/// them), escape-free.
+fn first_key_type(line: &[u8]) -> Option<&[u8]> {
+    string_value(line.strip_prefix(b"{\"type\":")?)
 }
 
 /// A record's place in the parent chain, read from the raw line without parsing it.
@@ -380,9 +413,14 @@ pub enum Triage {
     Parse,
 }
 
-/// What the extraction still needs, for [`triage`].
+/// What the extraction still needs, for [`triage`] and for the reader's choice of how to look.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
 pub struct Wants {
+    /// Prompts (or the newest compaction boundary) are still being looked for: any user,
+    /// system or unrecognised line may matter, so every line must be triaged. When false, only
+    /// lines that name what is wanted can matter, and the reader may look for those names alone
+    /// ([`Wants::needles`]).
+    pub lines: bool,
     /// The recent window (actions, files, replies) is still filling: every line may matter.
     pub everything: bool,
     /// Task-tool calls and their results still change the task list.
@@ -391,6 +429,32 @@ pub struct Wants {
     pub files: bool,
     /// An approved plan is still being looked for.
     pub plans: bool,
+}
+
+impl Wants {
+    /// Byte strings of which a line must hold at least one to matter, when only task or plan
+    /// calls are still wanted; `None` when every line must be triaged. The per-line triage still
+    /// decides about each line that holds one: this only spares the lines that hold none.
+    pub fn needles(&self) -> Option<Vec<&'static [u8]>> {
+        if self.lines || self.everything || self.files {
+            return None;
+        }
+        let mut n: Vec<&'static [u8]> = Vec::new();
+        if self.task_calls {
+            n.extend(TASK_LIST_TOOLS.iter().map(|t| t.as_bytes()));
+            // Creation results carry the new id; an error result undoes its call; the CLI's own
+            // list of tools used can prove there is nothing further back.
+            n.extend([&b"Task #"[..], b"\"is_error\":true", b"\"tools-used\""]);
+        }
+        if self.plans {
+            n.extend([
+                &b"ExitPlanMode"[..],
+                PLAN_APPROVED.as_bytes(),
+                b"plan_mode_exit",
+            ]);
+        }
+        Some(n)
+    }
 }
 
 /// Byte patterns that can only occur in JSON structure, never inside a JSON string (where every
@@ -411,6 +475,7 @@ mod pat {
         TASK_CREATED = b"Task #";
         PLAN_APPROVED = super::PLAN_APPROVED.as_bytes();
         SIDECHAIN = b"\"isSidechain\":true";
+        TYPE_KEY = b"\"type\"";
     }
 }
 
@@ -423,11 +488,23 @@ pub fn triage(line: &[u8], wants: Wants) -> Triage {
     if can_skip(line) {
         return Triage::Skip;
     }
+    // A record of another type, or of none, yields nothing but its place in the chain, even in
+    // the recent window: no need to parse a million tiny bookkeeping lines to learn that.
+    let other_type = match first_key_type(line) {
+        Some(name) => !CONVERSATION_TYPES.contains(&name),
+        None => line.len() <= SHORT_LINE && line.starts_with(b"{\"") && !has_type_key(line),
+    };
+    if other_type {
+        return link_only(&facts_of(line));
+    }
     if wants.everything || !line.starts_with(b"{\"") {
         return Triage::Parse;
     }
     let f = facts_of(line);
     let t = &f.types;
+    if !t.any && !has_type_key(line) {
+        return link_only(&f);
+    }
     if !t.any
         || (t.user && !t.tool_result) // a prompt, a summary, injected text
         || t.queued
@@ -449,6 +526,33 @@ pub fn triage(line: &[u8], wants: Wants) -> Triage {
         return Triage::Parse;
     }
     match f.uuid {
+        None => Triage::Skip,
+        Some(uuid) => Triage::Link(Link {
+            uuid,
+            parent: f.parent,
+            meta: f.meta,
+        }),
+    }
+}
+
+/// Lines up to this long are checked for having no type at all before the recent window parses
+/// them (longer ones are parsed: the check would cost a pass of its own).
+const SHORT_LINE: usize = 1024;
+
+/// Whether the bytes `"type"` occur anywhere: without them the record has no type (whatever the
+/// JSON's spacing) and is `Kind::Other`.
+fn has_type_key(line: &[u8]) -> bool {
+    if line.len() <= SHORT {
+        return line.windows(6).any(|w| w == b"\"type\"");
+    }
+    pat::TYPE_KEY.find(line).is_some()
+}
+
+/// The triage of a line whose record can only be `Kind::Other`: its link, if it is clear.
+fn link_only(f: &Facts) -> Triage {
+    match f.uuid {
+        _ if f.unclear => Triage::Parse,
+        _ if f.sidechain => Triage::Skip, // never walked (`Extractor::record`)
         None => Triage::Skip,
         Some(uuid) => Triage::Link(Link {
             uuid,
@@ -497,6 +601,11 @@ struct Facts {
 /// whole string directly after `{` or `,` and directly before the colon: inside a JSON string
 /// every quote is escaped, so text that merely mentions `"type":"user"` never counts.
 fn facts_of(line: &[u8]) -> Facts {
+    // A short line is cheaper to walk byte by byte than to set a vector searcher up for.
+    if line.len() <= SHORT {
+        let colons = line.iter().enumerate().filter(|&(_, &b)| b == b':');
+        return facts_from(line, colons.map(|(i, _)| i));
+    }
     // The colon searcher is chosen once: memchr_iter would go through its runtime dispatch on
     // every colon, a tenth of the triage's cost (JSON has a colon every few dozen bytes).
     #[cfg(target_arch = "x86_64")]
@@ -560,6 +669,8 @@ fn facts_from(line: &[u8], colons: impl Iterator<Item = usize>) -> Facts {
                     }
                 }
             }
+            // Only boundaries link through it (`convert`): never reduce such a line to a link.
+            b'd' if key(b"logicalParentUuid") => f.unclear = true,
             b'r' if key(b"is_error") => f.is_error |= value.starts_with(b"true"),
             b'a' if key(b"isMeta") => f.meta |= value.starts_with(b"true"),
             b'n' if key(b"isSidechain") => f.sidechain |= value.starts_with(b"true"),
@@ -574,9 +685,19 @@ fn facts_from(line: &[u8], colons: impl Iterator<Item = usize>) -> Facts {
 /// The plain (escape-free) string value at the start of `value`, without its quotes.
 fn string_value(value: &[u8]) -> Option<&[u8]> {
     let rest = value.strip_prefix(b"\"")?;
-    let end = memchr::memchr2(b'"', b'\\', rest)?;
+    // Values read here are short (types, names, ids): a plain loop beats a vector search.
+    let end = match rest[..rest.len().min(SHORT)]
+        .iter()
+        .position(|&b| b == b'"' || b == b'\\')
+    {
+        Some(end) => end,
+        None => memchr::memchr2(b'"', b'\\', rest)?,
+    };
     (rest[end] == b'"').then(|| &rest[..end])
 }
+
+/// Below this many bytes a byte loop is faster than `memchr`'s vector set-up.
+const SHORT: usize = 64;
 
 fn classify_type(value: &[u8], t: &mut Types) {
     match value {
@@ -643,6 +764,11 @@ fn convert(raw: RawRecord) -> Record {
         (Some("user"), _) => Kind::User,
         (Some("assistant"), _) => Kind::Assistant,
         (Some("system"), Some("compact_boundary")) => Kind::CompactBoundary,
+        (Some("tools-used"), _) => Kind::ToolsUsed {
+            task_tools: raw
+                .tools
+                .is_none_or(|t| names_task_tool(t.get().as_bytes())),
+        },
         (Some("attachment"), _) => match raw.attachment.0.as_ref().and_then(|a| a.kind.get()) {
             Some("queued_command") => Kind::QueuedPrompt,
             Some("plan_mode_exit") => Kind::PlanExit,
@@ -657,6 +783,7 @@ fn convert(raw: RawRecord) -> Record {
         .map(Id::of);
     let mut rec = Record {
         uuid: raw.uuid.get().map(Id::of),
+        uuid_text: None,
         parent,
         sidechain: raw.is_sidechain.0,
         meta: raw.is_meta.0,
@@ -677,6 +804,9 @@ fn convert(raw: RawRecord) -> Record {
     // their place in the chain (skill expansions alone can be 16 KB each).
     if rec.sidechain || rec.meta || rec.compact_summary {
         return rec;
+    }
+    if matches!(rec.kind, Kind::User | Kind::QueuedPrompt) {
+        rec.uuid_text = raw.uuid.non_blank().map(|u| bounded(u, 64).into());
     }
     match rec.kind {
         Kind::User | Kind::Assistant => {
@@ -699,7 +829,7 @@ fn convert(raw: RawRecord) -> Record {
                 .and_then(|a| a.plan_file_path.non_blank())
                 .map(|p| bounded(p, 1024));
         }
-        Kind::CompactBoundary | Kind::Other => {}
+        Kind::CompactBoundary | Kind::ToolsUsed { .. } | Kind::Other => {}
     }
     if rec.kind == Kind::User
         && let Some(r) = raw.tool_use_result.0.as_ref()

@@ -1,11 +1,15 @@
 //! Renders an [`Extraction`] as the Markdown text restore prints, always within the size budget.
 //!
 //! Claude Code inlines hook output only up to 10,000 UTF-16 code units; past that the model sees a
-//! file path and a short preview, which defeats the purpose. Sections are filled in priority order
-//! (header, open tasks, instructions, progress, files, actions), each within a cap and within what
-//! is left of [`TARGET`], so the least important section is the one that shrinks, and every cut is
-//! visible ("... 3 more"). Pasted text is quoted line by line, so a `## heading` or a code fence in
-//! a prompt stays inside its item.
+//! file path and a short preview, which defeats the purpose. Sections are first laid out in
+//! priority order (header, open tasks, instructions, plan, progress, files, actions), each within
+//! a cap and within what is left of [`TARGET`], so the least important section is the one that
+//! shrinks, and every cut is visible ("... 3 more"). Then the room still left is handed to the
+//! long texts that were cut, most important first: the latest instruction, the older ones newest
+//! first, the approved plan, the last reply ([`Allowances`]); a pasted spec is kept whole when the
+//! snapshot has room for it. What stays cut says where the whole text is (the transcript record).
+//! Pasted text is quoted line by line, so a `## heading` or a code fence in a prompt stays inside
+//! its item.
 
 use crate::extract::Extraction;
 use crate::genuine::SNAPSHOT_MARKER;
@@ -26,8 +30,16 @@ const FOCUS_LABEL_RESERVE: usize = 60;
 const MORE_LINE_RESERVE: usize = 60;
 /// What the checklist leaves for the last reply below it.
 const LAST_REPLY_RESERVE: usize = 700;
-/// The most the latest instruction takes before older ones get room.
+/// The most the latest instruction takes in the first layout, before older ones get room.
 const LATEST_INSTRUCTION_CAP: usize = 1_600;
+/// The most an older instruction takes in the first layout.
+const OLDER_INSTRUCTION_CAP: usize = 600;
+/// The most the approved plan's text takes in the first layout.
+const PLAN_CAP: usize = 1_400;
+/// The most the agent's last reply takes in the first layout.
+const REPLY_CAP: usize = 1_200;
+/// Granularity of the search for how much of the spare room a text can take.
+const GRANT_STEP: usize = 100;
 
 /// A quote of transcript text, which was bounded to [`MAX_TEXT`] bytes when read.
 fn quote(text: &str, room: usize) -> String {
@@ -66,8 +78,51 @@ pub struct Meta {
     pub source: Source,
 }
 
-/// A section renderer: what to show, the header facts, and the most code units it may use.
-type Section = fn(&Extraction, &Meta, usize) -> String;
+/// A section renderer: what to show, the header facts, the long texts' allowances, and the most
+/// code units it may use.
+type Section = fn(&Extraction, &Meta, &Allowances, usize) -> String;
+
+/// How many UTF-16 code units each long text may take (its quote included).
+#[derive(Debug, Clone, PartialEq, Eq)]
+struct Allowances {
+    latest: usize,
+    /// For each instruction but the latest, by index.
+    older: Vec<usize>,
+    plan: usize,
+    reply: usize,
+}
+
+impl Allowances {
+    /// What every long text gets in the first layout: a busy session fits, each text visible.
+    fn minimal(ex: &Extraction) -> Allowances {
+        Allowances {
+            latest: LATEST_INSTRUCTION_CAP,
+            older: vec![OLDER_INSTRUCTION_CAP; ex.instructions.len().saturating_sub(1)],
+            plan: PLAN_CAP,
+            reply: REPLY_CAP,
+        }
+    }
+
+    /// How far above the minimal layout these allowances go: what the section caps grow by.
+    fn extra(&self) -> (usize, usize, usize) {
+        let older: usize = self
+            .older
+            .iter()
+            .map(|a| a.saturating_sub(OLDER_INSTRUCTION_CAP))
+            .sum();
+        (
+            self.latest.saturating_sub(LATEST_INSTRUCTION_CAP) + older,
+            self.plan.saturating_sub(PLAN_CAP),
+            self.reply.saturating_sub(REPLY_CAP),
+        )
+    }
+}
+
+/// The room a quote needs to show `text` whole (see [`crate::text::quote`]), plus its label.
+fn whole_room(text: &str) -> usize {
+    let n = utf16_len(text.trim());
+    n + n / 8 + 4 + LABEL_RESERVE
+}
 
 /// The most UTF-8 bytes a text of [`HARD_LIMIT`] UTF-16 code units can take (3 bytes a unit).
 pub const HARD_LIMIT_BYTES: usize = 3 * HARD_LIMIT;
@@ -83,20 +138,104 @@ pub fn is_snapshot(text: &str) -> bool {
 
 /// The snapshot text, at most [`TARGET`] UTF-16 code units.
 pub fn render(ex: &Extraction, meta: &Meta) -> String {
+    let mut allow = Allowances::minimal(ex);
+    let mut out = layout(ex, meta, &allow);
+    // Hand the room left to what was cut, most important first. Each text gets as much as still
+    // fits, found by laying the whole snapshot out again: never more than TARGET.
+    let n = ex.instructions.len();
+    let mut wanted: Vec<(LongText, &str)> = Vec::new();
+    if let Some(latest) = ex.instructions.last() {
+        wanted.push((LongText::Latest, latest));
+    }
+    for i in (0..n.saturating_sub(1)).rev() {
+        wanted.push((LongText::Older(i), &ex.instructions[i]));
+    }
+    if let Some(text) = ex.plan.as_ref().and_then(|p| p.text.as_deref()) {
+        wanted.push((LongText::Plan, text));
+    }
+    if let Some(reply) = &ex.last_response {
+        wanted.push((LongText::Reply, reply));
+    }
+    for (which, text) in wanted {
+        let whole = whole_room(text);
+        let current = allow.get(which);
+        if whole <= current || utf16_len(&out) + GRANT_STEP > TARGET {
+            continue;
+        }
+        // All it needs, or else the most that still fits (bisection: `lo` fits, `hi` does not).
+        let (mut lo, mut hi) = (current, whole);
+        let mut at = whole;
+        loop {
+            let trial = allow.with(which, at);
+            let text = layout(ex, meta, &trial);
+            if utf16_len(&text) <= TARGET {
+                (allow, out) = (trial, text);
+                lo = at;
+            } else {
+                hi = at;
+            }
+            if hi <= lo + GRANT_STEP {
+                break;
+            }
+            at = lo + (hi - lo) / 2;
+        }
+    }
+    cut_to(&out, HARD_LIMIT).0
+}
+
+/// A long text whose allowance grows when there is room.
+#[derive(Debug, Clone, Copy)]
+enum LongText {
+    Latest,
+    /// An older instruction, by index.
+    Older(usize),
+    Plan,
+    Reply,
+}
+
+impl Allowances {
+    fn get(&self, t: LongText) -> usize {
+        match t {
+            LongText::Latest => self.latest,
+            LongText::Older(i) => self.older.get(i).copied().unwrap_or(0),
+            LongText::Plan => self.plan,
+            LongText::Reply => self.reply,
+        }
+    }
+
+    fn with(&self, t: LongText, v: usize) -> Allowances {
+        let mut a = self.clone();
+        match t {
+            LongText::Latest => a.latest = v,
+            LongText::Older(i) => {
+                if let Some(o) = a.older.get_mut(i) {
+                    *o = v;
+                }
+            }
+            LongText::Plan => a.plan = v,
+            LongText::Reply => a.reply = v,
+        }
+        a
+    }
+}
+
+/// One layout of every section with the given allowances for the long texts.
+fn layout(ex: &Extraction, meta: &Meta, allow: &Allowances) -> String {
+    let (instructions_extra, plan_extra, reply_extra) = allow.extra();
     // Priority order, each with the most it may take of what is left.
     let sections: [(Section, usize); 7] = [
         (header, 1_800),
         (tasks, 2_200),
-        (instructions, 3_400),
-        (plan, 1_800),
-        (progress, 1_800),
+        (instructions, 3_400 + instructions_extra),
+        (plan, 1_800 + plan_extra),
+        (progress, 1_800 + reply_extra),
         (files, 700),
         (actions, 1_600),
     ];
     let mut out = String::new();
     let mut left = TARGET;
     for (section, cap) in sections {
-        let text = section(ex, meta, left.min(cap));
+        let text = section(ex, meta, allow, left.min(cap));
         left = left.saturating_sub(utf16_len(&text));
         out.push_str(&text);
     }
@@ -104,10 +243,10 @@ pub fn render(ex: &Extraction, meta: &Meta) -> String {
     if utf16_len(&out) + utf16_len(end) <= TARGET {
         out.push_str(end);
     }
-    cut_to(&out, HARD_LIMIT).0
+    out
 }
 
-fn header(ex: &Extraction, meta: &Meta, budget: usize) -> String {
+fn header(ex: &Extraction, meta: &Meta, _: &Allowances, budget: usize) -> String {
     let mut h = format!("# {SNAPSHOT_MARKER} Work in progress before compaction\n\n");
     h.push_str(match meta.source {
         Source::Saved => "Saved by the compact-guardian plugin just before this conversation was compacted. ",
@@ -155,7 +294,7 @@ fn header(ex: &Extraction, meta: &Meta, budget: usize) -> String {
     cut_to(&h, budget).0
 }
 
-fn tasks(ex: &Extraction, _: &Meta, budget: usize) -> String {
+fn tasks(ex: &Extraction, _: &Meta, _: &Allowances, budget: usize) -> String {
     if ex.tasks.is_empty() {
         return String::new();
     }
@@ -209,7 +348,7 @@ fn tasks(ex: &Extraction, _: &Meta, budget: usize) -> String {
     cut_to(&s, budget).0
 }
 
-fn instructions(ex: &Extraction, _: &Meta, budget: usize) -> String {
+fn instructions(ex: &Extraction, _: &Meta, allow: &Allowances, budget: usize) -> String {
     if ex.instructions.is_empty() {
         let s = format!(
             "## The user's recent instructions\n{}\n\n",
@@ -224,18 +363,21 @@ fn instructions(ex: &Extraction, _: &Meta, budget: usize) -> String {
     // The latest instruction is shown first in budget terms, then older ones while they fit.
     let latest = &ex.instructions[n - 1];
     let latest_block = format!(
-        "**Latest instruction:**\n{}",
-        quote(
-            latest,
-            room.min(LATEST_INSTRUCTION_CAP)
-                .saturating_sub(LABEL_RESERVE)
-        )
+        "**Latest instruction:**\n{}{}",
+        quote(latest, room.min(allow.latest).saturating_sub(LABEL_RESERVE)),
+        way_back(ex, n - 1, room.min(allow.latest)),
     );
     room = room.saturating_sub(utf16_len(&latest_block));
     let mut older: Vec<String> = Vec::new();
     let mut omitted = 0;
     for (i, p) in ex.instructions[..n - 1].iter().enumerate().rev() {
-        let block = format!("**Instruction {} of {n}:**\n{}", i + 1, quote(p, 600));
+        let allowance = allow.older.get(i).copied().unwrap_or(OLDER_INSTRUCTION_CAP);
+        let block = format!(
+            "**Instruction {} of {n}:**\n{}{}",
+            i + 1,
+            quote(p, allowance.saturating_sub(LABEL_RESERVE)),
+            way_back(ex, i, allowance)
+        );
         if utf16_len(&block) + 40 <= room {
             room -= utf16_len(&block);
             older.push(block);
@@ -256,7 +398,7 @@ fn instructions(ex: &Extraction, _: &Meta, budget: usize) -> String {
     cut_to(&s, budget).0
 }
 
-fn plan(ex: &Extraction, _: &Meta, budget: usize) -> String {
+fn plan(ex: &Extraction, _: &Meta, allow: &Allowances, budget: usize) -> String {
     let Some(plan) = &ex.plan else {
         return String::new();
     };
@@ -271,7 +413,7 @@ fn plan(ex: &Extraction, _: &Meta, budget: usize) -> String {
         ));
     }
     if let Some(text) = &plan.text {
-        let room = room(budget, &s, LABEL_RESERVE);
+        let room = room(budget, &s, LABEL_RESERVE).min(allow.plan);
         if room > 200 {
             s.push_str("Plan (may be cut):\n");
             s.push_str(&crate::text::quote(text, room, KEEP_PLAN));
@@ -281,7 +423,7 @@ fn plan(ex: &Extraction, _: &Meta, budget: usize) -> String {
     cut_to(&s, budget).0
 }
 
-fn progress(ex: &Extraction, _: &Meta, budget: usize) -> String {
+fn progress(ex: &Extraction, _: &Meta, allow: &Allowances, budget: usize) -> String {
     if ex.last_response.is_none() && ex.checklist.is_empty() {
         return String::new();
     }
@@ -304,14 +446,14 @@ fn progress(ex: &Extraction, _: &Meta, budget: usize) -> String {
         let room = room(budget, &s, LABEL_RESERVE);
         if room > 120 {
             s.push_str("Last reply from the agent (may be cut):\n");
-            s.push_str(&quote(reply, room.min(1_200)));
+            s.push_str(&quote(reply, room.min(allow.reply)));
         }
     }
     s.push('\n');
     cut_to(&s, budget).0
 }
 
-fn files(ex: &Extraction, _: &Meta, budget: usize) -> String {
+fn files(ex: &Extraction, _: &Meta, _: &Allowances, budget: usize) -> String {
     if ex.files_changed.is_empty() {
         return String::new();
     }
@@ -330,7 +472,7 @@ fn files(ex: &Extraction, _: &Meta, budget: usize) -> String {
     cut_to(&s, budget).0
 }
 
-fn actions(ex: &Extraction, _: &Meta, budget: usize) -> String {
+fn actions(ex: &Extraction, _: &Meta, _: &Allowances, budget: usize) -> String {
     if ex.actions.is_empty() {
         return String::new();
     }
@@ -376,6 +518,28 @@ fn actions(ex: &Extraction, _: &Meta, budget: usize) -> String {
     }
     s.push('\n');
     cut_to(&s, budget).0
+}
+
+/// Where the whole text of instruction `i` can be read back, when `room` cannot show it whole
+/// and the record is known: a line outside the quote, so it is never taken for the user's words.
+fn way_back(ex: &Extraction, i: usize, room: usize) -> String {
+    let Some(text) = ex.instructions.get(i) else {
+        return String::new();
+    };
+    if whole_room(text) <= room {
+        return String::new();
+    }
+    match (
+        ex.transcript.as_deref(),
+        ex.instruction_records.get(i).and_then(Option::as_deref),
+    ) {
+        (Some(path), Some(uuid)) => format!(
+            "(Cut here; the whole text is the `message.content` of the record with uuid {} in the transcript {}.)\n",
+            folded_line(uuid, 80),
+            folded_line(path, 300)
+        ),
+        _ => String::new(),
+    }
 }
 
 /// The plain statement that no instruction was found, and how far back it was looked for.
@@ -487,6 +651,8 @@ mod tests {
                 })
                 .collect(),
             untracked_task_calls: 7,
+            instruction_records: vec![Some("u".repeat(36)); 5],
+            transcript: Some("/t.jsonl".into()),
             cwd: None,
             git_branch: None,
             plan: Some(crate::extract::Plan {
@@ -587,7 +753,7 @@ mod tests {
         };
         assert!(render(&ex, &meta()).contains("[... cut: at least "));
         let ex = Extraction {
-            instructions: vec!["a".repeat(3_000)],
+            instructions: vec!["a".repeat(12_000)],
             ..Default::default()
         };
         let s = render(&ex, &meta());

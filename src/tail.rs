@@ -5,6 +5,7 @@
 //! it has seen enough. Memory is one chunk plus at most one line of [`MAX_LINE`] bytes: a longer
 //! line is skipped (counted in [`TailReader::oversized_lines`]), never buffered whole.
 
+use memchr::memmem::Finder;
 use std::fs::File;
 use std::io::{self, Read, Seek, SeekFrom};
 
@@ -27,6 +28,8 @@ pub struct TailReader<R> {
     /// Buffer for a line read in one piece once its start is found.
     line: Vec<u8>,
     oversized: u64,
+    /// Where the lines with a hit start, for [`TailReader::read_chunk_matching`].
+    starts: Vec<usize>,
 }
 
 impl TailReader<File> {
@@ -47,6 +50,7 @@ impl<R: Read + Seek> TailReader<R> {
             pending_end: None,
             line: Vec::new(),
             oversized: 0,
+            starts: Vec::new(),
         }
     }
 
@@ -76,9 +80,16 @@ impl<R: Read + Seek> TailReader<R> {
         self.pos = start;
 
         let mut line_end = self.chunk.len();
-        while let Some(nl) = memchr::memrchr(b'\n', &self.chunk[..line_end]) {
-            self.emit(start, nl + 1, line_end, &mut on_line)?;
-            line_end = nl;
+        // One iterator over the chunk's newlines: a search set up per line would cost more than
+        // a short line's triage.
+        if let Some(last) = memchr::memrchr(b'\n', &self.chunk) {
+            // The newest line may be pending (read whole from the file): the only one that is.
+            self.emit(start, last + 1, line_end, &mut on_line)?;
+            line_end = last;
+            for nl in memchr::memrchr_iter(b'\n', &self.chunk[..last]) {
+                on_line(&self.chunk[nl + 1..line_end]);
+                line_end = nl;
+            }
         }
         if start == 0 {
             self.emit(start, 0, line_end, &mut on_line)?;
@@ -88,6 +99,71 @@ impl<R: Read + Seek> TailReader<R> {
         if self.pending_end.is_none() {
             self.pending_end = Some(start + line_end as u64);
         }
+        Ok(true)
+    }
+
+    /// Like [`TailReader::read_chunk`], but calls `on_line` only for the lines that hold one of
+    /// `needles`, still newest first. The chunk is searched whole for each needle (a `memmem`
+    /// pass, about what `grep -F` costs) instead of being split into lines: a chunk without a hit
+    /// costs its searches and nothing else. A line crossing chunk edges is read whole and checked.
+    pub fn read_chunk_matching(
+        &mut self,
+        needles: &[Finder],
+        mut on_line: impl FnMut(&[u8]),
+    ) -> io::Result<bool> {
+        if self.pos == 0 {
+            return Ok(false);
+        }
+        let start = self.pos.saturating_sub(CHUNK as u64);
+        let len = usize::try_from(self.pos - start).unwrap_or(CHUNK);
+        self.file.seek(SeekFrom::Start(start))?;
+        self.chunk.resize(len, 0);
+        self.file.read_exact(&mut self.chunk)?;
+        self.pos = start;
+
+        let mut matching = |line: &[u8]| {
+            if needles.iter().any(|f| f.find(line).is_some()) {
+                on_line(line);
+            }
+        };
+        let Some(last_nl) = memchr::memrchr(b'\n', &self.chunk) else {
+            // No line starts in this chunk, unless the file does.
+            if start == 0 {
+                self.emit(start, 0, len, &mut matching)?;
+                return Ok(false);
+            }
+            self.pending_end.get_or_insert(start + len as u64);
+            return Ok(true);
+        };
+        // The newest line may continue into the chunk read before: read it whole.
+        let mut body_end = len;
+        if self.pending_end.is_some() {
+            self.emit(start, last_nl + 1, len, &mut matching)?;
+            body_end = last_nl;
+        }
+        // Whole lines from after the first newline (or the file's start) to `body_end`.
+        let first_nl = memchr::memchr(b'\n', &self.chunk).unwrap_or(last_nl);
+        let body_start = if start == 0 { 0 } else { first_nl + 1 };
+        if body_start < body_end {
+            let body = &self.chunk[body_start..body_end];
+            self.starts.clear();
+            for f in needles {
+                for hit in f.find_iter(body) {
+                    self.starts
+                        .push(memchr::memrchr(b'\n', &body[..hit]).map_or(0, |nl| nl + 1));
+                }
+            }
+            self.starts.sort_unstable_by(|a, b| b.cmp(a));
+            self.starts.dedup();
+            for &from in &self.starts {
+                let to = memchr::memchr(b'\n', &body[from..]).map_or(body.len(), |nl| from + nl);
+                on_line(&body[from..to]);
+            }
+        }
+        if start == 0 {
+            return Ok(false);
+        }
+        self.pending_end = Some(start + first_nl as u64);
         Ok(true)
     }
 
@@ -148,6 +224,70 @@ mod tests {
         let (got, over) = all_lines(&data);
         assert_eq!(over, 0);
         assert_eq!(got, expect);
+    }
+
+    /// Every line `read_chunk_matching` emits, newest first.
+    fn matching_lines(data: &[u8], needles: &[&[u8]]) -> Vec<Vec<u8>> {
+        let finders: Vec<Finder> = needles.iter().map(|n| Finder::new(*n)).collect();
+        let mut r = TailReader::new(Cursor::new(data.to_vec()), data.len() as u64);
+        let mut out = Vec::new();
+        while r
+            .read_chunk_matching(&finders, |l| out.push(l.to_vec()))
+            .unwrap()
+        {}
+        out
+    }
+
+    #[test]
+    fn matching_emits_exactly_the_lines_with_a_needle_across_chunk_edges() {
+        // Lines of every length around the chunk size, some over it, needles at line starts,
+        // ends and middles, a final line without a newline.
+        let mut data = Vec::new();
+        let mut x: u64 = 7;
+        for i in 0..4000 {
+            x ^= x << 13;
+            x ^= x >> 7;
+            x ^= x << 17;
+            let len = match i % 97 {
+                0 => CHUNK + (x % 5000) as usize,
+                1 => CHUNK * 2 + 3,
+                _ => (x % 3000) as usize,
+            };
+            let mut line = vec![b'.'; len];
+            if x.is_multiple_of(3) && len > 10 {
+                let at = (x as usize / 3) % (len - 9);
+                line[at..at + 9].copy_from_slice(b"TodoWrite");
+            }
+            if x.is_multiple_of(7) && len > 6 {
+                line[len - 6..].copy_from_slice(b"Task #");
+            }
+            data.extend_from_slice(&line);
+            data.push(b'\n');
+        }
+        data.extend_from_slice(b"TodoWrite at the end");
+        let needles: &[&[u8]] = &[b"TodoWrite", b"Task #"];
+        let (mut all, _) = all_lines(&data);
+        all.reverse();
+        let expect: Vec<Vec<u8>> = all
+            .into_iter()
+            .filter(|l| l.len() <= MAX_LINE)
+            .filter(|l| needles.iter().any(|n| memchr::memmem::find(l, n).is_some()))
+            .collect();
+        assert!(expect.len() > 1000);
+        assert_eq!(matching_lines(&data, needles), expect);
+    }
+
+    #[test]
+    fn matching_a_file_of_one_line_and_of_no_hits() {
+        assert_eq!(
+            matching_lines(b"xx TodoWrite yy", &[b"TodoWrite"]),
+            vec![b"xx TodoWrite yy".to_vec()]
+        );
+        let big = vec![b'z'; CHUNK * 3];
+        assert!(matching_lines(&big, &[b"TodoWrite"]).is_empty());
+        let mut one = vec![b'z'; CHUNK * 2];
+        one.extend_from_slice(b"TodoWrite\n");
+        assert_eq!(matching_lines(&one, &[b"TodoWrite"]).len(), 1);
     }
 
     #[test]

@@ -85,6 +85,8 @@ pub struct TaskReplay {
     clock: i64,
     next_placeholder: u64,
     first_created: bool,
+    /// The session's own list of tools used names no task tool: nothing further back.
+    settled: bool,
     untracked: usize,
 }
 
@@ -93,11 +95,20 @@ impl TaskReplay {
     /// tool was used after it), or the creation of task #1 (so every later task's creation, which
     /// is newer, was met too).
     pub fn known(&self) -> bool {
+        if self.settled {
+            return true;
+        }
         match self.style {
             Some(Style::TodoWrite) => self.todo_list.is_some(),
             Some(Style::TaskTools) => self.first_created,
             None => false,
         }
+    }
+
+    /// The CLI's cumulative list of the tools the session used (`tools-used`, 2.1.3xx) names no
+    /// task tool: no task call is older than it, so what was met so far is the whole list.
+    pub fn settle(&mut self) {
+        self.settled = true;
     }
 
     /// A `TodoWrite` call the CLI accepted.

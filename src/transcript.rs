@@ -7,8 +7,9 @@
 //! plus whatever the fold keeps.
 
 use crate::record::{self, Link, Record, Triage, Wants, parse_line};
-use crate::tail::TailReader;
+use crate::tail::{self, TailReader};
 use anyhow::{Context, Result, bail};
+use memchr::memmem::Finder;
 use serde::Serialize;
 use std::fs::File;
 use std::path::Path;
@@ -44,6 +45,8 @@ pub struct ScanStats {
     pub file_bytes: u64,
     /// Bytes read from its end.
     pub bytes_scanned: u64,
+    /// Bytes only searched for the few names still wanted, not split into lines.
+    pub needle_bytes: u64,
     /// Lines parsed as JSON.
     pub parsed_lines: u64,
     /// Lines reduced to their parent link from raw bytes.
@@ -89,30 +92,49 @@ pub fn scan(path: &Path, limits: Limits, fold: &mut impl Fold) -> Result<ScanSta
         file_bytes,
         ..ScanStats::default()
     };
+    // The finders for the needles last asked for: what is wanted only shrinks, so they change
+    // at most a few times a scan.
+    let mut needles: Option<(Vec<&'static [u8]>, Vec<Finder<'static>>)> = None;
     loop {
         // What is wanted only shrinks; asking once a chunk keeps the per-line cost to the triage.
         let wants = fold.wants();
-        let more = reader
-            .read_chunk(|line| {
-                if line.iter().all(u8::is_ascii_whitespace) {
-                    return;
+        let wanted = wants.needles();
+        if wanted.is_some() {
+            stats.needle_bytes += reader.remaining().min(tail::CHUNK as u64);
+        }
+        let mut on_line = |line: &[u8]| {
+            if line.iter().all(u8::is_ascii_whitespace) {
+                return;
+            }
+            match record::triage(line, wants) {
+                Triage::Skip => stats.skipped_unparsed += 1,
+                Triage::Link(link) => {
+                    stats.link_lines += 1;
+                    fold.link(link);
                 }
-                match record::triage(line, wants) {
-                    Triage::Skip => stats.skipped_unparsed += 1,
-                    Triage::Link(link) => {
-                        stats.link_lines += 1;
-                        fold.link(link);
-                    }
-                    Triage::Parse => {
-                        stats.parsed_lines += 1;
-                        match parse_line(line) {
-                            Some(rec) => fold.record(rec),
-                            None => stats.skipped_lines += 1,
-                        }
+                Triage::Parse => {
+                    stats.parsed_lines += 1;
+                    match parse_line(line) {
+                        Some(rec) => fold.record(rec),
+                        None => stats.skipped_lines += 1,
                     }
                 }
-            })
-            .with_context(|| format!("could not read transcript {}", path.display()))?;
+            }
+        };
+        // Once only a few names can matter (tasks or plans far back), the chunk is searched for
+        // them whole and only the lines holding one are triaged (D005).
+        let more = match wanted {
+            Some(wanted) => {
+                if needles.as_ref().is_none_or(|(n, _)| *n != wanted) {
+                    let finders = wanted.iter().map(|n| Finder::new(*n)).collect();
+                    needles = Some((wanted, finders));
+                }
+                let finders = needles.as_ref().map_or(&[][..], |(_, f)| f.as_slice());
+                reader.read_chunk_matching(finders, &mut on_line)
+            }
+            None => reader.read_chunk(&mut on_line),
+        }
+        .with_context(|| format!("could not read transcript {}", path.display()))?;
         stats.bytes_scanned = file_bytes - reader.remaining();
         fold.scanned(stats.bytes_scanned);
         if !more {
@@ -163,6 +185,69 @@ mod tests {
         let stats = scan(f.path(), Limits::default(), &mut ex).unwrap();
         assert!(stats.reached_start);
         assert_eq!(ex.finish(Default::default()).instructions.len(), 5);
+    }
+
+    const TODO: &str = r#"{"type":"assistant","uuid":"t1","message":{"content":[{"type":"tool_use","id":"w1","name":"TodoWrite","input":{"todos":[{"content":"old open task","status":"pending"}]}}]}}"#;
+
+    fn tools_used(tools: &str) -> String {
+        format!(r#"{{"type":"tools-used","tools":[{tools}],"sessionId":"s"}}"#)
+    }
+
+    /// A session: `head` lines, then `filler_mb` MiB of small tool records, then `tail` lines.
+    fn session(head: &[String], filler_mb: usize, tail: &[String]) -> tempfile::NamedTempFile {
+        let mut f = tempfile::NamedTempFile::new().unwrap();
+        for l in head {
+            writeln!(f, "{l}").unwrap();
+        }
+        let small = r#"{"type":"assistant","uuid":"x","parentUuid":"y","message":{"content":[{"type":"tool_use","id":"b","name":"Bash","input":{"command":"ls"}}]}}"#;
+        for _ in 0..filler_mb * 1024 * 1024 / small.len() {
+            writeln!(f, "{small}").unwrap();
+        }
+        for l in tail {
+            writeln!(f, "{l}").unwrap();
+        }
+        f
+    }
+
+    fn recent_prompts() -> Vec<String> {
+        (0..5).map(prompt).collect()
+    }
+
+    #[test]
+    fn far_task_list_is_found_by_the_needle_search() {
+        // Prompts recent, the task list 20 MiB back behind small records, no `tools-used`
+        // (CLIs before 2.1.3xx): found, and the far bytes were only searched, not split.
+        let f = session(&[TODO.to_owned()], 20, &recent_prompts());
+        let mut ex = Extractor::new(Part::Whole);
+        let stats = scan(f.path(), Limits::default(), &mut ex).unwrap();
+        let got = ex.finish(Default::default());
+        assert_eq!(got.tasks.len(), 1, "{got:?}");
+        assert_eq!(got.tasks[0].content, "old open task");
+        assert!(stats.needle_bytes > 10 * 1024 * 1024, "{stats:?}");
+    }
+
+    #[test]
+    fn tools_used_without_task_tools_ends_the_task_search() {
+        // CLI 2.1.3xx keeps a running list of the tools a session used: without a task tool in
+        // the newest one, nothing further back can be a task list (a stale TodoWrite from before
+        // the list existed is not looked for).
+        let mut tail = vec![tools_used(r#""Bash","Edit""#)];
+        tail.extend(recent_prompts());
+        let f = session(&[TODO.to_owned()], 20, &tail);
+        let mut ex = Extractor::new(Part::Whole);
+        let stats = scan(f.path(), Limits::default(), &mut ex).unwrap();
+        assert!(stats.bytes_scanned < 4 * 1024 * 1024, "{stats:?}");
+        assert!(ex.finish(Default::default()).tasks.is_empty());
+    }
+
+    #[test]
+    fn tools_used_naming_a_task_tool_keeps_looking() {
+        let mut tail = vec![tools_used(r#""Bash","TodoWrite""#)];
+        tail.extend(recent_prompts());
+        let f = session(&[TODO.to_owned()], 20, &tail);
+        let mut ex = Extractor::new(Part::Whole);
+        scan(f.path(), Limits::default(), &mut ex).unwrap();
+        assert_eq!(ex.finish(Default::default()).tasks.len(), 1);
     }
 
     #[test]

@@ -16,6 +16,11 @@ pub struct Synth {
     seq: u64,
     parent: String,
     filler: String,
+    /// Turns update a `TodoWrite` list (most sessions in the wild never do).
+    pub tasks: bool,
+    /// Each turn ends with the CLI's running `tools-used` record (2.1.3xx; older CLIs do not).
+    pub tools_used: bool,
+    used: Vec<&'static str>,
 }
 
 impl Default for Synth {
@@ -61,6 +66,9 @@ impl Synth {
             seq: 0,
             parent: "root".into(),
             filler,
+            tasks: true,
+            tools_used: true,
+            used: Vec::new(),
         }
     }
 
@@ -142,19 +150,50 @@ impl Synth {
         let big = turn % 10 == 9;
         let output = self.text(if big { 1_200_000 } else { 20_000 }).to_owned();
         n += self.record(out, &format!(r#""type":"user","message":{{"role":"user","content":[{{"tool_use_id":"{id}b","type":"tool_result","content":"{output}","is_error":false}}]}}"#))?;
-        if turn.is_multiple_of(5) {
+        if self.tasks && turn.is_multiple_of(5) {
             n += self.record(out, &format!(r#""message":{{"role":"assistant","content":[{{"type":"tool_use","id":"{id}t","name":"TodoWrite","input":{{"todos":[{{"content":"Finish the parser","status":"in_progress","activeForm":"Finishing"}},{{"content":"Write tests","status":"pending","activeForm":"Writing"}},{{"content":"Turn {turn}","status":"completed","activeForm":"Done"}}]}}}}]}},"type":"assistant""#))?;
             n += self.record(out, &format!(r#""type":"user","message":{{"role":"user","content":[{{"tool_use_id":"{id}t","type":"tool_result","content":"Todos have been modified successfully."}}]}}"#))?;
         }
         let reply = self.text(800).to_owned();
         n += self.record(out, &format!(r#""message":{{"role":"assistant","content":[{{"type":"text","text":"{reply}\n- [x] step one\n- [ ] step two"}}]}},"type":"assistant""#))?;
+        let mut used = vec!["Edit", "Bash"];
+        if self.tasks && turn >= 5 {
+            used.push("TodoWrite");
+        }
+        n += self.tools_used(out, &used)?;
         Ok(n)
+    }
+
+    /// The CLI's running list of tools used, when this layout has one.
+    fn tools_used(&mut self, out: &mut impl Write, tools: &[&'static str]) -> io::Result<u64> {
+        for t in tools {
+            if !self.used.contains(t) {
+                self.used.push(t);
+            }
+        }
+        if !self.tools_used || self.used.is_empty() {
+            return Ok(0);
+        }
+        let list = self
+            .used
+            .iter()
+            .map(|t| format!("\"{t}\""))
+            .collect::<Vec<_>>()
+            .join(",");
+        self.bare(
+            out,
+            &format!(r#"{{"type":"tools-used","tools":[{list}],"sessionId":"bench-session"}}"#),
+        )
     }
 }
 
 /// Writes a transcript of about `target` bytes with a prompt every turn.
 pub fn write_transcript(out: &mut impl Write, target: u64) -> io::Result<u64> {
-    let mut s = Synth::new();
+    write_transcript_with(out, target, Synth::new())
+}
+
+/// [`write_transcript`] with a configured generator (no task tool, an older CLI's layout).
+pub fn write_transcript_with(out: &mut impl Write, target: u64, mut s: Synth) -> io::Result<u64> {
     let mut written = 0;
     let mut i = 0;
     while written < target {
