@@ -38,6 +38,10 @@ const OLDER_INSTRUCTION_CAP: usize = 600;
 const PLAN_CAP: usize = 1_400;
 /// The most the agent's last reply takes in the first layout.
 const REPLY_CAP: usize = 1_200;
+/// An older instruction is shown when at least this much of it fits (or all of it).
+const MIN_OLDER_SHOWN: usize = 200;
+/// The "... N earlier instruction(s) omitted" line.
+const OMITTED_LINE_RESERVE: usize = 60;
 /// Granularity of the search for how much of the spare room a text can take.
 const GRANT_STEP: usize = 100;
 
@@ -120,8 +124,7 @@ impl Allowances {
 
 /// The room a quote needs to show `text` whole (see [`crate::text::quote`]), plus its label.
 fn whole_room(text: &str) -> usize {
-    let n = utf16_len(text.trim());
-    n + n / 8 + 4 + LABEL_RESERVE
+    crate::text::quoted_len(text) + LABEL_RESERVE
 }
 
 /// The most UTF-8 bytes a text of [`HARD_LIMIT`] UTF-16 code units can take (3 bytes a unit).
@@ -361,29 +364,22 @@ fn instructions(ex: &Extraction, _: &Meta, allow: &Allowances, budget: usize) ->
         String::from("## The user's recent instructions (oldest first; the last is the latest)\n");
     let mut room = room(budget, &s, SECTION_END_RESERVE);
     // The latest instruction is shown first in budget terms, then older ones while they fit.
-    let latest = &ex.instructions[n - 1];
-    let latest_block = format!(
-        "**Latest instruction:**\n{}{}",
-        quote(latest, room.min(allow.latest).saturating_sub(LABEL_RESERVE)),
-        way_back(ex, n - 1, room.min(allow.latest)),
-    );
+    let latest_block = instruction_block(ex, n - 1, "Latest instruction", room.min(allow.latest));
     room = room.saturating_sub(utf16_len(&latest_block));
     let mut older: Vec<String> = Vec::new();
     let mut omitted = 0;
-    for (i, p) in ex.instructions[..n - 1].iter().enumerate().rev() {
+    for i in (0..n - 1).rev() {
+        // A grown allowance shrinks to what is left: it never drops the text.
         let allowance = allow.older.get(i).copied().unwrap_or(OLDER_INSTRUCTION_CAP);
-        let block = format!(
-            "**Instruction {} of {n}:**\n{}{}",
-            i + 1,
-            quote(p, allowance.saturating_sub(LABEL_RESERVE)),
-            way_back(ex, i, allowance)
-        );
-        if utf16_len(&block) + 40 <= room {
-            room -= utf16_len(&block);
-            older.push(block);
-        } else {
+        let fit = allowance.min(room.saturating_sub(OMITTED_LINE_RESERVE));
+        if fit < MIN_OLDER_SHOWN.min(whole_room(&ex.instructions[i])) {
             omitted += 1;
+            continue;
         }
+        let label = format!("Instruction {} of {n}", i + 1);
+        let block = instruction_block(ex, i, &label, fit);
+        room = room.saturating_sub(utf16_len(&block));
+        older.push(block);
     }
     if omitted > 0 {
         s.push_str(&format!(
@@ -518,6 +514,17 @@ fn actions(ex: &Extraction, _: &Meta, _: &Allowances, budget: usize) -> String {
     }
     s.push('\n');
     cut_to(&s, budget).0
+}
+
+/// Instruction `i` under its label in at most `room` units: quoted whole, or cut with a line
+/// saying where the rest is.
+fn instruction_block(ex: &Extraction, i: usize, label: &str, room: usize) -> String {
+    let way = way_back(ex, i, room);
+    let text = ex.instructions.get(i).map_or("", String::as_str);
+    format!(
+        "**{label}:**\n{}{way}",
+        quote(text, room.saturating_sub(LABEL_RESERVE + utf16_len(&way)))
+    )
 }
 
 /// Where the whole text of instruction `i` can be read back, when `room` cannot show it whole
@@ -758,6 +765,129 @@ mod tests {
         };
         let s = render(&ex, &meta());
         assert!(s.contains("[... cut: ") && !s.contains("at least"));
+    }
+
+    // ---- Issue #20: the room the snapshot has goes to what was cut, most important first.
+
+    /// A pasted specification of about `n` characters in paragraphs, with a marker every 500.
+    fn spec(n: usize) -> String {
+        let mut s = String::new();
+        let mut k = 0;
+        while s.len() < n {
+            s.push_str(&format!(
+                "Requirement {k}: the importer retries each failed batch. "
+            ));
+            k += 1;
+            if k % 8 == 0 {
+                s.push('\n');
+            }
+        }
+        s.truncate(n);
+        s
+    }
+
+    fn session_with(instructions: Vec<String>) -> Extraction {
+        let n = instructions.len();
+        Extraction {
+            instructions,
+            instruction_records: (0..n).map(|i| Some(format!("uuid-{i}"))).collect(),
+            transcript: Some("/home/u/.claude/projects/p/s.jsonl".into()),
+            tasks: vec![
+                Task {
+                    content: "renderer".into(),
+                    status: Status::InProgress,
+                },
+                Task {
+                    content: "billing tests".into(),
+                    status: Status::Pending,
+                },
+            ],
+            ..Default::default()
+        }
+    }
+
+    #[test]
+    fn long_instruction_nothing_cut_when_it_fits() {
+        let text = spec(6_000);
+        let out = render(&session_with(vec![text.clone()]), &meta());
+        assert!(!out.contains("[... cut"), "{out}");
+        assert!(!out.contains("Cut here"));
+        assert!(out.contains(text.lines().last().unwrap().trim()));
+        assert!(utf16_len(&out) <= TARGET);
+    }
+
+    #[test]
+    fn long_instruction_cut_with_room_carries_most_of_it_and_says_where_the_rest_is() {
+        // The issue's session: an 8,900-character spec, two later prompts, two open tasks.
+        let pasted = spec(8_900);
+        let ex = session_with(vec![
+            pasted.clone(),
+            "run the tests".into(),
+            "never call unwrap() in the importer".into(),
+        ]);
+        let out = render(&ex, &meta());
+        assert!(utf16_len(&out) <= TARGET, "{}", utf16_len(&out));
+        assert!(out.contains("> never call unwrap() in the importer"));
+        assert!(out.contains("> run the tests"));
+        assert!(out.contains("[in progress] renderer") && out.contains("[pending] billing tests"));
+        // Well past the middle of the spec.
+        let shown = pasted
+            .lines()
+            .filter(|l| out.contains(l.trim()))
+            .map(str::len)
+            .sum::<usize>();
+        assert!(
+            shown > pasted.len() * 7 / 10,
+            "{shown} of {}\n{out}",
+            pasted.len()
+        );
+        assert!(out.contains("[... cut: "));
+        assert!(
+            out.contains("uuid uuid-0 in the transcript /home/u/.claude/projects/p/s.jsonl"),
+            "{out}"
+        );
+        // The pointer is outside the quote: never the user's words.
+        assert!(out.lines().any(|l| l.starts_with("(Cut here;")));
+    }
+
+    #[test]
+    fn long_instruction_cut_without_room_in_a_busy_session_still_fits() {
+        let mut ex = big();
+        ex.instructions[4] = spec(12_000);
+        let out = render(&ex, &meta());
+        assert!(utf16_len(&out) <= TARGET);
+        for heading in ["## Open tasks", "## The user's recent", "## Approved plan"] {
+            assert!(out.contains(heading), "{heading}");
+        }
+        assert!(out.contains("**Latest instruction:**\n> Requirement 0"));
+        assert!(
+            out.contains("uuid uuuu"),
+            "the cut latest instruction says where it is"
+        );
+    }
+
+    #[test]
+    fn several_long_prompts_compete_latest_first_then_newest() {
+        let texts: Vec<String> = (0..5)
+            .map(|i| format!("prompt {i}: {}", spec(4_000)))
+            .collect();
+        let out = render(&session_with(texts.clone()), &meta());
+        assert!(utf16_len(&out) <= TARGET);
+        let shown = |i: usize| {
+            let block = out
+                .split("**")
+                .skip_while(|b| !b.starts_with(if i == 4 { "Latest" } else { "Instruction" }))
+                .find(|_| true);
+            let _ = block;
+            texts[i]
+                .lines()
+                .filter(|l| out.contains(l.trim()))
+                .map(str::len)
+                .sum::<usize>()
+        };
+        // The latest is whole; the newest older one gets what is left before older ones.
+        assert!(out.contains(texts[4].lines().last().unwrap().trim()));
+        assert!(shown(3) >= shown(2) && shown(2) >= shown(1), "{out}");
     }
 
     #[test]

@@ -13,6 +13,8 @@ use crate::text::{cut_to, folded_line, room, utf16_len};
 pub const MAX_DIRECTIVE: usize = 1_500;
 /// How much of it the list of open work may fill, leaving room for the plan and the instruction.
 const OPEN_WORK_ROOM: usize = 900;
+/// How much of a latest instruction too long to quote whole is quoted, to name it.
+const LONG_INSTRUCTION_START: usize = 300;
 
 /// The directive for `ex`, or `None` when there is nothing worth steering.
 pub fn directive(ex: &Extraction) -> Option<String> {
@@ -26,7 +28,8 @@ pub fn directive(ex: &Extraction) -> Option<String> {
             .checklist
             .iter()
             .filter(|c| checklist_open(c))
-            .map(|c| folded_line(c, 140))
+            // The item's own bullet is dropped: the list below adds one.
+            .map(|c| folded_line(c.trim_start().trim_start_matches(['-', '*', '+']), 140))
             .collect();
         ("checklist items", items)
     } else {
@@ -69,14 +72,23 @@ pub fn directive(ex: &Extraction) -> Option<String> {
         s.push('\n');
         return Some(cut_to(&s, MAX_DIRECTIVE).0);
     };
-    s.push_str("Keep the user's latest instruction, verbatim if short: \"");
-    let room = room(MAX_DIRECTIVE, &s, 4); // the closing quote, ellipsis and newline
-    let (quoted, cut) = cut_to(&folded_line(latest, usize::MAX), room);
-    s.push_str(&quoted);
-    if cut {
-        s.push('…');
+    // Verbatim when it fits; a long one is restored whole after compaction (the snapshot), so the
+    // summary only needs to keep that it exists and how it starts.
+    let latest = folded_line(latest, usize::MAX);
+    let verbatim = "Keep the user's latest instruction verbatim: \"";
+    if utf16_len(&s) + utf16_len(verbatim) + utf16_len(&latest) + 2 <= MAX_DIRECTIVE {
+        s.push_str(verbatim);
+        s.push_str(&latest);
+        s.push_str("\"\n");
+    } else {
+        s.push_str(&format!(
+            "The user's latest instruction is long ({} characters) and is restored word for word after compaction: say in the summary that it is the latest instruction and what it asks. It starts: \"",
+            utf16_len(&latest)
+        ));
+        let room = room(MAX_DIRECTIVE, &s, 4).min(LONG_INSTRUCTION_START);
+        s.push_str(&cut_to(&latest, room).0);
+        s.push_str("…\"\n");
     }
-    s.push_str("\"\n");
     Some(cut_to(&s, MAX_DIRECTIVE).0)
 }
 
@@ -84,6 +96,40 @@ pub fn directive(ex: &Extraction) -> Option<String> {
 mod tests {
     use super::*;
     use crate::tasks::Task;
+
+    #[test]
+    fn checklist_items_have_one_bullet() {
+        let ex = Extraction {
+            instructions: vec!["go".into()],
+            checklist: vec!["- [ ] renderer".into(), "* [x] parser".into()],
+            ..Default::default()
+        };
+        let d = directive(&ex).unwrap();
+        assert!(d.contains("\n- [ ] renderer\n"), "{d}");
+        assert!(!d.contains("- - ["), "{d}");
+    }
+
+    #[test]
+    fn short_latest_instruction_verbatim_long_one_named_not_cut() {
+        let short = Extraction {
+            instructions: vec!["never call unwrap()".into()],
+            ..Default::default()
+        };
+        let d = directive(&short).unwrap();
+        assert!(d.contains("verbatim: \"never call unwrap()\""), "{d}");
+        let long = Extraction {
+            instructions: vec!["spec ".repeat(2_000)],
+            ..Default::default()
+        };
+        let d = directive(&long).unwrap();
+        assert!(d.contains("is long (9999 characters)"), "{d}");
+        assert!(d.contains("restored word for word after compaction"));
+        assert!(utf16_len(&d) <= MAX_DIRECTIVE);
+        assert!(
+            utf16_len(&d) < 1_000,
+            "a pointer, not a 1,500-unit fragment"
+        );
+    }
 
     #[test]
     fn names_open_tasks_and_latest_instruction() {

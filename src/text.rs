@@ -115,20 +115,71 @@ pub fn escaped_line(s: &str) -> String {
 }
 
 /// `text` as a Markdown block quote: every line prefixed, so nothing in it can start a heading or
-/// fence of the snapshot itself, and no invisible line separator can end the quote. Cut (visibly)
-/// to about `room` code units, keeping the beginning. `read_bound` is the most bytes kept when the
-/// text was read: a text that long may have been longer, so the cut mark says "at least".
+/// fence of the snapshot itself, and no invisible line separator can end the quote. At most `room`
+/// code units: when the whole quote does not fit, the longest beginning that fits with a cut mark
+/// ("[... cut: N more characters]"). `read_bound` is the most bytes kept when the text was read: a
+/// text that long may have been longer, so the cut mark says "at least".
 pub fn quote(text: &str, room: usize, read_bound: usize) -> String {
     let text = text.trim();
-    let total = utf16_len(text);
-    let (body, cut) = if total + total / 8 + 4 > room {
-        let keep = room.saturating_sub(room / 8 + 60).max(40);
-        cut_to(text, keep)
-    } else {
-        (text.to_owned(), false)
-    };
+    let whole = quoted(text);
+    if utf16_len(&whole) <= room {
+        return whole;
+    }
+    // Cut on the source text, so the count in the mark is exact: whole lines while they fit,
+    // then as much of the next one as fits, leaving room for the mark.
+    let keep_room = room.saturating_sub(CUT_MARK_RESERVE);
     let mut s = String::new();
-    for line in body.lines() {
+    let mut consumed = 0; // bytes of `text` shown
+    for line in text.lines() {
+        let offset = line.as_ptr() as usize - text.as_ptr() as usize;
+        let q = quoted(line);
+        if utf16_len(&s) + utf16_len(&q) <= keep_room {
+            s.push_str(&q);
+            consumed = offset + line.len();
+            continue;
+        }
+        let mut partial = String::from("> ");
+        let mut used = utf16_len(&s) + 2 + 1; // the prefix and the closing newline
+        for (i, c) in line.char_indices() {
+            let mut one = String::new();
+            if c == '\t' || !c.is_control() {
+                push_visible(&mut one, c);
+            }
+            if used + utf16_len(&one) > keep_room {
+                break;
+            }
+            used += utf16_len(&one);
+            partial.push_str(&one);
+            consumed = offset + i + c.len_utf8();
+        }
+        if partial.len() > 2 {
+            s.push_str(partial.trim_end());
+            s.push('\n');
+        }
+        break;
+    }
+    let rest = utf16_len(text) - utf16_len(&text[..consumed]);
+    let at_least = if text.len() + 4 >= read_bound {
+        "at least "
+    } else {
+        ""
+    };
+    s.push_str(&format!("> [... cut: {at_least}{rest} more characters]\n"));
+    s
+}
+
+/// What [`quote`] reserves for its cut mark.
+const CUT_MARK_RESERVE: usize = 48;
+
+/// The UTF-16 length of `text` quoted whole: what [`quote`] needs to show all of it.
+pub fn quoted_len(text: &str) -> usize {
+    utf16_len(&quoted(text.trim()))
+}
+
+/// Every line of `text` behind "> ", control characters dropped, invisible ones shown.
+fn quoted(text: &str) -> String {
+    let mut s = String::new();
+    for line in text.lines() {
         s.push_str("> ");
         for c in line.trim_end().chars() {
             if c == '\t' || !c.is_control() {
@@ -136,15 +187,6 @@ pub fn quote(text: &str, room: usize, read_bound: usize) -> String {
             }
         }
         s.push('\n');
-    }
-    if cut {
-        let rest = total - utf16_len(&body);
-        let at_least = if text.len() + 4 >= read_bound {
-            "at least "
-        } else {
-            ""
-        };
-        s.push_str(&format!("> [... cut: {at_least}{rest} more characters]\n"));
     }
     s
 }

@@ -387,3 +387,90 @@ fn config_dir_precedence_reaches_the_binary() {
             .exists()
     );
 }
+
+// ---- Issue #20: long pasted instructions use the room the snapshot has.
+
+/// The issue's session: an 8,900-character pasted spec, two later prompts, two open tasks.
+fn spec_session() -> (Vec<String>, String) {
+    let mut spec = String::new();
+    let mut k = 0;
+    while spec.len() < 8_900 {
+        spec.push_str(&format!("Requirement {k}: retry each failed batch twice. "));
+        k += 1;
+        if k % 6 == 0 {
+            spec.push('\n');
+        }
+    }
+    spec.truncate(8_900);
+    let task = |uuid: &str, parent: &str, id: &str, subject: &str| {
+        tool_use(
+            uuid,
+            parent,
+            id,
+            "TaskCreate",
+            serde_json::json!({ "subject": subject }),
+        )
+    };
+    let lines = vec![
+        prompt("spec-record", None, &spec),
+        task("a1", "spec-record", "t1", "renderer"),
+        tool_result(
+            "r1",
+            "a1",
+            "t1",
+            "Task #1 created successfully: renderer",
+            false,
+        ),
+        task("a2", "r1", "t2", "billing tests"),
+        tool_result(
+            "r2",
+            "a2",
+            "t2",
+            "Task #2 created successfully: billing tests",
+            false,
+        ),
+        prompt("u2", Some("r2"), "run the tests"),
+        prompt("u3", Some("u2"), "never call unwrap() in the importer"),
+    ];
+    (lines, spec)
+}
+
+#[test]
+fn pasted_spec_is_restored_mostly_whole_with_a_way_back_to_the_rest() {
+    let sb = Sandbox::new();
+    let (lines, spec) = spec_session();
+    let t = sb.transcript("spec.jsonl", &lines);
+    sb.save(&hook("spec", &t)).assert_fail_open();
+    let r = sb.restore(&start_hook("spec", &t));
+    r.assert_fail_open();
+    let out = &r.stdout;
+    assert!(out.encode_utf16().count() <= 10_000);
+    // Well past the middle: the lines of the spec the snapshot carries word for word.
+    let shown: usize = spec
+        .lines()
+        .filter(|l| out.contains(&format!("> {}", l.trim())))
+        .map(str::len)
+        .sum();
+    assert!(
+        shown > spec.len() * 3 / 4,
+        "{shown} of {}:\n{out}",
+        spec.len()
+    );
+    assert!(out.contains("> never call unwrap() in the importer"));
+    assert!(out.contains("> run the tests"));
+    assert!(out.contains("[pending] renderer") && out.contains("[pending] billing tests"));
+    let way_back = format!(
+        "(Cut here; the whole text is the `message.content` of the record with uuid spec-record in the transcript {}.)",
+        t.display()
+    );
+    assert!(out.contains(&way_back), "{out}");
+}
+
+#[test]
+fn prompt_longer_than_the_read_bound_says_at_least() {
+    let sb = Sandbox::new();
+    let huge = "x".repeat(50_000);
+    let t = sb.transcript("huge.jsonl", &[prompt("u1", None, &huge)]);
+    let out = sb.cmd(&["preview", t.to_str().unwrap()]).run().stdout;
+    assert!(out.contains("[... cut: at least "), "{out}");
+}
