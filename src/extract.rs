@@ -48,6 +48,7 @@ const RECENT_UUIDS: usize = 64;
 /// Tools whose calls are reported as tasks, not as actions.
 const TASK_TOOLS: &[&str] = &[
     "TodoWrite",
+    "update_plan", // Codex
     "TaskCreate",
     "TaskUpdate",
     "TaskList",
@@ -64,6 +65,8 @@ pub struct Extraction {
     pub instruction_records: Vec<Option<String>>,
     /// The transcript read (set by the pipeline).
     pub transcript: Option<String>,
+    /// Which client wrote it (set by the pipeline).
+    pub format: crate::record::Format,
     /// The task list as it stood.
     pub tasks: Vec<Task>,
     /// Task-tool calls about tasks beyond the tracked number (their state is not shown).
@@ -224,6 +227,9 @@ pub struct Extractor {
     plan_candidate: Option<PlanCandidate>,
     /// The newest `plan_mode_exit` attachment's plan file, not yet given to a plan.
     plan_exit_file: Option<String>,
+    /// The summary a Codex `compacted` record carries, until the assistant message before it
+    /// (the summarizer's answer, recorded as a reply) has been met and skipped.
+    compaction_summary: Option<String>,
     /// Bytes of the transcript read so far (told by the reader).
     scanned: u64,
     /// [`RECENT_WINDOW`], lowered by tests to exercise the byte triage on small files.
@@ -253,6 +259,7 @@ impl Extractor {
             plan: None,
             plan_candidate: None,
             plan_exit_file: None,
+            compaction_summary: None,
             scanned: 0,
             recent_window: RECENT_WINDOW,
         }
@@ -380,10 +387,20 @@ impl Extractor {
                 self.held.prompts.push((p, id));
             }
         }
+        if rec.kind == Kind::CompactBoundary {
+            self.compaction_summary = rec.texts.first().cloned();
+        }
         if rec.kind == Kind::Assistant && !rec.api_error {
             let text = rec.texts.join("\n\n");
             let text = text.trim();
-            if !text.is_empty() {
+            // Codex records the summarizer's answer as an assistant message just before the
+            // `compacted` line that quotes it: that is the summary, not the agent's last reply.
+            let is_summary = !text.is_empty()
+                && self
+                    .compaction_summary
+                    .take()
+                    .is_some_and(|s| s.contains(text));
+            if !text.is_empty() && !is_summary {
                 if on_branch {
                     if self.replies.len() < CHECKLIST_MESSAGES && self.recent_open() {
                         self.replies.push(text.to_owned());
@@ -480,13 +497,12 @@ impl Extractor {
         if self.recent_open() {
             self.push_action(tu, failed);
         }
-        if let Some(path) = &tu.written_path
-            && self.recent_open()
-            && !result.as_ref().is_some_and(|r| r.is_error)
-            && self.files.len() < MAX_FILES
-            && !self.files.contains(path)
-        {
-            self.files.push(path.clone());
+        if self.recent_open() && !failed {
+            for path in &tu.written {
+                if self.files.len() < MAX_FILES && !self.files.contains(path) {
+                    self.files.push(path.clone());
+                }
+            }
         }
     }
 
@@ -564,6 +580,7 @@ impl Extractor {
             instructions,
             instruction_records,
             transcript: None,
+            format: Default::default(),
             tasks: self.tasks.tasks(),
             untracked_task_calls: self.tasks.untracked(),
             checklist: checklist(&replies),

@@ -6,12 +6,13 @@
 //! so a FIFO or a device path can never hang a hook. Memory is the reader's chunk and line buffers
 //! plus whatever the fold keeps.
 
-use crate::record::{self, Link, Record, Triage, Wants, parse_line};
+use crate::record::{self, Format, Link, Record, Triage, Wants, parse_line};
 use crate::tail::{self, TailReader};
 use anyhow::{Context, Result, bail};
 use memchr::memmem::Finder;
 use serde::Serialize;
 use std::fs::File;
+use std::io::Read;
 use std::path::Path;
 use std::time::Instant;
 
@@ -61,6 +62,8 @@ pub struct ScanStats {
     pub reached_start: bool,
     /// The scan stopped at its deadline.
     pub hit_deadline: bool,
+    /// Which client wrote the transcript, from its first line.
+    pub format: Format,
 }
 
 /// Opens `path` for reading only if it is a regular file, without ever blocking on a FIFO.
@@ -82,13 +85,24 @@ pub fn open_regular(path: &Path) -> Result<File> {
     Ok(file)
 }
 
+/// The format the file's first line shows (one small read; a failed read counts as Claude Code).
+fn first_line_format(file: &mut File) -> Format {
+    let mut head = [0u8; 512];
+    let n = file.read(&mut head).unwrap_or(0);
+    let head = &head[..n];
+    let head = head.strip_prefix(b"\xEF\xBB\xBF").unwrap_or(head);
+    Format::of_first_line(head)
+}
+
 /// Reads `path` backwards into `fold` within `limits`.
 pub fn scan(path: &Path, limits: Limits, fold: &mut impl Fold) -> Result<ScanStats> {
-    let file = open_regular(path)?;
+    let mut file = open_regular(path)?;
+    let format = first_line_format(&mut file);
     let mut reader = TailReader::from_file(file)
         .with_context(|| format!("could not read transcript {}", path.display()))?;
     let file_bytes = reader.remaining();
     let mut stats = ScanStats {
+        format,
         file_bytes,
         ..ScanStats::default()
     };

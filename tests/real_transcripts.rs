@@ -491,3 +491,69 @@ fn cli_2_1_328_two_compactions_fixture() {
         Some("FAILTEST Run the test script and report")
     );
 }
+
+/// A rollout the real Codex CLI 0.169 wrote (issue #17), with this plugin installed and its hooks
+/// run: `update_plan`, an `apply_patch` (twice), a failing `exec_command` (three times), then an
+/// automatic compaction before the last prompt. Kept in `tests/fixtures/`.
+#[test]
+fn codex_0_169_rollout_fixture() {
+    let path = PathBuf::from(env!("CARGO_MANIFEST_DIR"))
+        .join("tests/fixtures/codex-0.169-plan-patch-fail-auto-compaction.jsonl");
+    let s = scan(&path, FULL).unwrap();
+    assert_eq!(s.stats.format, compact_guardian::record::Format::Codex);
+    let ex = s.extraction;
+    assert_eq!(
+        ex.instructions,
+        [
+            "PLAN: make the importer retry failed batches",
+            "PATCH: add notes",
+            "FAIL: run the tests",
+            "BIG: read everything",
+            "after the compaction, continue with the renderer"
+        ],
+        "each prompt once; AGENTS.md, environment and developer text never"
+    );
+    let tasks: Vec<_> = ex
+        .tasks
+        .iter()
+        .map(|t| (t.content.as_str(), t.status.label()))
+        .collect();
+    assert_eq!(
+        tasks,
+        [
+            ("write parser", "completed"),
+            ("write renderer", "in progress"),
+            ("billing tests", "pending")
+        ]
+    );
+    assert_eq!(ex.files_changed, ["notes.txt"]);
+    let actions: Vec<_> = ex
+        .actions
+        .iter()
+        .map(|a| (a.tool.as_str(), a.summary.as_str(), a.error, a.count))
+        .collect();
+    assert_eq!(
+        actions,
+        [
+            ("apply_patch", "notes.txt", false, 2),
+            ("exec_command", "echo failing; exit 3", true, 3)
+        ]
+    );
+    assert_eq!(ex.cwd.as_deref(), Some("/tmp/cx/proj"));
+    // The summarizer's answer is recorded as an assistant message: never the agent's last reply.
+    assert!(
+        !ex.last_response
+            .as_deref()
+            .unwrap_or_default()
+            .contains("SUMMARY")
+    );
+    // The streaming pipeline agrees with folding every parsed line, also through the triage.
+    let reference = eager(&path);
+    assert_eq!(ex.instructions, reference.instructions);
+    assert_eq!(ex.tasks, reference.tasks);
+    assert_eq!(ex.actions, reference.actions);
+    let fold = Extractor::new(Part::Whole).with_recent_window(0);
+    let triaged = build_with(&path, fold, FULL).unwrap().extraction;
+    assert_eq!(triaged.instructions, reference.instructions);
+    assert_eq!(triaged.tasks, reference.tasks);
+}

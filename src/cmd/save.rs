@@ -5,6 +5,7 @@ use crate::config::Config;
 use crate::extract::Part;
 use crate::failopen::debug;
 use crate::pipeline;
+use crate::record::Format;
 use crate::render::{Meta, Source};
 use crate::steer::directive;
 use crate::transcript::Limits;
@@ -54,7 +55,10 @@ pub fn save(input: impl Read, cfg: &Config, deadline: Instant, out: &mut impl Wr
             hook.snapshots.and_then(|s| s.remove().map(|()| s))
         }
     };
+    // Codex does not pass PreCompact output to its summarizer (it would only be shown to the
+    // user, as noise): steer Claude Code only.
     if cfg.steer
+        && built.extraction.format == Format::ClaudeCode
         && let Some(d) = directive(&built.extraction)
     {
         out.write_all(d.as_bytes())

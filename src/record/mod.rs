@@ -8,7 +8,7 @@
 use crate::json::{
     LBool, LContent, LList, LObj, LStr, LText, MAX_TEXT, floor_char_boundary, repair_line,
 };
-use serde::Deserialize;
+use serde::{Deserialize, Serialize};
 use std::borrow::Cow;
 
 /// A short, stable fingerprint of a record `uuid` (64 bits). Keeping 8 bytes instead of a
@@ -65,6 +65,30 @@ pub enum Kind {
     Other,
 }
 
+mod codex;
+
+/// Which client wrote a transcript.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default, Serialize)]
+#[serde(rename_all = "snake_case")]
+pub enum Format {
+    /// A Claude Code session transcript.
+    #[default]
+    ClaudeCode,
+    /// A Codex CLI rollout.
+    Codex,
+}
+
+impl Format {
+    /// The format a transcript's first line shows.
+    pub fn of_first_line(line: &[u8]) -> Format {
+        if codex::is_rollout_line(line) {
+            Format::Codex
+        } else {
+            Format::ClaudeCode
+        }
+    }
+}
+
 /// A tool call made by the assistant, reduced to its name and the arguments extraction uses.
 #[derive(Debug, Clone, Default, PartialEq, Eq)]
 pub struct ToolUse {
@@ -74,8 +98,9 @@ pub struct ToolUse {
     pub name: String,
     /// The most telling argument (file path, command, pattern, ...), bounded.
     pub key_arg: Option<String>,
-    /// The file this call writes, for Edit, Write, MultiEdit and NotebookEdit.
-    pub written_path: Option<String>,
+    /// The files this call writes: Edit, Write, MultiEdit and NotebookEdit name one, a Codex
+    /// `apply_patch` several.
+    pub written: Vec<String>,
     /// The whole list a `TodoWrite` call carries.
     pub todos: Option<Vec<TodoItem>>,
     /// `TaskCreate`/`TaskUpdate` arguments.
@@ -164,6 +189,31 @@ pub struct Record {
     pub plan_result: Option<PlanResult>,
     /// `planFilePath` of a `plan_mode_exit` attachment (CLI 2.1.1xx+).
     pub plan_file: Option<String>,
+}
+
+impl Record {
+    /// A record of `kind` with nothing in it yet.
+    pub fn empty(kind: Kind) -> Record {
+        Record {
+            kind,
+            uuid: None,
+            uuid_text: None,
+            parent: None,
+            sidechain: false,
+            meta: false,
+            compact_summary: false,
+            api_error: false,
+            origin: None,
+            prompt_source: None,
+            cwd: None,
+            git_branch: None,
+            texts: Vec::new(),
+            tool_uses: Vec::new(),
+            tool_results: Vec::new(),
+            plan_result: None,
+            plan_file: None,
+        }
+    }
 }
 
 #[derive(Deserialize, Default)]
@@ -442,6 +492,7 @@ impl Wants {
         let mut n: Vec<&'static [u8]> = Vec::new();
         if self.task_calls {
             n.extend(TASK_LIST_TOOLS.iter().map(|t| t.as_bytes()));
+            n.push(b"update_plan"); // Codex
             // Creation results carry the new id; an error result undoes its call; the CLI's own
             // list of tools used can prove there is nothing further back.
             n.extend([&b"Task #"[..], b"\"is_error\":true", b"\"tools-used\""]);
@@ -485,6 +536,9 @@ mod pat {
 /// tool calls, tool results and bookkeeping, and this keeps the backward scan near `grep` speed
 /// over them: one `memchr` pass over the line's colons reads every structural key it needs.
 pub fn triage(line: &[u8], wants: Wants) -> Triage {
+    if codex::is_rollout_line(line) {
+        return codex::triage(line, wants);
+    }
     if can_skip(line) {
         return Triage::Skip;
     }
@@ -808,6 +862,9 @@ const PARENT_FIRST: &[u8] = b"{\"parentUuid\":";
 /// Parses one line. Lines that are not JSON objects, or that fail to parse, are `None`.
 pub fn parse_line(line: &[u8]) -> Option<Record> {
     let line = trim_line(line);
+    if codex::is_rollout_line(line) {
+        return codex::parse(line);
+    }
     if line.first() != Some(&b'{') {
         return None;
     }
@@ -976,11 +1033,13 @@ fn tool_use(b: &RawBlock) -> ToolUse {
         .find_map(LStr::non_blank);
         t.key_arg = key.map(|k| bounded(k, KEEP_ARG));
         if WRITING_TOOLS.contains(&name.as_str()) {
-            t.written_path = input
+            t.written = input
                 .file_path
                 .non_blank()
                 .or(input.notebook_path.non_blank())
-                .map(|p| bounded(p, 1024));
+                .map(|p| bounded(p, 1024))
+                .into_iter()
+                .collect();
         }
         if name == "TodoWrite" {
             t.todos = Some(
@@ -1073,7 +1132,7 @@ mod tests {
     #[test]
     fn tool_use_and_result() {
         let a = parse_line(br#"{"type":"assistant","message":{"content":[{"type":"tool_use","id":"t1","name":"Edit","input":{"file_path":"/x.rs","old_string":"a","new_string":"b"}}]}}"#).unwrap();
-        assert_eq!(a.tool_uses[0].written_path.as_deref(), Some("/x.rs"));
+        assert_eq!(a.tool_uses[0].written, vec!["/x.rs".to_owned()]);
         let u = parse_line(br#"{"type":"user","message":{"content":[{"type":"tool_result","tool_use_id":"t1","is_error":true,"content":[{"type":"text","text":"boom"}]}]}}"#).unwrap();
         assert_eq!(u.tool_results[0].head, "boom");
         assert!(u.tool_results[0].is_error);

@@ -1,0 +1,679 @@
+//! Codex CLI rollouts (`~/.codex/sessions/YYYY/MM/DD/rollout-*.jsonl`) read into the same
+//! [`Record`] the extractor consumes for Claude Code transcripts (D017).
+//!
+//! A rollout line is `{"timestamp", ["ordinal",] "type", "payload"}`. What maps to what:
+//! - the user's typed prompts: `event_msg` `user_message` (0.14x) and `item_completed` whose item
+//!   is a `UserMessage` (0.169): events Codex writes only for what the user sent. The
+//!   `response_item` copy of each prompt is not read, so a prompt counts once, and neither are the
+//!   AGENTS.md, `<environment_context>` and developer messages Codex injects as user-role items;
+//! - the agent's replies: `response_item` assistant `message`s (output text);
+//! - the plan: `update_plan` function calls, each carrying the whole list (as `TodoWrite` does);
+//! - actions: `function_call` (`exec_command`, `shell`, MCP tools, ...), `custom_tool_call`
+//!   (`apply_patch`, whose patch names the files changed), `local_shell_call`; their outputs
+//!   (`function_call_output`, `custom_tool_call_output`) say whether they failed (exit codes);
+//! - compactions: `compacted` (the summary, as its `message`) is a boundary;
+//! - cwd and branch: `session_meta` and `turn_context`.
+//!
+//! Rollouts have no parent tree (a fork is a new file): records carry no uuid.
+
+use super::{Kind, Record, TodoItem, ToolResult, ToolUse, Triage, Wants, bounded};
+use crate::json::{LContent, LList, LObj, LStr, LText, MAX_TEXT};
+use serde::Deserialize;
+use serde_json::value::RawValue;
+
+/// How a rollout line starts (a Claude Code record never starts with its timestamp).
+const LINE_START: &[u8] = b"{\"timestamp\":";
+
+/// Whether `line` is a Codex rollout line.
+pub fn is_rollout_line(line: &[u8]) -> bool {
+    line.starts_with(LINE_START)
+        && memchr::memmem::find(&line[..line.len().min(200)], b"\"payload\":").is_some()
+}
+
+/// Text Codex injects as user-role input, by how it starts (0.14x records do not say who wrote
+/// them; the events read for prompts should never carry it, but older versions are not all known).
+const INJECTED_STARTS: &[&str] = &[
+    "# AGENTS.md instructions for",
+    "<INSTRUCTIONS>",
+    "<environment_context>",
+    "<user_instructions>",
+    "<user_shell_command>",
+    "<turn_aborted>",
+    "<subagent_notification>",
+];
+
+/// The outer and inner `type` of a rollout line, from its raw bytes: `("event_msg",
+/// "token_count")`. The outer one is the line's first `"type":"`, the inner one the next.
+fn types(line: &[u8]) -> (&[u8], &[u8]) {
+    let mut values = memchr::memmem::find_iter(line, b"\"type\":\"").map(|at| {
+        let rest = &line[at + 8..];
+        let end = memchr::memchr(b'"', rest).unwrap_or(0);
+        &rest[..end]
+    });
+    (values.next().unwrap_or(b""), values.next().unwrap_or(b""))
+}
+
+/// Decides from raw bytes whether a rollout line must be parsed (see [`super::triage`]).
+pub fn triage(line: &[u8], wants: Wants) -> Triage {
+    let has = |n: &[u8]| memchr::memmem::find(line, n).is_some();
+    let parse = |yes: bool| if yes { Triage::Parse } else { Triage::Skip };
+    match types(line) {
+        (b"compacted", _) | (b"session_meta", _) | (b"turn_context", _) => Triage::Parse,
+        (b"event_msg", b"user_message") => parse(wants.lines),
+        (b"event_msg", b"item_completed") => parse(wants.lines && has(b"\"type\":\"UserMessage\"")),
+        (b"response_item", b"message") => parse(wants.everything && has(b"\"role\":\"assistant\"")),
+        (b"response_item", b"function_call" | b"custom_tool_call" | b"local_shell_call") => parse(
+            wants.everything
+                || (wants.task_calls && has(b"update_plan"))
+                || (wants.files && has(b"apply_patch")),
+        ),
+        (b"response_item", b"function_call_output" | b"custom_tool_call_output") => {
+            parse(wants.everything || wants.task_calls || wants.files)
+        }
+        // Known to carry nothing used here.
+        (b"world_state" | b"token_usage_record", _)
+        | (b"response_item", b"reasoning")
+        | (
+            b"event_msg",
+            b"token_count"
+            | b"task_started"
+            | b"task_complete"
+            | b"agent_message"
+            | b"agent_reasoning"
+            | b"thread_settings_applied"
+            | b"context_compacted",
+        ) => Triage::Skip,
+        // Anything else (a new item, a payload whose `type` is not its first key): parsed when
+        // it may matter, and the parser decides.
+        (b"response_item", _) => parse(wants.everything),
+        (b"event_msg", _) => parse(wants.lines && (has(b"UserMessage") || has(b"user_message"))),
+        _ => Triage::Skip,
+    }
+}
+
+#[derive(Deserialize, Default)]
+#[serde(default)]
+struct RawLine<'a> {
+    #[serde(rename = "type", borrow)]
+    kind: LStr<'a>,
+    #[serde(borrow)]
+    payload: LObj<RawPayload<'a>>,
+}
+
+#[derive(Deserialize, Default)]
+#[serde(default)]
+struct RawPayload<'a> {
+    #[serde(rename = "type", borrow)]
+    kind: LStr<'a>,
+    #[serde(borrow)]
+    role: LStr<'a>,
+    #[serde(borrow)]
+    content: LContent<'a, RawPart<'a>>,
+    #[serde(borrow)]
+    name: LStr<'a>,
+    /// `function_call` arguments: a JSON text.
+    #[serde(borrow)]
+    arguments: LText<'a>,
+    /// `custom_tool_call` input (the patch text of `apply_patch`).
+    #[serde(borrow)]
+    input: LText<'a>,
+    #[serde(borrow)]
+    call_id: LStr<'a>,
+    /// A call's output: a string, or (some versions) `{content, success}`.
+    #[serde(borrow)]
+    output: Option<&'a RawValue>,
+    /// `event_msg` `user_message`, and `compacted`'s summary.
+    #[serde(borrow)]
+    message: LText<'a>,
+    /// `item_completed`'s item.
+    #[serde(borrow)]
+    item: LObj<RawItem<'a>>,
+    #[serde(borrow)]
+    cwd: LStr<'a>,
+    #[serde(borrow)]
+    git: LObj<RawGit<'a>>,
+    /// `local_shell_call`'s action.
+    #[serde(borrow)]
+    action: LObj<RawAction<'a>>,
+}
+
+#[derive(Deserialize, Default)]
+#[serde(default)]
+struct RawPart<'a> {
+    #[serde(rename = "type", borrow)]
+    kind: LStr<'a>,
+    #[serde(borrow)]
+    text: LText<'a>,
+}
+
+#[derive(Deserialize, Default)]
+#[serde(default)]
+struct RawItem<'a> {
+    #[serde(rename = "type", borrow)]
+    kind: LStr<'a>,
+    #[serde(borrow)]
+    content: LContent<'a, RawPart<'a>>,
+}
+
+#[derive(Deserialize, Default)]
+#[serde(default)]
+struct RawGit<'a> {
+    #[serde(borrow)]
+    branch: LStr<'a>,
+}
+
+#[derive(Deserialize, Default)]
+#[serde(default)]
+struct RawAction<'a> {
+    /// A list of words.
+    #[serde(borrow)]
+    command: Option<&'a RawValue>,
+}
+
+/// The arguments of the function calls read: `exec_command {cmd}`, `shell {command: [...]}`,
+/// `shell_command {command}`, `update_plan {plan: [{step, status}]}`, and a few common keys of
+/// other tools for the action line.
+#[derive(Deserialize, Default)]
+#[serde(default)]
+struct RawArgs<'a> {
+    #[serde(borrow)]
+    cmd: LText<'a, 1024>,
+    #[serde(borrow)]
+    command: Option<&'a RawValue>,
+    #[serde(borrow)]
+    plan: LList<RawStep<'a>>,
+    #[serde(borrow)]
+    path: LStr<'a>,
+    #[serde(borrow)]
+    query: LText<'a, 1024>,
+}
+
+#[derive(Deserialize, Default)]
+#[serde(default)]
+struct RawStep<'a> {
+    #[serde(borrow)]
+    step: LText<'a, 1024>,
+    #[serde(borrow)]
+    status: LStr<'a>,
+}
+
+/// `{content, success}`, the object form of an output.
+#[derive(Deserialize, Default)]
+#[serde(default)]
+struct RawOutput<'a> {
+    #[serde(borrow)]
+    content: LText<'a, 1024>,
+    success: Option<bool>,
+}
+
+/// Parses one rollout line into a [`Record`]; lines that say nothing extraction uses are `None`.
+pub fn parse(line: &[u8]) -> Option<Record> {
+    let raw: RawLine = serde_json::from_slice(line).ok()?;
+    let p = raw.payload.0?;
+    let mut rec = Record::empty(Kind::Other);
+    match (raw.kind.get()?, p.kind.get().unwrap_or_default()) {
+        ("event_msg", "user_message") => user_prompt(&mut rec, p.message.get()?),
+        ("event_msg", "item_completed") => {
+            let item = p.item.0?;
+            if item.kind.get() != Some("UserMessage") {
+                return None;
+            }
+            let text = texts(item.content).join("\n\n");
+            user_prompt(&mut rec, &text);
+        }
+        ("response_item", "message") if p.role.get() == Some("assistant") => {
+            rec.kind = Kind::Assistant;
+            rec.texts = texts(p.content);
+        }
+        ("response_item", "function_call") => {
+            rec.kind = Kind::Assistant;
+            let name = p.name.get().unwrap_or_default();
+            rec.tool_uses
+                .push(function_call(name, p.call_id.get(), p.arguments.get()));
+        }
+        ("response_item", "custom_tool_call") => {
+            rec.kind = Kind::Assistant;
+            let name = p.name.get().unwrap_or_default();
+            let mut tu = call(name, p.call_id.get());
+            if name == "apply_patch"
+                && let Some(patch) = p.input.get()
+            {
+                tu.written = patched_files(patch);
+                tu.key_arg = (!tu.written.is_empty()).then(|| tu.written.join(", "));
+            }
+            rec.tool_uses.push(tu);
+        }
+        ("response_item", "local_shell_call") => {
+            rec.kind = Kind::Assistant;
+            let mut tu = call("local_shell_call", p.call_id.get());
+            tu.key_arg = p.action.0.and_then(|a| words(a.command));
+            rec.tool_uses.push(tu);
+        }
+        ("response_item", "function_call_output" | "custom_tool_call_output") => {
+            rec.kind = Kind::User;
+            let (head, failed) = output(p.output);
+            rec.tool_results.push(ToolResult {
+                tool_use_id: p.call_id.get().unwrap_or_default().to_owned(),
+                is_error: failed,
+                head,
+                plan_file: None,
+            });
+        }
+        ("compacted", _) => {
+            rec.kind = Kind::CompactBoundary;
+            if let Some(summary) = p.message.get() {
+                rec.texts.push(bounded(summary, MAX_TEXT));
+            }
+        }
+        ("session_meta" | "turn_context", _) => {
+            rec.cwd = p.cwd.non_blank().map(|c| bounded(c, 1024).into());
+            rec.git_branch = p
+                .git
+                .0
+                .and_then(|g| g.branch.non_blank().map(|b| bounded(b, 256).into()));
+        }
+        _ => return None,
+    }
+    Some(rec)
+}
+
+/// A prompt the user sent, unless it is text Codex injects.
+fn user_prompt(rec: &mut Record, text: &str) {
+    let t = text.trim_start();
+    if t.is_empty() || INJECTED_STARTS.iter().any(|s| t.starts_with(s)) {
+        return;
+    }
+    rec.kind = Kind::User;
+    // The event is the record of what the user sent: it decides, as `promptSource` does.
+    rec.prompt_source = Some("typed".into());
+    rec.texts.push(bounded(text, MAX_TEXT));
+}
+
+fn texts(content: LContent<RawPart>) -> Vec<String> {
+    match content {
+        LContent::Text(t) => vec![bounded(&t, MAX_TEXT)],
+        LContent::Blocks(parts) => parts
+            .iter()
+            .filter(|p| !matches!(p.kind.get(), Some("input_image" | "image")))
+            .filter_map(|p| p.text.get())
+            .map(|t| bounded(t, MAX_TEXT))
+            .collect(),
+        LContent::Nothing => Vec::new(),
+    }
+}
+
+fn call(name: &str, id: Option<&str>) -> ToolUse {
+    ToolUse {
+        id: id.unwrap_or_default().to_owned(),
+        name: bounded(name, 120),
+        ..ToolUse::default()
+    }
+}
+
+fn function_call(name: &str, id: Option<&str>, arguments: Option<&str>) -> ToolUse {
+    let mut tu = call(name, id);
+    let args: RawArgs = arguments
+        .and_then(|a| serde_json::from_str(a).ok())
+        .unwrap_or_default();
+    if name == "update_plan" {
+        // Each call carries the whole plan, as TodoWrite carries the whole list.
+        tu.todos = Some(
+            args.plan
+                .0
+                .iter()
+                .filter_map(|s| {
+                    Some(TodoItem {
+                        content: bounded(s.step.get()?, 1024),
+                        status: s.status.get().unwrap_or("pending").to_owned(),
+                    })
+                })
+                .collect(),
+        );
+        return tu;
+    }
+    tu.key_arg = args
+        .cmd
+        .get()
+        .map(str::to_owned)
+        .or_else(|| words(args.command))
+        .or_else(|| args.path.get().map(str::to_owned))
+        .or_else(|| args.query.get().map(str::to_owned))
+        .map(|a| bounded(&a, 400));
+    tu
+}
+
+/// A command given as a list of words (`["bash", "-lc", "cargo test"]`: the script) or a string.
+fn words(raw: Option<&RawValue>) -> Option<String> {
+    let raw = raw?.get();
+    if let Ok(s) = serde_json::from_str::<LText<1024>>(raw)
+        && let Some(s) = s.get()
+    {
+        return Some(s.to_owned());
+    }
+    let list: Vec<LText<1024>> = serde_json::from_str(raw).ok()?;
+    let words: Vec<&str> = list.iter().filter_map(LText::get).collect();
+    match words.as_slice() {
+        [shell, flag, script]
+            if flag.starts_with('-') && flag.ends_with('c') && !shell.is_empty() =>
+        {
+            Some((*script).to_owned())
+        }
+        [] => None,
+        w => Some(w.join(" ")),
+    }
+}
+
+/// The files an `apply_patch` patch adds, updates, deletes or moves to, in order.
+fn patched_files(patch: &str) -> Vec<String> {
+    let mut files: Vec<String> = Vec::new();
+    for line in patch.lines() {
+        let path = [
+            "*** Add File: ",
+            "*** Update File: ",
+            "*** Delete File: ",
+            "*** Move to: ",
+        ]
+        .iter()
+        .find_map(|p| line.strip_prefix(p))
+        .map(str::trim);
+        if let Some(p) = path.filter(|p| !p.is_empty())
+            && !files.iter().any(|f| f == p)
+            && files.len() < 30
+        {
+            files.push(bounded(p, 1024));
+        }
+    }
+    files
+}
+
+/// An output's first characters and whether it failed: a non-zero exit code ("Process exited
+/// with code 3", "Exit code: 1"), or `success: false`.
+fn output(raw: Option<&RawValue>) -> (String, bool) {
+    let Some(raw) = raw.map(RawValue::get) else {
+        return (String::new(), false);
+    };
+    let (text, success) = match serde_json::from_str::<LText<1024>>(raw) {
+        Ok(t) if t.get().is_some() => (t.get().unwrap_or_default().to_owned(), None),
+        _ => match serde_json::from_str::<RawOutput>(raw) {
+            Ok(o) => (o.content.get().unwrap_or_default().to_owned(), o.success),
+            Err(_) => (String::new(), None),
+        },
+    };
+    let exit = text.lines().find_map(|l| {
+        l.strip_prefix("Process exited with code ")
+            .or_else(|| l.strip_prefix("Exit code: "))
+            .map(|c| c.trim() != "0")
+    });
+    (
+        bounded(&text, 160),
+        success == Some(false) || exit == Some(true),
+    )
+}
+
+#[cfg(test)]
+mod tests {
+    use super::super::parse_line;
+    use super::*;
+    use crate::extract::{Extraction, extract};
+    use crate::tasks::Status;
+
+    /// Extraction from rollout lines in file order.
+    fn ex(lines: &[String]) -> Extraction {
+        let recs: Vec<Record> = lines
+            .iter()
+            .filter_map(|l| parse_line(l.as_bytes()))
+            .collect();
+        extract(&recs)
+    }
+
+    /// A rollout line as Codex writes it: `timestamp` first, then `type`, then the payload, whose
+    /// own `type` comes first (serde_json's `json!` would sort the keys).
+    fn line(kind: &str, payload: serde_json::Value) -> String {
+        let mut payload = payload;
+        let inner = payload
+            .as_object_mut()
+            .and_then(|o| o.remove("type"))
+            .map(|t| format!("\"type\":{t},"))
+            .unwrap_or_default();
+        let rest = payload.to_string();
+        let rest = rest.trim_start_matches('{');
+        let body = if rest == "}" {
+            format!("{{{}}}", inner.trim_end_matches(','))
+        } else {
+            format!("{{{inner}{rest}")
+        };
+        format!(
+            r#"{{"timestamp":"2026-11-22T20:00:00.000Z","ordinal":1,"type":"{kind}","payload":{body}}}"#
+        )
+    }
+
+    /// A typed prompt as 0.169 writes it: the response item and the `item_completed` event.
+    fn typed(text: &str) -> Vec<String> {
+        vec![
+            line(
+                "response_item",
+                serde_json::json!({"type":"message","role":"user","content":[{"type":"input_text","text":text}],"internal_chat_message_metadata_passthrough":{"content_item_kinds":["user.text"],"content_item_metadata":[{"provenance":{"type":"user"}}]}}),
+            ),
+            line(
+                "event_msg",
+                serde_json::json!({"type":"item_completed","item":{"type":"UserMessage","id":"x","content":[{"type":"text","text":text,"text_elements":[]}]}}),
+            ),
+        ]
+    }
+
+    fn call(name: &str, id: &str, args: serde_json::Value) -> String {
+        line(
+            "response_item",
+            serde_json::json!({"type":"function_call","name":name,"arguments":args.to_string(),"call_id":id}),
+        )
+    }
+
+    fn out(id: &str, output: &str) -> String {
+        line(
+            "response_item",
+            serde_json::json!({"type":"function_call_output","call_id":id,"output":output}),
+        )
+    }
+
+    #[test]
+    fn rollout_lines_are_recognised_claude_lines_are_not() {
+        assert!(is_rollout_line(typed("x")[0].as_bytes()));
+        assert!(!is_rollout_line(
+            br#"{"type":"user","timestamp":"t","payload":1}"#
+        ));
+        assert!(!is_rollout_line(br#"{"parentUuid":null,"type":"user"}"#));
+    }
+
+    #[test]
+    fn prompt_written_twice_counts_once() {
+        let got = ex(&typed("fix the importer"));
+        assert_eq!(got.instructions, vec!["fix the importer"]);
+    }
+
+    #[test]
+    fn old_user_message_event_is_a_prompt() {
+        // 0.14x: `event_msg` `user_message` instead of `item_completed`.
+        let lines = vec![
+            line(
+                "response_item",
+                serde_json::json!({"type":"message","role":"user","content":[{"type":"input_text","text":"add retries"}]}),
+            ),
+            line(
+                "event_msg",
+                serde_json::json!({"type":"user_message","message":"add retries","images":[]}),
+            ),
+        ];
+        assert_eq!(ex(&lines).instructions, vec!["add retries"]);
+    }
+
+    #[test]
+    fn agents_md_environment_and_developer_text_are_not_the_users_words() {
+        let mut lines = vec![
+            line(
+                "response_item",
+                serde_json::json!({"type":"message","role":"developer","content":[{"type":"input_text","text":"<permissions instructions>..."}]}),
+            ),
+            line(
+                "response_item",
+                serde_json::json!({"type":"message","role":"user","content":[{"type":"input_text","text":"# AGENTS.md instructions for /w\n\n<INSTRUCTIONS>\nbe terse\n</INSTRUCTIONS>"}]}),
+            ),
+            line(
+                "response_item",
+                serde_json::json!({"type":"message","role":"user","content":[{"type":"input_text","text":"<environment_context>\n  <cwd>/w</cwd>\n</environment_context>"}]}),
+            ),
+            line(
+                "event_msg",
+                serde_json::json!({"type":"user_message","message":"<environment_context><cwd>/w</cwd></environment_context>"}),
+            ),
+        ];
+        lines.extend(typed("the real prompt"));
+        assert_eq!(ex(&lines).instructions, vec!["the real prompt"]);
+    }
+
+    #[test]
+    fn update_plan_is_the_task_list_newest_call_wins() {
+        let lines = vec![
+            call(
+                "update_plan",
+                "c1",
+                serde_json::json!({"plan":[{"step":"parser","status":"in_progress"}]}),
+            ),
+            out("c1", "Plan updated"),
+            call(
+                "update_plan",
+                "c2",
+                serde_json::json!({"explanation":"x","plan":[{"step":"parser","status":"completed"},{"step":"renderer","status":"pending"}]}),
+            ),
+            out("c2", "Plan updated"),
+        ];
+        let got = ex(&lines);
+        let tasks: Vec<(&str, Status)> = got
+            .tasks
+            .iter()
+            .map(|t| (t.content.as_str(), t.status))
+            .collect();
+        assert_eq!(
+            tasks,
+            vec![("parser", Status::Completed), ("renderer", Status::Pending)]
+        );
+        assert!(got.actions.is_empty(), "plan calls are tasks, not actions");
+    }
+
+    #[test]
+    fn apply_patch_names_every_file_it_changes() {
+        let patch = "*** Begin Patch\n*** Update File: src/a.rs\n@@\n-x\n+y\n*** Add File: src/b.rs\n+new\n*** Update File: src/old.rs\n*** Move to: src/new.rs\n*** Delete File: src/gone.rs\n*** End Patch\n";
+        let lines = vec![
+            line(
+                "response_item",
+                serde_json::json!({"type":"custom_tool_call","name":"apply_patch","input":patch,"call_id":"p1"}),
+            ),
+            line(
+                "response_item",
+                serde_json::json!({"type":"custom_tool_call_output","call_id":"p1","output":"Exit code: 0\nWall time: 0 seconds\nOutput:\nSuccess."}),
+            ),
+        ];
+        let got = ex(&lines);
+        assert_eq!(
+            got.files_changed,
+            vec![
+                "src/a.rs",
+                "src/b.rs",
+                "src/old.rs",
+                "src/new.rs",
+                "src/gone.rs"
+            ]
+        );
+    }
+
+    #[test]
+    fn failed_commands_are_marked_by_exit_code() {
+        let lines = vec![
+            call(
+                "exec_command",
+                "e1",
+                serde_json::json!({"cmd":"cargo test"}),
+            ),
+            out(
+                "e1",
+                "Chunk ID: 1\nWall time: 0.1 seconds\nProcess exited with code 101\nOutput:\nfailed",
+            ),
+            call(
+                "shell",
+                "e2",
+                serde_json::json!({"command":["bash","-lc","ls"]}),
+            ),
+            out("e2", "Exit code: 0\nOutput:\n"),
+            line(
+                "response_item",
+                serde_json::json!({"type":"function_call_output","call_id":"e3","output":{"content":"boom","success":false}}),
+            ),
+        ];
+        let got = ex(&lines);
+        let actions: Vec<(&str, &str, bool)> = got
+            .actions
+            .iter()
+            .map(|a| (a.tool.as_str(), a.summary.as_str(), a.error))
+            .collect();
+        assert_eq!(
+            actions,
+            vec![("exec_command", "cargo test", true), ("shell", "ls", false)]
+        );
+        assert!(output(serde_json::from_str(r#"{"content":"boom","success":false}"#).ok()).1);
+    }
+
+    #[test]
+    fn compaction_summary_is_not_the_agents_last_reply_and_is_crossed() {
+        let mut lines = typed("first prompt");
+        lines.push(line("response_item", serde_json::json!({"type":"message","role":"assistant","content":[{"type":"output_text","text":"working on the parser"}]})));
+        lines.push(line("response_item", serde_json::json!({"type":"message","role":"assistant","content":[{"type":"output_text","text":"All tasks are completed."}]})));
+        lines.push(line("compacted", serde_json::json!({"message":"Another language model started to solve this problem ... summary:\nAll tasks are completed.","replacement_history":[]})));
+        lines.extend(typed("second prompt"));
+        let got = ex(&lines);
+        assert_eq!(got.instructions, vec!["first prompt", "second prompt"]);
+        assert_eq!(got.last_response.as_deref(), Some("working on the parser"));
+    }
+
+    #[test]
+    fn cwd_and_branch_come_from_session_meta_and_turn_context() {
+        let lines = vec![
+            line(
+                "session_meta",
+                serde_json::json!({"id":"s","cwd":"/w/old","git":{"branch":"main","commit_hash":"abc"}}),
+            ),
+            line(
+                "turn_context",
+                serde_json::json!({"cwd":"/w/app","model":"m"}),
+            ),
+        ];
+        let got = ex(&lines);
+        assert_eq!(got.cwd.as_deref(), Some("/w/app"));
+        assert_eq!(got.git_branch.as_deref(), Some("main"));
+    }
+
+    #[test]
+    fn bookkeeping_lines_are_skipped_unparsed() {
+        let all = Wants {
+            lines: true,
+            everything: true,
+            task_calls: true,
+            files: true,
+            plans: true,
+        };
+        for kind in ["world_state", "token_usage_record"] {
+            assert_eq!(
+                triage(line(kind, serde_json::json!({"x":1})).as_bytes(), all),
+                Triage::Skip
+            );
+        }
+        let tokens = line(
+            "event_msg",
+            serde_json::json!({"type":"token_count","info":null}),
+        );
+        assert_eq!(triage(tokens.as_bytes(), all), Triage::Skip);
+        let reasoning = line(
+            "response_item",
+            serde_json::json!({"type":"reasoning","summary":[]}),
+        );
+        assert_eq!(triage(reasoning.as_bytes(), all), Triage::Skip);
+    }
+}
