@@ -95,7 +95,7 @@ fn serve(conn: TcpStream, brain: &Brain, reqs: &Mutex<Vec<Value>>, ids: &AtomicU
     }
 }
 
-fn read_request(r: &mut impl BufRead) -> Option<(String, String, Vec<u8>)> {
+pub(super) fn read_request(r: &mut impl BufRead) -> Option<(String, String, Vec<u8>)> {
     let mut line = String::new();
     if r.read_line(&mut line).ok()? == 0 {
         return None;

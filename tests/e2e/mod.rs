@@ -8,6 +8,9 @@
 //! by `.ci/run`) turns the skip into a failure.
 
 mod mock_api;
+// The same in the real Codex CLI (issue #17); a child module, to share the mock's HTTP reader.
+#[path = "../e2e_codex.rs"]
+mod codex;
 
 use compact_guardian::render::utf16_len;
 use mock_api::{Brain, MockApi, Reply, all_strings, current_prompt, is_summarizer};
