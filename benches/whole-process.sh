@@ -57,6 +57,9 @@ with open(path, "w") as f:
         n += 1
 PY
 }
+# Issue #17: Codex CLI rollouts whose prompts sit 8 MB and 80 MB back behind tool calls.
+gen codex8 8000000 --codex 640
+gen codex80 80000000 --codex 640
 tiny tiny30progress '{"type":"progress","n":%07d}'
 tiny tiny30linked '{"type":"x","uuid":"u%07d"}'
 tiny tiny30untyped '{"parentUuid":"a","uuid":"%05d"}'
@@ -97,11 +100,11 @@ evict() { # drops a file from the page cache (a cold read)
 
 
 
-for name in ${CASES:-1mb 100mb 1gb gap far auto80 auto400 tiny64 common200 old200 tiny30progress tiny30linked tiny30untyped tiny30assistant}; do
+for name in ${CASES:-1mb 100mb 1gb gap far auto80 auto400 tiny64 common200 old200 tiny30progress tiny30linked tiny30untyped tiny30assistant codex8 codex80}; do
     in=$(input "$name")
     bench "save $name" "$in" "" "$bin" save
     case $name in
-    auto* | tiny*) bench "grep $name" /dev/null "" grep -c '"type":"user"' "$data/$name.jsonl" ;;
+    auto* | tiny* | codex*) bench "grep $name" /dev/null "" grep -c '"type":"user"' "$data/$name.jsonl" ;;
     1mb | 100mb | 1gb | common200) bench "tail2m $name" /dev/null "" tail -c 2097152 "$data/$name.jsonl" ;;
     old200) bench "grep4 $name" /dev/null "" grep -c -F -e TodoWrite -e TaskCreate -e TaskUpdate -e ExitPlanMode "$data/old200.horizon" ;;
     esac

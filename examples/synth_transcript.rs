@@ -1,5 +1,6 @@
 //! Writes a synthetic transcript in the 2.1.3xx layout for benchmarks:
-//! `cargo run --release --example synth_transcript -- <bytes> <out.jsonl> [--gap <bytes> | --autonomous <record bytes> | --no-tasks | --old-cli]`.
+//! `cargo run --release --example synth_transcript -- <bytes> <out.jsonl> [--gap <bytes> | --autonomous <record bytes> | --no-tasks | --old-cli | --codex <record bytes>]`.
+//! `--codex`: a Codex CLI rollout whose five prompts sit `<bytes>` back behind tool calls.
 //! `--no-tasks`: no task tool in the session (the common case); `--old-cli`: no task tool and
 //! no `tools-used` records (CLIs before 2.1.3xx), so only a search can show there is no task list.
 
@@ -10,7 +11,7 @@ use std::io::BufWriter;
 
 fn main() -> std::io::Result<()> {
     let args: Vec<String> = std::env::args().collect();
-    let usage = "usage: synth_transcript <bytes> <out.jsonl> [--gap <bytes> | --autonomous <record bytes> | --no-tasks | --old-cli]";
+    let usage = "usage: synth_transcript <bytes> <out.jsonl> [--gap <bytes> | --autonomous <record bytes> | --no-tasks | --old-cli | --codex <record bytes>]";
     let size: u64 = args.get(1).and_then(|s| s.parse().ok()).expect(usage);
     let path = args.get(2).expect(usage);
     let mut out = BufWriter::with_capacity(1 << 20, std::fs::File::create(path)?);
@@ -20,6 +21,11 @@ fn main() -> std::io::Result<()> {
             args.get(4).and_then(|s| s.parse().ok()).expect(usage),
         )?,
         Some("--autonomous") => synth::write_autonomous_transcript(
+            &mut out,
+            size,
+            args.get(4).and_then(|s| s.parse().ok()).expect(usage),
+        )?,
+        Some("--codex") => synth::write_codex_rollout(
             &mut out,
             size,
             args.get(4).and_then(|s| s.parse().ok()).expect(usage),

@@ -231,3 +231,93 @@ fn memory_stays_bounded_whatever_the_record_count_and_line_lengths() {
     let out = sb.restore(&start_hook("s", &t)).stdout;
     assert!(out.contains("EARLY PROMPT 3"), "{out}");
 }
+
+/// A Codex rollout line as the CLI writes it.
+fn rollout_line(kind: &str, payload: &str) -> String {
+    format!(
+        r#"{{"timestamp":"2026-11-22T20:00:00.000Z","ordinal":1,"type":"{kind}","payload":{payload}}}"#
+    )
+}
+
+#[test]
+fn codex_prompts_behind_megabytes_of_tool_calls_are_found_once_each() {
+    // Issue #17: a rollout whose five prompts (each written twice, as Codex does) and plan sit
+    // 12 MiB back, behind exec_command calls, one of them failing near the end.
+    let sb = Sandbox::new();
+    let t = sb.path("rollout-2026-11-22T20-00-00-0199.jsonl");
+    let mut f = std::io::BufWriter::new(std::fs::File::create(&t).unwrap());
+    let mut w = |l: String| writeln!(f, "{l}").unwrap();
+    w(rollout_line(
+        "session_meta",
+        r#"{"id":"s","cwd":"/w/app","git":{"branch":"main"}}"#,
+    ));
+    w(rollout_line(
+        "response_item",
+        r##"{"type":"message","role":"user","content":[{"type":"input_text","text":"# AGENTS.md instructions for /w/app\n\n<INSTRUCTIONS>\nbe terse\n</INSTRUCTIONS>"}]}"##,
+    ));
+    for i in 1..=6 {
+        let text = format!("CODEX PROMPT {i}: keep the importer going");
+        w(rollout_line(
+            "response_item",
+            &format!(
+                r#"{{"type":"message","role":"user","content":[{{"type":"input_text","text":"{text}"}}]}}"#
+            ),
+        ));
+        w(rollout_line(
+            "event_msg",
+            &format!(r#"{{"type":"user_message","message":"{text}"}}"#),
+        ));
+    }
+    w(rollout_line(
+        "response_item",
+        r#"{"type":"function_call","name":"update_plan","arguments":"{\"plan\":[{\"step\":\"importer\",\"status\":\"in_progress\"},{\"step\":\"docs\",\"status\":\"pending\"}]}","call_id":"p"}"#,
+    ));
+    let pad = "z".repeat(500);
+    let mut n = 0;
+    while std::fs::metadata(&t).map(|m| m.len()).unwrap_or(0) < 12 << 20 || n < 30_000 {
+        n += 1;
+        w(rollout_line(
+            "response_item",
+            &format!(
+                r#"{{"type":"function_call","name":"exec_command","arguments":"{{\"cmd\":\"step {n}\"}}","call_id":"c{n}"}}"#
+            ),
+        ));
+        let code = if n == 29_990 { 2 } else { 0 };
+        w(rollout_line(
+            "response_item",
+            &format!(
+                r#"{{"type":"function_call_output","call_id":"c{n}","output":"Process exited with code {code}\nOutput:\n{pad}"}}"#
+            ),
+        ));
+        w(rollout_line(
+            "event_msg",
+            r#"{"type":"token_count","info":null}"#,
+        ));
+    }
+    drop(w);
+    f.flush().unwrap();
+    drop(f);
+    let saved = sb.cmd(&["save"]).stdin(hook("codex", &t)).run();
+    saved.assert_fail_open();
+    assert_eq!(
+        saved.stdout, "",
+        "no steering: Codex never shows it to its summarizer"
+    );
+    let out = sb.restore(&start_hook("codex", &t)).stdout;
+    for i in 2..=6 {
+        assert_eq!(
+            out.matches(&format!("CODEX PROMPT {i}:")).count(),
+            1,
+            "{out}"
+        );
+    }
+    assert!(
+        !out.contains("CODEX PROMPT 1:") && !out.contains("AGENTS.md"),
+        "{out}"
+    );
+    assert!(
+        out.contains("[in progress] importer") && out.contains("[pending] docs"),
+        "{out}"
+    );
+    assert!(out.contains("exec_command: step 29990  [FAILED]"), "{out}");
+}

@@ -269,3 +269,72 @@ pub fn write_autonomous_transcript(
     }
     Ok(written)
 }
+
+/// A Codex CLI rollout (0.169 layout): five typed prompts and an `update_plan`, then tool calls
+/// (`exec_command` with ~`record_bytes` of output) until `gap` bytes follow the last prompt: the
+/// prompts sit `gap` bytes back.
+pub fn write_codex_rollout(out: &mut impl Write, gap: u64, record_bytes: usize) -> io::Result<u64> {
+    let s = Synth::new();
+    let mut written = 0;
+    let line = |out: &mut dyn Write, kind: &str, payload: &str| -> io::Result<u64> {
+        let l = format!(
+            r#"{{"timestamp":"2026-11-22T20:00:00.000Z","ordinal":1,"type":"{kind}","payload":{payload}}}"#
+        );
+        writeln!(out, "{l}")?;
+        Ok(l.len() as u64 + 1)
+    };
+    written += line(
+        out,
+        "session_meta",
+        r#"{"id":"bench","cwd":"/home/dev/project","cli_version":"0.169.0","git":{"branch":"main"}}"#,
+    )?;
+    for i in 1..=5 {
+        let text = format!("Codex prompt {i}: keep working on the importer");
+        written += line(
+            out,
+            "response_item",
+            &format!(
+                r#"{{"type":"message","role":"user","content":[{{"type":"input_text","text":"{text}"}}],"internal_chat_message_metadata_passthrough":{{"content_item_kinds":["user.text"],"content_item_metadata":[{{"provenance":{{"type":"user"}}}}]}}}}"#
+            ),
+        )?;
+        written += line(
+            out,
+            "event_msg",
+            &format!(
+                r#"{{"type":"item_completed","item":{{"type":"UserMessage","id":"u{i}","content":[{{"type":"text","text":"{text}","text_elements":[]}}]}}}}"#
+            ),
+        )?;
+    }
+    let plan = r#"{\"plan\":[{\"step\":\"parser\",\"status\":\"completed\"},{\"step\":\"renderer\",\"status\":\"in_progress\"}]}"#;
+    written += line(
+        out,
+        "response_item",
+        &format!(
+            r#"{{"type":"function_call","name":"update_plan","arguments":"{plan}","call_id":"plan1"}}"#
+        ),
+    )?;
+    let until = written + gap;
+    let pad = record_bytes.saturating_sub(200).max(8);
+    let mut n = 0u64;
+    while written < until {
+        n += 1;
+        written += line(
+            out,
+            "response_item",
+            &format!(
+                r#"{{"type":"function_call","name":"exec_command","arguments":"{{\"cmd\":\"cargo test -p crate{}\"}}","call_id":"c{n}"}}"#,
+                n % 31
+            ),
+        )?;
+        let output = s.text(pad).to_owned();
+        written += line(
+            out,
+            "response_item",
+            &format!(
+                r#"{{"type":"function_call_output","call_id":"c{n}","output":"Process exited with code 0\nOutput:\n{output}"}}"#
+            ),
+        )?;
+        written += line(out, "event_msg", r#"{"type":"token_count","info":null}"#)?;
+    }
+    Ok(written)
+}

@@ -18,8 +18,10 @@
 
 use super::{Kind, Record, TodoItem, ToolResult, ToolUse, Triage, Wants, bounded};
 use crate::json::{LContent, LList, LObj, LStr, LText, MAX_TEXT};
+use memchr::memmem::Finder;
 use serde::Deserialize;
 use serde_json::value::RawValue;
+use std::sync::LazyLock;
 
 /// How a rollout line starts (a Claude Code record never starts with its timestamp).
 const LINE_START: &[u8] = b"{\"timestamp\":";
@@ -45,30 +47,46 @@ const INJECTED_STARTS: &[&str] = &[
 /// The outer and inner `type` of a rollout line, from its raw bytes: `("event_msg",
 /// "token_count")`. The outer one is the line's first `"type":"`, the inner one the next.
 fn types(line: &[u8]) -> (&[u8], &[u8]) {
-    let mut values = memchr::memmem::find_iter(line, b"\"type\":\"").map(|at| {
-        let rest = &line[at + 8..];
-        let end = memchr::memchr(b'"', rest).unwrap_or(0);
-        &rest[..end]
-    });
-    (values.next().unwrap_or(b""), values.next().unwrap_or(b""))
+    let value = |from: usize| -> Option<(&[u8], usize)> {
+        let at = from + TYPE_KEY.find(&line[from..])?;
+        let rest = &line[at + TYPE_KEY.needle().len()..];
+        let end = memchr::memchr(b'"', rest)?;
+        Some((&rest[..end], at + TYPE_KEY.needle().len() + end))
+    };
+    let Some((outer, next)) = value(0) else {
+        return (b"", b"");
+    };
+    (outer, value(next).map_or(&b""[..], |(inner, _)| inner))
 }
+
+/// Finders built once: a line's triage must not pay a searcher's set-up per search.
+static TYPE_KEY: LazyLock<Finder<'static>> = LazyLock::new(|| Finder::new(b"\"type\":\""));
+static UPDATE_PLAN: LazyLock<Finder<'static>> = LazyLock::new(|| Finder::new(b"update_plan"));
+static APPLY_PATCH: LazyLock<Finder<'static>> = LazyLock::new(|| Finder::new(b"apply_patch"));
+static USER_MESSAGE: LazyLock<Finder<'static>> = LazyLock::new(|| Finder::new(b"UserMessage"));
+static USER_MESSAGE_EVENT: LazyLock<Finder<'static>> =
+    LazyLock::new(|| Finder::new(b"user_message"));
+static ASSISTANT: LazyLock<Finder<'static>> =
+    LazyLock::new(|| Finder::new(b"\"role\":\"assistant\""));
 
 /// Decides from raw bytes whether a rollout line must be parsed (see [`super::triage`]).
 pub fn triage(line: &[u8], wants: Wants) -> Triage {
-    let has = |n: &[u8]| memchr::memmem::find(line, n).is_some();
+    let has = |f: &LazyLock<Finder<'static>>| f.find(line).is_some();
     let parse = |yes: bool| if yes { Triage::Parse } else { Triage::Skip };
     match types(line) {
         (b"compacted", _) | (b"session_meta", _) | (b"turn_context", _) => Triage::Parse,
         (b"event_msg", b"user_message") => parse(wants.lines),
-        (b"event_msg", b"item_completed") => parse(wants.lines && has(b"\"type\":\"UserMessage\"")),
-        (b"response_item", b"message") => parse(wants.everything && has(b"\"role\":\"assistant\"")),
+        (b"event_msg", b"item_completed") => parse(wants.lines && has(&USER_MESSAGE)),
+        (b"response_item", b"message") => parse(wants.everything && has(&ASSISTANT)),
         (b"response_item", b"function_call" | b"custom_tool_call" | b"local_shell_call") => parse(
             wants.everything
-                || (wants.task_calls && has(b"update_plan"))
-                || (wants.files && has(b"apply_patch")),
+                || (wants.task_calls && has(&UPDATE_PLAN))
+                || (wants.files && has(&APPLY_PATCH)),
         ),
+        // An output matters for the recent actions and files (whether a call failed); a plan
+        // call needs none (an update is accepted as sent).
         (b"response_item", b"function_call_output" | b"custom_tool_call_output") => {
-            parse(wants.everything || wants.task_calls || wants.files)
+            parse(wants.everything || wants.files)
         }
         // Known to carry nothing used here.
         (b"world_state" | b"token_usage_record", _)
@@ -86,7 +104,7 @@ pub fn triage(line: &[u8], wants: Wants) -> Triage {
         // Anything else (a new item, a payload whose `type` is not its first key): parsed when
         // it may matter, and the parser decides.
         (b"response_item", _) => parse(wants.everything),
-        (b"event_msg", _) => parse(wants.lines && (has(b"UserMessage") || has(b"user_message"))),
+        (b"event_msg", _) => parse(wants.lines && (has(&USER_MESSAGE) || has(&USER_MESSAGE_EVENT))),
         _ => Triage::Skip,
     }
 }
