@@ -294,7 +294,6 @@ fn codex_prompts_behind_megabytes_of_tool_calls_are_found_once_each() {
             r#"{"type":"token_count","info":null}"#,
         ));
     }
-    drop(w);
     f.flush().unwrap();
     drop(f);
     let saved = sb.cmd(&["save"]).stdin(hook("codex", &t)).run();
