@@ -32,6 +32,17 @@ pub enum Command {
     /// Reads the hook JSON (session_id, transcript_path, source) on stdin. Without a fresh
     /// snapshot, rebuilds one from the transcript part before the last compaction. Always exits 0.
     Restore,
+    /// PostCompact hook: tell the user what was restored and what the summary got wrong.
+    ///
+    /// Reads the hook JSON (session_id, compact_summary) on stdin, compares the summary with what
+    /// save protected, and prints one `systemMessage`. Always exits 0.
+    Audit,
+    /// Is it working? The binary, the snapshot folder, and the last compactions.
+    Status {
+        /// Print it as JSON.
+        #[arg(long)]
+        json: bool,
+    },
     /// Print what restore would print for a snapshot made from TRANSCRIPT now (for debugging).
     Preview {
         /// Print the structured extraction as JSON instead of the snapshot text.

@@ -653,7 +653,7 @@ fn checklist(replies: &[String]) -> Vec<String> {
             if in_fence {
                 continue;
             }
-            let Some(item) = checklist_item(t) else {
+            let Some(item) = checklist_item_text(t) else {
                 continue;
             };
             let key = item_key(item);
@@ -693,8 +693,13 @@ pub fn checklist_open(line: &str) -> bool {
             .any(|m| t.contains(m))
 }
 
-/// The item text of a checklist line, without its box or number.
-fn checklist_item(t: &str) -> Option<&str> {
+/// The item text of a checklist line, without its box or number (the line itself when it has
+/// neither).
+pub fn checklist_item(t: &str) -> &str {
+    checklist_item_text(t.trim_start()).unwrap_or(t)
+}
+
+fn checklist_item_text(t: &str) -> Option<&str> {
     for prefix in [
         "- [ ] ", "- [x] ", "- [X] ", "* [ ] ", "* [x] ", "* [X] ", "- [~] ",
     ] {

@@ -34,6 +34,8 @@ pub struct HookInput {
     pub hook_event_name: Option<String>,
     /// `source` (`compact`, `startup`, ... for SessionStart).
     pub source: Option<String>,
+    /// `compact_summary` (PostCompact): the summary the model continues from (bounded).
+    pub compact_summary: Option<String>,
 }
 
 #[derive(Deserialize, Default)]
@@ -53,6 +55,8 @@ struct Raw<'a> {
     hook_event_name: LStr<'a>,
     #[serde(borrow)]
     source: LStr<'a>,
+    #[serde(borrow)]
+    compact_summary: LStr<'a>,
 }
 
 /// Reads and parses hook input from `input`, in bounded memory whatever its size.
@@ -142,6 +146,7 @@ pub fn parse(bytes: &[u8]) -> Result<HookInput> {
         custom_instructions: own(&raw.custom_instructions),
         hook_event_name: own(&raw.hook_event_name),
         source: raw.source.non_blank().map(str::to_owned),
+        compact_summary: own(&raw.compact_summary),
     })
 }
 

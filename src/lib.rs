@@ -17,12 +17,14 @@
 //! | the text the model reads | [`render`], [`steer`], on [`text`] (lengths, cuts, quoting, visible escapes) |
 //! | snapshot files | [`store`], on the OS seam [`platform`] |
 
+pub mod audit;
 pub mod cli;
 pub mod cmd;
 pub mod config;
 pub mod extract;
 pub mod failopen;
 pub mod genuine;
+pub mod history;
 pub mod hook_input;
 pub mod json;
 pub mod pipeline;

@@ -123,6 +123,19 @@ impl Store {
         Ok(removed)
     }
 
+    /// Writes a small file of this tool's (the history) in the folder, atomically and privately.
+    pub fn write_file(&self, name: &str, bytes: &[u8]) -> Result<PathBuf> {
+        let dest = self.dir.join(name);
+        self.write_atomically(&dest, bytes)?;
+        Ok(dest)
+    }
+
+    /// Reads a file of this tool's from the folder: a regular file we own (no links followed) of
+    /// at most `max` bytes. `None` when it is missing, refused or larger.
+    pub fn read_file(&self, name: &str, max: u64) -> Option<Vec<u8>> {
+        read_ours(&self.dir.join(name), max)
+    }
+
     fn is_stale(&self, modified: Option<SystemTime>, now: SystemTime) -> bool {
         let Some(modified) = modified else {
             return true;
@@ -172,6 +185,32 @@ impl Store {
 }
 
 impl Snapshots {
+    /// The name of this session's digest for the PostCompact audit (hidden, so stale ones are
+    /// removed like any other leftover).
+    fn digest_name(&self) -> String {
+        let id = self
+            .name
+            .trim_start_matches(PREFIX)
+            .trim_end_matches(SUFFIX);
+        format!("{HIDDEN_PREFIX}digest-{id}.json")
+    }
+
+    /// Keeps `bytes` as this session's digest (see [`crate::audit`]).
+    pub fn save_digest(&self, bytes: &[u8]) -> Result<PathBuf> {
+        self.store.write_file(&self.digest_name(), bytes)
+    }
+
+    /// Takes this session's digest if it is fresh and ours: read, then deleted (used once).
+    pub fn take_digest(&self, max: u64) -> Option<Vec<u8>> {
+        let path = self.store.dir.join(self.digest_name());
+        let meta = fs::symlink_metadata(&path).ok()?;
+        let fresh = platform::refuse(&meta).is_none()
+            && !self.store.is_stale(meta.modified().ok(), SystemTime::now());
+        let bytes = if fresh { read_ours(&path, max) } else { None };
+        let _ = remove_ours(&path);
+        bytes
+    }
+
     /// The snapshot file's path.
     pub fn path(&self) -> PathBuf {
         self.store.dir.join(&self.name)
@@ -302,6 +341,18 @@ fn remove_ours(path: &Path) -> io::Result<()> {
         Ok(m) if platform::refuse(&m).is_none() => fs::remove_file(path),
         _ => Ok(()),
     }
+}
+
+/// The bytes of the regular file of ours at `path` (no links followed), if at most `max`.
+fn read_ours(path: &Path, max: u64) -> Option<Vec<u8>> {
+    let file = platform::open_no_follow(path).ok()?;
+    let meta = file.metadata().ok()?;
+    if platform::refuse(&meta).is_some() || meta.len() > max {
+        return None;
+    }
+    let mut bytes = Vec::new();
+    file.take(max + 1).read_to_end(&mut bytes).ok()?;
+    (bytes.len() as u64 <= max).then_some(bytes)
 }
 
 /// Reads the file at `path` (no links followed) if it is a snapshot this tool may print: a

@@ -474,3 +474,105 @@ fn prompt_longer_than_the_read_bound_says_at_least() {
     let out = sb.cmd(&["preview", t.to_str().unwrap()]).run().stdout;
     assert!(out.contains("[... cut: at least "), "{out}");
 }
+
+// ---- Issue #19: after every compaction the user is told what was protected.
+
+fn post_compact(session: &str, t: &std::path::Path, summary: &str) -> String {
+    serde_json::json!({"session_id": session, "transcript_path": t, "hook_event_name": "PostCompact",
+        "trigger": "manual", "compact_summary": summary})
+    .to_string()
+}
+
+fn system_message(out: &str) -> String {
+    let v: serde_json::Value =
+        serde_json::from_str(out.trim()).unwrap_or_else(|e| panic!("{e}: {out}"));
+    v["systemMessage"].as_str().unwrap().to_owned()
+}
+
+/// A session with two open tasks and a latest instruction.
+fn tasks_session() -> Vec<String> {
+    let (mut lines, _) = spec_session();
+    lines[0] = prompt("spec-record", None, "build the importer");
+    lines
+}
+
+#[test]
+fn post_compact_audit_names_the_open_tasks_the_summary_called_done() {
+    let sb = Sandbox::new();
+    let t = sb.transcript("t.jsonl", &tasks_session());
+    sb.save(&hook("s1", &t)).assert_fail_open();
+    sb.restore(&start_hook("s1", &t)).assert_fail_open();
+    let run = sb
+        .cmd(&["audit"])
+        .stdin(post_compact(
+            "s1",
+            &t,
+            "All tasks are completed. There is no remaining work.",
+        ))
+        .run();
+    run.assert_fail_open();
+    let m = system_message(&run.stdout);
+    assert_eq!(
+        m,
+        "compact-guardian restored 2 open tasks and your latest instruction; the summary had called 'renderer' and 'billing tests' done and left out your latest instruction."
+    );
+    // Used once: the digest is gone, and a repeated audit says it has nothing.
+    let again = sb.cmd(&["audit"]).stdin(post_compact("s1", &t, "x")).run();
+    assert_eq!(
+        system_message(&again.stdout),
+        "compact-guardian restored its snapshot."
+    );
+    // The history has the compaction, with counts and no words of the session.
+    let history = std::fs::read_to_string(sb.store.join("compact-guardian-history.json")).unwrap();
+    assert!(history.contains("\"called_done\": 2"), "{history}");
+    for words in ["renderer", "billing", "unwrap", "importer", "run the tests"] {
+        assert!(!history.contains(words), "{words} in {history}");
+    }
+    let status = sb.cmd(&["status"]).run();
+    assert_eq!(status.code, Some(0));
+    assert!(status.stdout.contains("session s1"), "{}", status.stdout);
+    assert!(
+        status.stdout.contains("2 of 2 open items called done"),
+        "{}",
+        status.stdout
+    );
+    let json: serde_json::Value =
+        serde_json::from_str(&sb.cmd(&["status", "--json"]).run().stdout).unwrap();
+    assert_eq!(json["compactions"][0]["restored"], "snapshot");
+    assert_eq!(json["snapshot_folder"]["usable"], true);
+}
+
+#[test]
+fn post_compact_audit_says_when_the_summary_kept_everything() {
+    let sb = Sandbox::new();
+    let t = sb.transcript("t.jsonl", &tasks_session());
+    sb.save(&hook("s2", &t)).assert_fail_open();
+    sb.restore(&start_hook("s2", &t)).assert_fail_open();
+    let summary = "Open: the renderer is in progress and the billing tests are pending. The user said never call unwrap() in the importer.";
+    let m = system_message(
+        &sb.cmd(&["audit"])
+            .stdin(post_compact("s2", &t, summary))
+            .run()
+            .stdout,
+    );
+    assert_eq!(
+        m,
+        "compact-guardian restored 2 open tasks and your latest instruction; the summary kept them."
+    );
+}
+
+#[test]
+fn post_compact_without_a_save_says_the_compaction_was_not_protected() {
+    let sb = Sandbox::new();
+    let t = sb.transcript("t.jsonl", &tasks_session());
+    let m = system_message(
+        &sb.cmd(&["audit"])
+            .stdin(post_compact("s3", &t, ""))
+            .run()
+            .stdout,
+    );
+    assert!(
+        m.contains("NOT protected") && m.contains("PreCompact hook did not run"),
+        "{m}"
+    );
+}

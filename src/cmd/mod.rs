@@ -1,13 +1,17 @@
 //! Subcommand dispatch and the process-level policy: hooks fail open, preview fails loudly.
 
+mod audit;
 mod hook;
 mod preview;
 mod restore;
 mod save;
+mod status;
 
+pub use audit::audit;
 pub use preview::preview;
 pub use restore::restore;
 pub use save::save;
+pub use status::status;
 
 use crate::cli::{Cli, Command};
 use crate::config::Config;
@@ -23,7 +27,7 @@ const HARD_LIMIT_MARGIN: Duration = Duration::from_secs(3);
 
 /// Runs the program for `args`; the returned code is the process exit code.
 pub fn run(args: Vec<OsString>) -> ExitCode {
-    let is_preview = args.get(1).is_some_and(|a| a == "preview");
+    let is_preview = args.get(1).is_some_and(|a| a == "preview" || a == "status");
     if args.len() <= 1 {
         // A person trying the command: show what it does (hooks always pass a subcommand).
         let _ = <Cli as clap::CommandFactory>::command().print_help();
@@ -65,6 +69,20 @@ pub fn run(args: Vec<OsString>) -> ExitCode {
                 &mut std::io::stdout().lock(),
             )
         }),
+        Command::Audit => run_hook("audit", cfg.debug, hard_limit, || {
+            let stdin = stdin_or_refuse()?;
+            audit(stdin, &cfg, &mut std::io::stdout().lock())
+        }),
+        Command::Status { json } => {
+            let mut out = std::io::stdout().lock();
+            match status(&cfg, json, &mut out).and_then(|()| Ok(out.flush()?)) {
+                Ok(()) => ExitCode::SUCCESS,
+                Err(e) => {
+                    say(&format!("compact-guardian status: {e:#}"));
+                    ExitCode::FAILURE
+                }
+            }
+        }
         Command::Preview { json, transcript } => {
             let mut out = std::io::stdout().lock();
             match preview(&transcript, json, &cfg, &mut out).and_then(|()| Ok(out.flush()?)) {

@@ -6,6 +6,7 @@ use super::hook::{self, Hook};
 use crate::config::Config;
 use crate::extract::Part;
 use crate::failopen::debug;
+use crate::history;
 use crate::pipeline;
 use crate::render::{Meta, Source};
 use crate::store::Taken;
@@ -25,6 +26,7 @@ pub fn restore(
     deadline: Instant,
     out: &mut impl Write,
 ) -> Result<()> {
+    let started = Instant::now();
     let hook = hook::begin(input, cfg)?;
     // What went wrong with the snapshot folder, reported after the rebuild had its chance.
     let mut problem = None;
@@ -55,11 +57,28 @@ pub fn restore(
             .as_ref()
             .is_ok_and(|s| s.recently_restored(RECENT_RESTORE));
     let rebuilt = if already_restored {
-        Ok(())
+        Ok(false)
     } else {
         rebuild(&hook, cfg, deadline, out)
     };
     if let Ok(snaps) = &hook.snapshots {
+        // A duplicate hook (already restored by another run) leaves the entry as it is.
+        let outcome = match (&taken, &rebuilt) {
+            (Some(Taken::Printed), _) => Some("snapshot"),
+            (_, Ok(true)) => Some("rebuilt"),
+            _ if already_restored => None,
+            _ => Some("nothing"),
+        };
+        if let Some(outcome) = outcome {
+            let session = hook.input.session_id.as_deref().unwrap_or_default();
+            let recorded = history::record(snaps.store(), session, false, |e| {
+                e.restored = Some(outcome.to_owned());
+                e.restore_ms = Some(started.elapsed().as_millis() as u64);
+            });
+            if let Err(e) = recorded {
+                debug(cfg.debug, || format!("history not updated: {e:#}"));
+            }
+        }
         hook::remove_stale(snaps, deadline, cfg);
     }
     rebuilt?;
@@ -70,13 +89,14 @@ pub fn restore(
 }
 
 /// The fallback: no usable snapshot, so extract from the conversation that was just compacted.
-fn rebuild(hook: &Hook, cfg: &Config, deadline: Instant, out: &mut impl Write) -> Result<()> {
+/// Whether anything was printed.
+fn rebuild(hook: &Hook, cfg: &Config, deadline: Instant, out: &mut impl Write) -> Result<bool> {
     let input = &hook.input;
     if input.source.as_deref().is_some_and(|s| s != "compact") {
-        return Ok(()); // not after a compaction: nothing to restore
+        return Ok(false); // not after a compaction: nothing to restore
     }
     let Some(path) = input.transcript_path.as_deref() else {
-        return Ok(());
+        return Ok(false);
     };
     let limits = Limits {
         max_bytes: cfg.scan_bytes,
@@ -92,9 +112,10 @@ fn rebuild(hook: &Hook, cfg: &Config, deadline: Instant, out: &mut impl Write) -
         focus: None,
         source: Source::Rebuilt,
     };
-    if let Some(text) = built.render(&meta) {
-        out.write_all(text.as_bytes())?;
-        out.flush()?;
-    }
-    Ok(())
+    let Some(text) = built.render(&meta) else {
+        return Ok(false);
+    };
+    out.write_all(text.as_bytes())?;
+    out.flush()?;
+    Ok(true)
 }

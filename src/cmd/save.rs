@@ -1,13 +1,18 @@
 //! `save`: the PreCompact hook. Hook JSON in, snapshot file out, summarizer directive on stdout.
 
 use super::hook;
+use crate::audit::Digest;
 use crate::config::Config;
 use crate::extract::Part;
+use crate::extract::{Extraction, checklist_item, checklist_open};
 use crate::failopen::debug;
+use crate::history;
 use crate::pipeline;
 use crate::record::Format;
 use crate::render::{Meta, Source};
 use crate::steer::directive;
+use crate::tasks::Status;
+use crate::text::{folded_line, utf16_len};
 use crate::transcript::Limits;
 use anyhow::{Context, Result};
 use std::io::{Read, Write};
@@ -19,6 +24,7 @@ use std::time::{Instant, SystemTime};
 /// and uses what it has. Without a usable snapshot folder it still steers, and reports the folder
 /// afterwards.
 pub fn save(input: impl Read, cfg: &Config, deadline: Instant, out: &mut impl Write) -> Result<()> {
+    let started = Instant::now();
     let hook = hook::begin(input, cfg)?;
     let path = hook
         .input
@@ -39,7 +45,9 @@ pub fn save(input: impl Read, cfg: &Config, deadline: Instant, out: &mut impl Wr
         focus: hook.input.custom_instructions.clone(),
         source: Source::Saved,
     };
-    let written = match built.render(&meta) {
+    let rendered = built.render(&meta);
+    let units = rendered.as_deref().map_or(0, utf16_len);
+    let written = match rendered {
         Some(text) => hook.snapshots.and_then(|s| {
             let dest = s.save(&text)?;
             debug(cfg.debug, || {
@@ -67,7 +75,58 @@ pub fn save(input: impl Read, cfg: &Config, deadline: Instant, out: &mut impl Wr
             .context("could not print the summarizer directive")?;
     }
     if let Ok(snaps) = &written {
+        // What the PostCompact audit compares the summary with, and the history entry.
+        let digest = digest(&built.extraction, units > 0);
+        if let Err(e) = serde_json::to_vec(&digest)
+            .map_err(anyhow::Error::from)
+            .and_then(|b| snaps.save_digest(&b))
+        {
+            debug(cfg.debug, || format!("digest not kept: {e:#}"));
+        }
+        let session = hook.input.session_id.as_deref().unwrap_or_default();
+        let recorded = history::record(snaps.store(), session, true, |e| {
+            e.trigger = hook.input.trigger.as_deref().map(|t| folded_line(t, 20));
+            e.save_ran = true;
+            e.saved = units > 0;
+            e.snapshot_units = units;
+            e.save_ms = started.elapsed().as_millis() as u64;
+            e.scanned_bytes = built.stats.bytes_scanned;
+        });
+        if let Err(e) = recorded {
+            debug(cfg.debug, || format!("history not updated: {e:#}"));
+        }
         hook::remove_stale(snaps, deadline, cfg);
     }
     written.map(drop)
+}
+
+/// What was protected, for the PostCompact audit: the open tasks (or, without a task list, the
+/// unchecked checklist items), the latest instruction, the plan's title.
+fn digest(ex: &Extraction, saved: bool) -> Digest {
+    let (open_kind, open) = if ex.tasks.is_empty() {
+        let items = ex
+            .checklist
+            .iter()
+            .filter(|c| checklist_open(c))
+            .map(|c| checklist_item(c).to_owned())
+            .collect();
+        ("checklist items", items)
+    } else {
+        let tasks = ex
+            .tasks
+            .iter()
+            .filter(|t| t.status != Status::Completed)
+            .map(|t| t.content.clone())
+            .collect();
+        ("tasks", tasks)
+    };
+    Digest {
+        saved_at: history::now(),
+        saved,
+        open_kind: open_kind.to_owned(),
+        open,
+        latest: ex.instructions.last().cloned(),
+        plan: ex.plan.as_ref().map(|p| p.title.clone()),
+    }
+    .bounded()
 }

@@ -1,0 +1,430 @@
+//! What the compaction summary got wrong, told to the user after every compaction (issue #19).
+//!
+//! `save` keeps a small [`Digest`] of what it protected (the open tasks or unchecked checklist
+//! items, the latest instruction, the approved plan's title) beside the snapshot. The PostCompact
+//! hook compares it with the summary the model will continue from (`compact_summary`) and says,
+//! in one short line, what was restored and what the summary got wrong. The matching is plain
+//! and honest: words are compared lowercased, an item counts as **called done** only when a
+//! sentence that names it says done (or the summary claims that all work is done) without saying
+//! it is still open; an item the summary never names is **not mentioned**, nothing more.
+
+use crate::text::folded_line;
+use serde::{Deserialize, Serialize};
+use std::collections::HashSet;
+
+/// The most open items a digest keeps (the snapshot shows fewer).
+pub const MAX_ITEMS: usize = 30;
+/// The most characters of one item, of the latest instruction, of the plan title.
+const ITEM_CHARS: usize = 200;
+const INSTRUCTION_CHARS: usize = 2_000;
+/// The longest message the hook prints (a line or two in the interface).
+pub const MAX_MESSAGE: usize = 400;
+
+/// What `save` protected, kept for the PostCompact hook.
+#[derive(Debug, Clone, Default, PartialEq, Eq, Serialize, Deserialize)]
+pub struct Digest {
+    /// Seconds since the Unix epoch when `save` ran.
+    pub saved_at: u64,
+    /// Whether a snapshot was written.
+    pub saved: bool,
+    /// `tasks` or `checklist items`: what [`Digest::open`] lists.
+    pub open_kind: String,
+    /// The open items, as the snapshot shows them.
+    pub open: Vec<String>,
+    /// The user's latest instruction (bounded).
+    pub latest: Option<String>,
+    /// The approved plan's title.
+    pub plan: Option<String>,
+}
+
+impl Digest {
+    /// A digest bounded for storage: items, instruction and title cut, at most [`MAX_ITEMS`].
+    pub fn bounded(mut self) -> Digest {
+        self.open.truncate(MAX_ITEMS);
+        for item in &mut self.open {
+            *item = folded_line(item, ITEM_CHARS);
+        }
+        self.latest = self
+            .latest
+            .map(|l| l.chars().take(INSTRUCTION_CHARS).collect());
+        self.plan = self.plan.map(|p| folded_line(&p, ITEM_CHARS));
+        self
+    }
+}
+
+/// How the summary treats what was protected.
+#[derive(Debug, Clone, Default, PartialEq, Eq, Serialize, Deserialize)]
+pub struct Findings {
+    /// Open items the summary calls done.
+    pub called_done: Vec<String>,
+    /// Open items the summary never names.
+    pub not_mentioned: Vec<String>,
+    /// Whether the summary names the latest instruction (`None`: there is none, or it is too
+    /// short to tell).
+    pub latest_kept: Option<bool>,
+    /// Whether the summary names the approved plan.
+    pub plan_kept: Option<bool>,
+    /// The summary claims that all work is done.
+    pub claims_all_done: bool,
+}
+
+const DONE: &[&str] = &[
+    "done",
+    "completed",
+    "complete",
+    "finished",
+    "implemented",
+    "fixed",
+    "resolved",
+    "shipped",
+    "merged",
+];
+const OPEN: &[&str] = &[
+    "pending",
+    "remaining",
+    "remains",
+    "todo",
+    "open",
+    "unfinished",
+    "incomplete",
+    "progress",
+    "next",
+    "still",
+    "yet",
+    "not",
+    "outstanding",
+    "left",
+    "need",
+    "needs",
+    "wip",
+    "blocked",
+    "started",
+];
+const STOP: &[&str] = &[
+    "the", "and", "for", "with", "into", "from", "that", "this", "then", "than", "are", "was",
+    "were", "its", "our", "your", "all", "any", "can", "should", "will",
+];
+
+/// Lowercased runs of letters and digits.
+fn words(s: &str) -> Vec<String> {
+    s.split(|c: char| !c.is_alphanumeric())
+        .filter(|w| !w.is_empty())
+        .map(str::to_lowercase)
+        .collect()
+}
+
+/// The words that identify a text: not stop words, at least three characters or a number.
+fn significant(s: &str) -> Vec<String> {
+    let mut seen = HashSet::new();
+    words(s)
+        .into_iter()
+        .filter(|w| {
+            (w.chars().count() >= 3 || w.chars().all(|c| c.is_ascii_digit()))
+                && !STOP.contains(&w.as_str())
+        })
+        .filter(|w| seen.insert(w.clone()))
+        .collect()
+}
+
+/// The summary's sentences, each as a set of words.
+fn sentences(summary: &str) -> Vec<HashSet<String>> {
+    summary
+        .split(['.', '!', '?', '\n', ';'])
+        .map(|s| words(s).into_iter().collect::<HashSet<_>>())
+        .filter(|s| !s.is_empty())
+        .collect()
+}
+
+fn has_any(sentence: &HashSet<String>, list: &[&str]) -> bool {
+    list.iter().any(|w| sentence.contains(*w))
+}
+
+/// Whether a sentence names an item: all its identifying words, or three in four of them when it
+/// has more than four.
+fn names(sentence: &HashSet<String>, item: &[String]) -> bool {
+    if item.is_empty() {
+        return false;
+    }
+    let found = item.iter().filter(|w| sentence.contains(*w)).count();
+    if item.len() > 4 {
+        found * 4 >= item.len() * 3
+    } else {
+        found == item.len()
+    }
+}
+
+/// A claim that everything is finished: "All tasks are completed", "There is no remaining
+/// work", "Nothing is left to do", with no word saying something is still open... other than
+/// the claim's own.
+fn claims_all_done(sentence: &HashSet<String>) -> bool {
+    let all = ["all", "every", "everything"]
+        .iter()
+        .any(|w| sentence.contains(*w));
+    let none_left = (sentence.contains("no")
+        && ["remaining", "pending", "outstanding", "further", "open"]
+            .iter()
+            .any(|w| sentence.contains(*w)))
+        || (sentence.contains("nothing")
+            && ["remains", "remaining", "left", "pending"]
+                .iter()
+                .any(|w| sentence.contains(*w)));
+    let negated = ["not", "yet", "still", "except", "but"]
+        .iter()
+        .any(|w| sentence.contains(*w));
+    (all && has_any(sentence, DONE) && !negated) || (none_left && !negated)
+}
+
+/// Compares what was protected with the summary.
+pub fn compare(digest: &Digest, summary: &str) -> Findings {
+    let sentences = sentences(summary);
+    let everything: HashSet<String> = sentences.iter().flatten().cloned().collect();
+    let mut f = Findings {
+        claims_all_done: sentences.iter().any(claims_all_done),
+        ..Findings::default()
+    };
+    for item in &digest.open {
+        let key = significant(item);
+        let mentions: Vec<&HashSet<String>> = sentences.iter().filter(|s| names(s, &key)).collect();
+        let kept_open = mentions.iter().any(|s| has_any(s, OPEN));
+        let said_done = mentions.iter().any(|s| has_any(s, DONE));
+        if kept_open {
+            continue;
+        }
+        if said_done || (mentions.is_empty() && f.claims_all_done) {
+            f.called_done.push(item.clone());
+        } else if mentions.is_empty() {
+            f.not_mentioned.push(item.clone());
+        }
+    }
+    f.latest_kept = digest.latest.as_deref().and_then(|l| {
+        let key: Vec<String> = significant(l).into_iter().take(40).collect();
+        (key.len() >= 2).then(|| {
+            let found = key.iter().filter(|w| everything.contains(*w)).count();
+            found * 5 >= key.len() * 3
+        })
+    });
+    f.plan_kept = digest.plan.as_deref().map(|p| {
+        let key = significant(p);
+        !key.is_empty() && key.iter().all(|w| everything.contains(w))
+    });
+    f
+}
+
+/// How the compaction went, for the message.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Restored {
+    /// The saved snapshot was handed to the model.
+    Snapshot,
+    /// No snapshot: restore rebuilt one from the transcript.
+    Rebuilt,
+    /// Restore did not run or handed nothing over.
+    Nothing,
+}
+
+/// The one message the user sees after a compaction.
+pub fn message(digest: Option<&Digest>, restored: Restored, findings: Option<&Findings>) -> String {
+    let Some(d) = digest.filter(|d| d.saved || restored != Restored::Nothing) else {
+        let s = match (digest, restored) {
+            // Its digest was used by an earlier audit, or could not be kept.
+            (None, Restored::Snapshot) => "compact-guardian restored its snapshot.",
+            (None, Restored::Rebuilt) => {
+                "compact-guardian: no snapshot was saved before this compaction (its PreCompact hook did not run); the context was rebuilt from the transcript instead."
+            }
+            (Some(_), _) => {
+                "compact-guardian: this compaction was NOT protected: there was nothing to save (no instruction, task or progress found)."
+            }
+            (None, Restored::Nothing) => {
+                "compact-guardian: this compaction was NOT protected: its PreCompact hook did not run (not installed or not trusted yet, or its binary is missing)."
+            }
+        };
+        return s.to_owned();
+    };
+    let mut carried = Vec::new();
+    if !d.open.is_empty() {
+        let n = d.open.len();
+        let kind = if d.open_kind.is_empty() {
+            "tasks"
+        } else {
+            &d.open_kind
+        };
+        carried.push(format!("{n} open {}", singular(kind, n)));
+    }
+    if d.latest.is_some() {
+        carried.push("your latest instruction".to_owned());
+    }
+    if d.plan.is_some() {
+        carried.push("the approved plan".to_owned());
+    }
+    let what = if carried.is_empty() {
+        "its progress notes".to_owned()
+    } else {
+        join(&carried)
+    };
+    let how = match restored {
+        Restored::Snapshot => "restored",
+        Restored::Rebuilt => "rebuilt and restored",
+        Restored::Nothing => "saved, but the restore did not run for",
+    };
+    let mut s = format!("compact-guardian {how} {what}");
+    let mut wrong = Vec::new();
+    if let Some(f) = findings {
+        if !f.called_done.is_empty() {
+            wrong.push(format!("called {} done", quoted(&f.called_done)));
+        }
+        if !f.not_mentioned.is_empty() {
+            wrong.push(format!("did not mention {}", quoted(&f.not_mentioned)));
+        }
+        if f.latest_kept == Some(false) {
+            wrong.push("left out your latest instruction".to_owned());
+        }
+        if f.plan_kept == Some(false) {
+            wrong.push("left out the plan".to_owned());
+        }
+    }
+    match (findings, wrong.is_empty()) {
+        (Some(_), false) => s.push_str(&format!("; the summary had {}.", join(&wrong))),
+        (Some(_), true) if !carried.is_empty() => s.push_str("; the summary kept them."),
+        _ => s.push('.'),
+    }
+    crate::text::cut_line(&s, MAX_MESSAGE).trim_end().to_owned()
+}
+
+fn singular(kind: &str, n: usize) -> String {
+    if n == 1 {
+        kind.trim_end_matches('s').to_owned()
+    } else {
+        kind.to_owned()
+    }
+}
+
+/// "'a', 'b' and 2 more".
+fn quoted(items: &[String]) -> String {
+    let shown: Vec<String> = items
+        .iter()
+        .take(3)
+        .map(|i| format!("'{}'", folded_line(i, 40)))
+        .collect();
+    let mut s = join(&shown);
+    if items.len() > 3 {
+        s = format!("{} and {} more", shown.join(", "), items.len() - 3);
+    }
+    s
+}
+
+/// "a", "a and b", "a, b and c".
+fn join(parts: &[String]) -> String {
+    match parts {
+        [] => String::new(),
+        [one] => one.clone(),
+        [rest @ .., last] => format!("{} and {last}", rest.join(", ")),
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn digest(open: &[&str]) -> Digest {
+        Digest {
+            saved_at: 1,
+            saved: true,
+            open_kind: "tasks".into(),
+            open: open.iter().map(|s| (*s).to_owned()).collect(),
+            latest: Some("never call unwrap() in the importer code".into()),
+            plan: None,
+        }
+    }
+
+    #[test]
+    fn global_all_done_claim_calls_every_unmentioned_item_done() {
+        let f = compare(
+            &digest(&["renderer", "billing tests"]),
+            "All of the user's requests are complete. There is no remaining work.",
+        );
+        assert!(f.claims_all_done);
+        assert_eq!(f.called_done, vec!["renderer", "billing tests"]);
+        assert_eq!(f.latest_kept, Some(false));
+    }
+
+    #[test]
+    fn an_item_said_done_is_called_done_one_kept_open_is_not() {
+        let f = compare(
+            &digest(&["write renderer", "billing tests", "docs"]),
+            "The renderer was written and is done. Billing tests are still pending.",
+        );
+        // "write renderer": "write" is not in the summary ("written"): not named, not claimed.
+        assert_eq!(f.called_done, Vec::<String>::new());
+        assert_eq!(f.not_mentioned, vec!["write renderer", "docs"]);
+        let f = compare(&digest(&["renderer"]), "The renderer is done.");
+        assert_eq!(f.called_done, vec!["renderer"]);
+    }
+
+    #[test]
+    fn negated_claims_are_not_claims() {
+        for s in [
+            "Not all tasks are completed.",
+            "All tasks except billing are done.",
+            "Nothing is done yet.",
+        ] {
+            assert!(!sentences(s).iter().any(claims_all_done), "{s}");
+        }
+    }
+
+    #[test]
+    fn latest_instruction_kept_when_most_of_its_words_are_there() {
+        let f = compare(
+            &digest(&[]),
+            "The user said: never call unwrap in the importer code.",
+        );
+        assert_eq!(f.latest_kept, Some(true));
+    }
+
+    #[test]
+    fn message_names_what_the_summary_called_done_briefly() {
+        let d = digest(&["renderer", "billing tests"]);
+        let f = compare(&d, "All tasks are completed.");
+        let m = message(Some(&d), Restored::Snapshot, Some(&f));
+        assert_eq!(
+            m,
+            "compact-guardian restored 2 open tasks and your latest instruction; the summary had called 'renderer' and 'billing tests' done and left out your latest instruction."
+        );
+        assert!(m.chars().count() <= MAX_MESSAGE);
+        let many: Vec<String> = (0..30)
+            .map(|i| format!("item number {i} {}", "x".repeat(150)))
+            .collect();
+        let d = Digest {
+            open: many,
+            ..digest(&[])
+        }
+        .bounded();
+        let f = compare(&d, "Everything is done.");
+        assert!(
+            message(Some(&d), Restored::Snapshot, Some(&f))
+                .chars()
+                .count()
+                <= MAX_MESSAGE
+        );
+    }
+
+    #[test]
+    fn unprotected_compactions_say_so_and_why() {
+        let m = message(None, Restored::Nothing, None);
+        assert!(
+            m.contains("NOT protected") && m.contains("PreCompact hook did not run"),
+            "{m}"
+        );
+        let m = message(None, Restored::Rebuilt, None);
+        assert!(m.contains("rebuilt from the transcript"), "{m}");
+        let m = message(None, Restored::Snapshot, None);
+        assert_eq!(m, "compact-guardian restored its snapshot.");
+    }
+
+    #[test]
+    fn without_a_summary_only_what_was_restored_is_said() {
+        let d = digest(&["renderer"]);
+        assert_eq!(
+            message(Some(&d), Restored::Snapshot, None),
+            "compact-guardian restored 1 open task and your latest instruction."
+        );
+    }
+}

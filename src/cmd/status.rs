@@ -1,0 +1,134 @@
+//! `status`: is it working? The binary in use, the snapshot folder, when each hook last ran, and
+//! the last compactions with what was protected and what the summary dropped (issue #19).
+
+use crate::config::Config;
+use crate::history::{self, Entry};
+use crate::render::format_utc;
+use crate::store::Store;
+use anyhow::Result;
+use serde_json::json;
+use std::io::Write;
+use std::time::{Duration, UNIX_EPOCH};
+
+/// How many compactions the text form lists.
+const SHOWN: usize = 10;
+
+/// Prints the status as text, or as JSON with `json`.
+pub fn status(cfg: &Config, json: bool, out: &mut impl Write) -> Result<()> {
+    let binary = std::env::current_exe()
+        .map(|p| p.display().to_string())
+        .unwrap_or_else(|_| "unknown".into());
+    let version = env!("CARGO_PKG_VERSION");
+    let (folder, problem) = match &cfg.dir {
+        Some(dir) => (Some(dir.clone()), folder_problem(dir)),
+        None => (
+            None,
+            Some("no folder: set COMPACT_GUARDIAN_DIR or HOME".to_owned()),
+        ),
+    };
+    let entries: Vec<Entry> = folder
+        .as_ref()
+        .map(|d| history::read(&Store::new(d.clone(), cfg.ttl)))
+        .unwrap_or_default();
+    let last = |pick: fn(&Entry) -> bool| entries.iter().rev().find(|e| pick(e)).map(|e| e.time);
+    let (save, restore, audit) = (
+        last(|e| e.save_ran),
+        last(|e| e.restored.is_some()),
+        last(|e| e.audited),
+    );
+    if json {
+        let v = json!({
+            "version": version,
+            "binary": binary,
+            "snapshot_folder": {"path": folder, "usable": problem.is_none(), "problem": problem},
+            "last_run": {"save": save, "restore": restore, "audit": audit},
+            "compactions": entries.iter().rev().collect::<Vec<_>>(),
+        });
+        writeln!(out, "{}", serde_json::to_string_pretty(&v)?)?;
+        return Ok(());
+    }
+    writeln!(out, "compact-guardian {version} ({binary})")?;
+    match (&folder, &problem) {
+        (Some(f), None) => writeln!(out, "Snapshot folder: {} (usable)", f.display())?,
+        (Some(f), Some(p)) => writeln!(out, "Snapshot folder: {} (NOT usable: {p})", f.display())?,
+        (None, Some(p)) => writeln!(out, "Snapshot folder: NOT usable: {p}")?,
+        (None, None) => {}
+    }
+    let when = |t: Option<u64>| {
+        t.map_or("never".to_owned(), |t| {
+            format_utc(UNIX_EPOCH + Duration::from_secs(t))
+        })
+    };
+    writeln!(
+        out,
+        "Hooks last ran: save {}; restore {}; audit {}",
+        when(save),
+        when(restore),
+        when(audit)
+    )?;
+    if entries.is_empty() {
+        writeln!(out, "No compaction recorded yet.")?;
+        return Ok(());
+    }
+    writeln!(out, "Last compactions (newest first):")?;
+    for e in entries.iter().rev().take(SHOWN) {
+        writeln!(out, "- {}", line(e))?;
+    }
+    Ok(())
+}
+
+/// Why the folder cannot be used, if it cannot.
+fn folder_problem(dir: &std::path::Path) -> Option<String> {
+    match std::fs::metadata(dir) {
+        Ok(m) if m.is_dir() && !m.permissions().readonly() => None,
+        Ok(m) if m.is_dir() => Some("read-only".into()),
+        Ok(_) => Some("not a folder".into()),
+        Err(e) if e.kind() == std::io::ErrorKind::NotFound => {
+            Some("does not exist yet (it is created at the first compaction)".into())
+        }
+        Err(e) => Some(e.to_string()),
+    }
+}
+
+/// One compaction in a line.
+fn line(e: &Entry) -> String {
+    let mut parts = vec![format!(
+        "{}{}",
+        format_utc(UNIX_EPOCH + Duration::from_secs(e.time)),
+        e.trigger
+            .as_deref()
+            .map(|t| format!(" ({t})"))
+            .unwrap_or_default()
+    )];
+    let session: String = e.session.chars().take(8).collect();
+    parts.push(format!("session {session}"));
+    parts.push(match (e.save_ran, e.saved) {
+        (true, true) => format!(
+            "saved {} units in {} ms ({:.1} MB read)",
+            e.snapshot_units,
+            e.save_ms,
+            e.scanned_bytes as f64 / 1e6
+        ),
+        (true, false) => "nothing to save".into(),
+        (false, _) => "NOT saved (PreCompact did not run)".into(),
+    });
+    parts.push(match e.restored.as_deref() {
+        Some("snapshot") => "snapshot restored".into(),
+        Some("rebuilt") => "rebuilt and restored".into(),
+        Some(_) => "NOT restored".into(),
+        None => "restore did not run".into(),
+    });
+    if e.audited {
+        parts.push(format!(
+            "summary: {} of {} open items called done, {} not mentioned{}",
+            e.called_done,
+            e.open_items,
+            e.not_mentioned,
+            match e.latest_kept {
+                Some(false) => ", latest instruction left out",
+                _ => "",
+            }
+        ));
+    }
+    parts.join("; ")
+}
