@@ -166,8 +166,19 @@ fn respond(
     reqs.lock().unwrap().push(req.clone());
     let reply = brain(&req);
     let id = ids.fetch_add(1, Ordering::SeqCst);
+    // A prompt with FILLCONTEXT reports a nearly full context window (of the 1,000,000-token
+    // default model): the CLI compacts automatically before the next prompt.
+    let tokens = if current_prompt(&req).0.contains("FILLCONTEXT") {
+        990_000
+    } else {
+        100
+    };
     if req["stream"].as_bool() == Some(true) {
-        (ok, "text/event-stream", sse(&reply, id).into_bytes())
+        (
+            ok,
+            "text/event-stream",
+            sse(&reply, id, tokens).into_bytes(),
+        )
     } else {
         let content = match &reply {
             Reply::Text(t) => json!([{"type":"text","text":t}]),
@@ -185,10 +196,10 @@ fn respond(
     }
 }
 
-fn sse(reply: &Reply, id: usize) -> String {
+fn sse(reply: &Reply, id: usize, input_tokens: u64) -> String {
     let mut events = vec![(
         "message_start",
-        json!({"type":"message_start","message":{"id":format!("msg_mock{id}"),"type":"message","role":"assistant","model":"claude-mock","content":[],"stop_reason":null,"stop_sequence":null,"usage":{"input_tokens":100,"output_tokens":1}}}),
+        json!({"type":"message_start","message":{"id":format!("msg_mock{id}"),"type":"message","role":"assistant","model":"claude-mock","content":[],"stop_reason":null,"stop_sequence":null,"usage":{"input_tokens":input_tokens,"output_tokens":1}}}),
     )];
     let stop = match reply {
         Reply::Text(text) => {
