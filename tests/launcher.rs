@@ -80,12 +80,8 @@ impl Plugin {
             c.env(k, v);
         }
         let mut child = c.spawn().unwrap();
-        child
-            .stdin
-            .take()
-            .unwrap()
-            .write_all(stdin.as_bytes())
-            .unwrap();
+        // A script that exits without reading its input (fail-open) closes the pipe first.
+        let _ = child.stdin.take().unwrap().write_all(stdin.as_bytes());
         child.wait_with_output().unwrap()
     }
 
