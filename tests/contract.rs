@@ -336,7 +336,18 @@ fn help_version_and_bad_arguments() {
     assert!(bare.stderr.is_empty());
     // A hook command line clap rejects must still not fail the session.
     Cmd::new(&["save", "--bogus"]).run().assert_fail_open();
-    Cmd::new(&["restorex"]).run().assert_fail_open();
+    Cmd::new(&["audit", "--bogus"]).run().assert_fail_open();
+    // Anything else is a person at a terminal: clap's error names the word, suggests, exits 2.
+    let typo = Cmd::new(&["previw", "x"]).run();
+    assert_eq!(typo.code, Some(2));
+    assert!(
+        typo.stderr.contains("'previw'") && typo.stderr.contains("'preview'"),
+        "{}",
+        typo.stderr
+    );
+    let bogus = Cmd::new(&["restorex"]).run();
+    assert_eq!(bogus.code, Some(2));
+    assert!(bogus.stderr.contains("'restorex'"), "{}", bogus.stderr);
 }
 
 #[test]

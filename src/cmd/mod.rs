@@ -27,7 +27,11 @@ const HARD_LIMIT_MARGIN: Duration = Duration::from_secs(3);
 
 /// Runs the program for `args`; the returned code is the process exit code.
 pub fn run(args: Vec<OsString>) -> ExitCode {
-    let is_preview = args.get(1).is_some_and(|a| a == "preview" || a == "status");
+    // Only the hook entry points fail open; anything else on the command line is a person, who
+    // gets clap's error naming the bad word (with a suggestion) and exit code 2.
+    let is_hook = args
+        .get(1)
+        .is_some_and(|a| a == "save" || a == "restore" || a == "audit");
     if args.len() <= 1 {
         // A person trying the command: show what it does (hooks always pass a subcommand).
         let _ = <Cli as clap::CommandFactory>::command().print_help();
@@ -35,7 +39,7 @@ pub fn run(args: Vec<OsString>) -> ExitCode {
     }
     let cli = match Cli::try_parse_from(&args) {
         Ok(cli) => cli,
-        Err(e) if is_preview || !e.use_stderr() => e.exit(), // --help, --version, preview misuse
+        Err(e) if !is_hook || !e.use_stderr() => e.exit(), // a person: --help, --version, typos
         Err(e) => {
             // A hook command line that clap rejects must still not fail the session.
             say(&format!("compact-guardian: {}", e.kind()));
