@@ -75,7 +75,7 @@ if fetch; then
     say "installed $dest_dir"
     exit 0
 fi
-say "download: $kind: $detail"
+say "no prebuilt binary installed ($kind failed: $detail)"
 fetch_kind=$kind fetch_detail=$detail
 if build; then
     # A tampered download stays on record (reported once) even though the build protects the user.
