@@ -65,6 +65,27 @@ cg_find() {
     return 1
 }
 
+# Sets cg_found to the first native compact-guardian on PATH (cargo install, binstall, a
+# package), skipping launcher scripts and the folder $1 (the launcher's own). The launcher runs
+# it when the plugin has no binary of its own; the startup hook then has nothing to provision.
+cg_find_on_path() {
+    cg_old_ifs=$IFS
+    IFS=:
+    for cg_dir in $PATH; do
+        IFS=$cg_old_ifs
+        [ -n "$cg_dir" ] || continue
+        cg_find "$cg_dir/compact-guardian" || continue
+        cg_real=$(CDPATH= cd -- "$cg_dir" 2>/dev/null && pwd -P)
+        [ "$cg_real" = "$1" ] && continue
+        case $(head -c 2 "$cg_found" 2>/dev/null) in "#!") continue ;; esac
+        IFS=$cg_old_ifs
+        return 0
+    done
+    IFS=$cg_old_ifs
+    cg_found=
+    return 1
+}
+
 # SHA-256 of a file, lowercase hex, with whatever this machine has.
 cg_sha256() {
     if command -v sha256sum >/dev/null 2>&1; then

@@ -536,3 +536,34 @@ fn gitattributes_keeps_lf_in_an_autocrlf_clone() {
         assert!(!bytes.contains(&b'\r'), "{f} was checked out with CR");
     }
 }
+
+#[test]
+fn a_binary_on_path_without_cargo_is_enough_no_download_no_warning() {
+    // Issue #22: cargo install / binstall users have compact-guardian on PATH and no cargo. The
+    // launcher runs it; the startup hook must find it too, and neither download nor warn.
+    let p = Plugin::new();
+    let on_path = p.path("cargo-bin");
+    fake(&on_path, "echo");
+    let path = format!("{}:{}", on_path.display(), p.path("tools").display());
+    // Even after an earlier failed attempt was recorded for this version.
+    fs::create_dir_all(p.data()).unwrap();
+    fs::write(
+        p.data().join(format!("failed-{}", version())),
+        "download\tnetwork error",
+    )
+    .unwrap();
+    let o = p.run("compact-guardian-provision", &[], &[("PATH", &path)], "");
+    assert_eq!(o.status.code(), Some(0));
+    assert!(o.stdout.is_empty(), "no systemMessage: {}", text(&o.stdout));
+    assert!(!p.data().join("provision.lock").exists());
+    assert!(
+        !p.data().join("provision.log").exists(),
+        "nothing provisioned"
+    );
+    let saved = p.run("compact-guardian", &["save"], &[("PATH", &path)], "");
+    assert_eq!(
+        text(&saved.stdout),
+        "save\n",
+        "the launcher runs the PATH binary"
+    );
+}
