@@ -567,3 +567,37 @@ fn a_binary_on_path_without_cargo_is_enough_no_download_no_warning() {
         "the launcher runs the PATH binary"
     );
 }
+
+#[test]
+fn installing_rust_after_a_failed_download_retries_at_the_next_start() {
+    // Issue #22: the message says "install Rust and start a new session"; that must work now,
+    // not a day later.
+    let dead = {
+        let l = TcpListener::bind("127.0.0.1:0").unwrap();
+        format!("http://{}", l.local_addr().unwrap())
+    };
+    let p = Plugin::new();
+    let env = [("COMPACT_GUARDIAN_RELEASE_URL", dead.as_str())];
+    p.run("compact-guardian-provision", &[], &env, "{}");
+    p.wait_for_provisioning();
+    assert!(p.log().contains("cargo not found"), "{}", p.log());
+    // The user installs Rust (a stand-in cargo that fails fast is enough to see the retry).
+    let rust = p.path("rust-bin");
+    fake(&rust, "false");
+    fs::rename(rust.join("compact-guardian"), rust.join("cargo")).unwrap();
+    let path = format!("{}:{}", rust.display(), p.path("tools").display());
+    let o = p.run(
+        "compact-guardian-provision",
+        &[],
+        &[env[0], ("PATH", &path)],
+        "{}",
+    );
+    assert!(o.stdout.is_empty(), "no stale warning: {}", text(&o.stdout));
+    p.wait_for_provisioning();
+    assert_eq!(
+        p.log().matches("provisioning compact-guardian").count(),
+        2,
+        "retried at once: {}",
+        p.log()
+    );
+}
