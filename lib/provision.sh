@@ -189,7 +189,26 @@ cg_failure_message() {
         echo "compact-guardian: building v$3 with cargo failed, so compactions are NOT protected. Fix: read $cg_log, fix the build (often: 'rustup update'), then start a new session."
         ;;
     *)
-        echo "compact-guardian: could not download its binary for v$3 ($cg_detail) and cargo is not installed, so compactions are NOT protected. Fix: install Rust from https://rustup.rs and start a new session (the plugin then builds itself), or allow downloads from $(cg_release_url 2>/dev/null || echo 'the release URL')."
+        # What happened, in the user's words, and the one fix that applies.
+        case $cg_detail in
+        "network error"* | "download failed"*)
+            cg_why="could not reach the download server ($(cg_release_url 2>/dev/null || echo 'the release URL'))"
+            cg_fix="check the network, or install Rust from https://rustup.rs; then start a new session"
+            ;;
+        "HTTP 404"*)
+            cg_why="no prebuilt binary has been published for v$3 yet"
+            cg_fix="install Rust from https://rustup.rs and start a new session (the plugin then builds itself)"
+            ;;
+        *"release URL refused"*)
+            cg_why="the configured release URL is refused (https only)"
+            cg_fix="fix COMPACT_GUARDIAN_RELEASE_URL, or install Rust from https://rustup.rs; then start a new session"
+            ;;
+        *)
+            cg_why="its binary could not be downloaded ($cg_detail)"
+            cg_fix="install Rust from https://rustup.rs and start a new session (the plugin then builds itself)"
+            ;;
+        esac
+        echo "compact-guardian: $cg_why and Rust (cargo) is not installed, so compactions are NOT protected. Fix: $cg_fix."
         ;;
     esac
 }
