@@ -6,7 +6,6 @@ mod common;
 
 // Unix-only suites: file modes, symlinks, the sh launcher, the real CLI (Linux). On Windows the
 // library's unit tests, the property tests and the corpus run; the CI matrix runs them.
-#[cfg(unix)]
 mod contract;
 #[cfg(unix)]
 mod e2e;
