@@ -101,7 +101,12 @@ mod imp {
     }
 
     pub fn stdout_is_usable() -> bool {
-        true
+        // A process started without a stdout handle writes into nowhere (Rust drops the bytes):
+        // the snapshot would be consumed unseen. A handle to NUL cannot be told apart without
+        // unsafe calls; that case consumes it (D019).
+        use std::os::windows::io::AsRawHandle;
+        let handle = std::io::stdout().as_raw_handle();
+        !handle.is_null() && handle as isize != -1
     }
 }
 

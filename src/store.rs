@@ -33,6 +33,10 @@ const HIDDEN_PREFIX: &str = ".compact-snapshot-";
 const MAX_SNAPSHOT_BYTES: u64 = HARD_LIMIT_BYTES as u64;
 /// A modification time this far in the future is not trusted: the file is treated as stale.
 const FUTURE_SLACK: Duration = Duration::from_secs(60);
+/// How often a write or delete is retried while another program holds the file (Windows).
+const HELD_RETRIES: u32 = 5;
+/// The wait between those attempts.
+const HELD_WAIT: Duration = Duration::from_millis(40);
 /// Marker prefix: "this session's snapshot was just restored" (see
 /// [`Snapshots::recently_restored`]).
 const RESTORED_PREFIX: &str = ".compact-snapshot-restored-";
@@ -177,10 +181,23 @@ impl Store {
             })?;
         tmp.write_all(bytes)
             .with_context(|| format!("could not write {}", dest.display()))?;
-        tmp.persist(dest)
-            .map_err(|e| e.error)
-            .with_context(|| format!("could not write {}", dest.display()))?;
-        Ok(())
+        // On Windows a file another program holds open without sharing delete (a virus
+        // scanner, the search indexer) cannot be replaced for a moment: try again briefly.
+        let mut attempt = 0;
+        loop {
+            match tmp.persist(dest) {
+                Ok(_) => return Ok(()),
+                Err(e) if attempt < HELD_RETRIES => {
+                    tmp = e.file;
+                    attempt += 1;
+                    std::thread::sleep(HELD_WAIT);
+                }
+                Err(e) => {
+                    return Err(e.error)
+                        .with_context(|| format!("could not write {}", dest.display()));
+                }
+            }
+        }
     }
 }
 
@@ -249,6 +266,12 @@ impl Snapshots {
             return Ok(Taken::Refused(why));
         }
         let fresh = !self.store.is_stale(meta.modified().ok(), SystemTime::now());
+        if fresh && self.already_given(&meta) {
+            // Printed by an earlier restore that could not delete it (held open by another
+            // program on Windows): given once is enough. Delete it now if we can.
+            let _ = remove_ours(&dest);
+            return Ok(Taken::TakenByOther);
+        }
         if fresh {
             // Look before claiming: a file this tool did not write is left where it is, and must
             // not set the marker that would stop the rebuild.
@@ -274,6 +297,9 @@ impl Snapshots {
         match fs::rename(&dest, &claimed) {
             Ok(()) => {}
             Err(e) if e.kind() == io::ErrorKind::NotFound => return Ok(Taken::TakenByOther),
+            // Held open by another program (Windows: "sharing violation") or otherwise not
+            // claimable: print it where it is rather than nothing, never fall silent (D019).
+            Err(_) if fresh => return self.print_in_place(&dest, print),
             Err(e) => return Err(e).with_context(|| format!("could not claim {}", dest.display())),
         }
         let result = self.print_claimed(&claimed, print);
@@ -285,6 +311,50 @@ impl Snapshots {
         }
         let _ = fs::remove_file(&claimed);
         result
+    }
+
+    /// Prints the fresh snapshot at `dest` without claiming it, then deletes it when it can
+    /// (retrying briefly). The restored marker stays, so a duplicate hook prints nothing; on any
+    /// failure the marker goes, so the restore rebuilds instead of falling silent.
+    fn print_in_place(
+        &self,
+        dest: &Path,
+        print: impl FnOnce(&str) -> io::Result<()>,
+    ) -> Result<Taken> {
+        let text = match read_snapshot(dest) {
+            Ok(Ok(text)) => text,
+            Ok(Err(why)) => {
+                self.remove_marker();
+                return Ok(Taken::Refused(why));
+            }
+            Err(e) => {
+                self.remove_marker();
+                return Err(e).with_context(|| format!("could not read {}", dest.display()));
+            }
+        };
+        if let Err(e) = print(&text) {
+            self.remove_marker();
+            return Err(e).context("could not print the snapshot");
+        }
+        for attempt in 0..=HELD_RETRIES {
+            if remove_ours(dest).is_ok() {
+                break;
+            }
+            if attempt < HELD_RETRIES {
+                std::thread::sleep(HELD_WAIT);
+            }
+        }
+        Ok(Taken::Printed)
+    }
+
+    /// Whether the snapshot with `meta` was already printed: the restored marker is newer (a
+    /// snapshot saved in the same clock tick as the marker counts as new).
+    fn already_given(&self, meta: &fs::Metadata) -> bool {
+        let Ok(marker) = fs::symlink_metadata(self.restored_marker()) else {
+            return false;
+        };
+        platform::refuse(&marker).is_none()
+            && matches!((marker.modified(), meta.modified()), (Ok(m), Ok(s)) if m > s)
     }
 
     /// Whether a snapshot of this session was claimed by a restore within `within`.

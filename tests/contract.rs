@@ -594,3 +594,63 @@ fn post_compact_without_a_save_says_the_compaction_was_not_protected() {
         "{m}"
     );
 }
+
+// ---- Issue #21: Windows sharing semantics. A virus scanner, the search indexer or an editor
+// often holds a new file open without sharing delete: it can then be neither renamed nor replaced.
+
+/// Opens `path` the way such a program does: read and write shared, delete not.
+#[cfg(windows)]
+fn hold_without_sharing_delete(path: &std::path::Path) -> fs::File {
+    use std::os::windows::fs::OpenOptionsExt;
+    const FILE_SHARE_READ: u32 = 1;
+    const FILE_SHARE_WRITE: u32 = 2;
+    fs::OpenOptions::new()
+        .read(true)
+        .share_mode(FILE_SHARE_READ | FILE_SHARE_WRITE)
+        .open(path)
+        .unwrap()
+}
+
+#[cfg(windows)]
+#[test]
+fn a_snapshot_held_open_by_another_program_is_still_restored() {
+    let sb = Sandbox::new();
+    let t = sb.transcript("t.jsonl", &small_session());
+    sb.save(&hook("held", &t)).assert_fail_open();
+    let held = hold_without_sharing_delete(&sb.snapshot_path("held"));
+    let r = sb.restore(&start_hook("held", &t));
+    r.assert_fail_open();
+    assert!(
+        r.stdout
+            .starts_with("# [compact-guardian snapshot] Work in progress"),
+        "the model must get the snapshot, not silence: {:?}",
+        r.stdout
+    );
+    assert!(r.stdout.contains("fix the failing test"));
+    drop(held);
+    // A duplicate hook right after prints nothing (the snapshot was given once).
+    assert_eq!(sb.restore(&start_hook("held", &t)).stdout, "");
+}
+
+#[cfg(windows)]
+#[test]
+fn save_waits_briefly_for_a_snapshot_held_open_by_another_program() {
+    let sb = Sandbox::new();
+    let t = sb.transcript("t.jsonl", &small_session());
+    sb.save(&hook("held2", &t)).assert_fail_open();
+    let held = hold_without_sharing_delete(&sb.snapshot_path("held2"));
+    let release = std::thread::spawn(move || {
+        std::thread::sleep(std::time::Duration::from_millis(60));
+        drop(held);
+    });
+    let r = sb.save(&hook("held2", &t));
+    release.join().unwrap();
+    r.assert_fail_open();
+    assert!(r.stderr.is_empty(), "{}", r.stderr);
+    let restored = sb.restore(&start_hook("held2", &t));
+    assert!(
+        restored.stdout.contains("fix the failing test"),
+        "{}",
+        restored.stdout
+    );
+}
