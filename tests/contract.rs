@@ -142,9 +142,17 @@ fn hostile_session_ids_never_leave_the_folder() {
         "..",
         ".",
         long.as_str(),
+        // Names Windows reserves or mangles: device names, trailing dots and spaces, a drive.
+        "CON",
+        "nul",
+        "com1",
+        "aux.",
+        "ends with space ",
+        "C:\\Users\\x",
+        "\\\\?\\C:\\x",
     ] {
         sb.save(&hook(id, &t)).assert_fail_open();
-        let p = sb.snapshot_path(id);
+        let p = sb.snapshot_path(id.trim()); // hook input values are trimmed
         assert!(p.exists(), "{id}: {}", p.display());
         assert_eq!(p.parent().unwrap(), sb.store);
         let r = sb.restore(&start_hook(id, &t));
