@@ -153,6 +153,29 @@ pub struct Action {
 }
 
 impl Extraction {
+    /// What is unfinished, for the steering and the PostCompact audit: the open tasks in list
+    /// order with their status, or, in a session without a task list, the unchecked checklist
+    /// items (their text, without box or number). The first value names the kind: `tasks` or
+    /// `checklist items`.
+    pub fn open_work(&self) -> (&'static str, Vec<(&str, Option<Status>)>) {
+        if self.tasks.is_empty() {
+            let items = self
+                .checklist
+                .iter()
+                .filter(|c| checklist_open(c))
+                .map(|c| (checklist_item(c), None))
+                .collect();
+            return ("checklist items", items);
+        }
+        let tasks = self
+            .tasks
+            .iter()
+            .filter(|t| t.status != Status::Completed)
+            .map(|t| (t.content.as_str(), Some(t.status)))
+            .collect();
+        ("tasks", tasks)
+    }
+
     /// True when there is nothing at all to report: such a transcript yields no snapshot.
     pub fn is_empty(&self) -> bool {
         self.instructions.is_empty()

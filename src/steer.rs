@@ -4,9 +4,8 @@
 //! the user's `/compact` focus text). A few lines naming the open tasks and the latest instruction
 //! make the summary itself less likely to call unfinished work done.
 
-use crate::extract::{Extraction, checklist_open};
+use crate::extract::Extraction;
 use crate::render::no_instruction_found;
-use crate::tasks::Status;
 use crate::text::{cut_to, folded_line, room, utf16_len};
 
 /// The directive's size limit (UTF-16 code units).
@@ -23,24 +22,14 @@ pub fn directive(ex: &Extraction) -> Option<String> {
     }
     // What is unfinished: the open tasks, or, in a session without task tools, the unchecked
     // checklist items the agent last wrote.
-    let (what, open): (&str, Vec<String>) = if ex.tasks.is_empty() {
-        let items = ex
-            .checklist
-            .iter()
-            .filter(|c| checklist_open(c))
-            // The item's own bullet is dropped: the list below adds one.
-            .map(|c| folded_line(c.trim_start().trim_start_matches(['-', '*', '+']), 140))
-            .collect();
-        ("checklist items", items)
-    } else {
-        let tasks = ex
-            .tasks
-            .iter()
-            .filter(|t| t.status != Status::Completed)
-            .map(|t| format!("{} ({})", folded_line(&t.content, 120), t.status.label()))
-            .collect();
-        ("tasks", tasks)
-    };
+    let (what, items) = ex.open_work();
+    let open: Vec<String> = items
+        .iter()
+        .map(|(text, status)| match status {
+            Some(s) => format!("{} ({})", folded_line(text, 120), s.label()),
+            None => folded_line(text, 140),
+        })
+        .collect();
     let mut s = String::from(
         "compact-guardian: in the summary, do not describe any task as done unless the conversation shows it finished",
     );
@@ -95,7 +84,7 @@ pub fn directive(ex: &Extraction) -> Option<String> {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::tasks::Task;
+    use crate::tasks::{Status, Task};
 
     #[test]
     fn checklist_items_have_one_bullet() {
@@ -105,7 +94,7 @@ mod tests {
             ..Default::default()
         };
         let d = directive(&ex).unwrap();
-        assert!(d.contains("\n- [ ] renderer\n"), "{d}");
+        assert!(d.contains("\n- renderer\n"), "{d}");
         assert!(!d.contains("- - ["), "{d}");
     }
 

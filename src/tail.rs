@@ -69,15 +69,9 @@ impl<R: Read + Seek> TailReader<R> {
     /// A line split across chunks is emitted when its start is read. The partial line left at the
     /// front when the caller stops reading is never emitted: it is the cut first line of the window.
     pub fn read_chunk(&mut self, mut on_line: impl FnMut(&[u8])) -> io::Result<bool> {
-        if self.pos == 0 {
+        let Some(start) = self.read_previous_chunk()? else {
             return Ok(false);
-        }
-        let start = self.pos.saturating_sub(CHUNK as u64);
-        let len = usize::try_from(self.pos - start).unwrap_or(CHUNK);
-        self.file.seek(SeekFrom::Start(start))?;
-        self.chunk.resize(len, 0);
-        self.file.read_exact(&mut self.chunk)?;
-        self.pos = start;
+        };
 
         let mut line_end = self.chunk.len();
         // One iterator over the chunk's newlines: a search set up per line would cost more than
@@ -111,15 +105,10 @@ impl<R: Read + Seek> TailReader<R> {
         needles: &[Finder],
         mut on_line: impl FnMut(&[u8]),
     ) -> io::Result<bool> {
-        if self.pos == 0 {
+        let Some(start) = self.read_previous_chunk()? else {
             return Ok(false);
-        }
-        let start = self.pos.saturating_sub(CHUNK as u64);
-        let len = usize::try_from(self.pos - start).unwrap_or(CHUNK);
-        self.file.seek(SeekFrom::Start(start))?;
-        self.chunk.resize(len, 0);
-        self.file.read_exact(&mut self.chunk)?;
-        self.pos = start;
+        };
+        let len = self.chunk.len();
 
         let mut matching = |line: &[u8]| {
             if needles.iter().any(|f| f.find(line).is_some()) {
@@ -165,6 +154,21 @@ impl<R: Read + Seek> TailReader<R> {
         }
         self.pending_end = Some(start + first_nl as u64);
         Ok(true)
+    }
+
+    /// Reads the chunk before what was read into `self.chunk`; its file offset, or `None` at the
+    /// start of the file.
+    fn read_previous_chunk(&mut self) -> io::Result<Option<u64>> {
+        if self.pos == 0 {
+            return Ok(None);
+        }
+        let start = self.pos.saturating_sub(CHUNK as u64);
+        let len = usize::try_from(self.pos - start).unwrap_or(CHUNK);
+        self.file.seek(SeekFrom::Start(start))?;
+        self.chunk.resize(len, 0);
+        self.file.read_exact(&mut self.chunk)?;
+        self.pos = start;
+        Ok(Some(start))
     }
 
     /// Emits the line starting at `chunk[from]`: either `chunk[from..to]`, or, when a line that

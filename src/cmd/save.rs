@@ -3,15 +3,14 @@
 use super::hook;
 use crate::audit::Digest;
 use crate::config::Config;
+use crate::extract::Extraction;
 use crate::extract::Part;
-use crate::extract::{Extraction, checklist_item, checklist_open};
 use crate::failopen::debug;
 use crate::history;
 use crate::pipeline;
 use crate::record::Format;
 use crate::render::{Meta, Source};
 use crate::steer::directive;
-use crate::tasks::Status;
 use crate::text::{folded_line, utf16_len};
 use crate::transcript::Limits;
 use anyhow::{Context, Result};
@@ -103,23 +102,8 @@ pub fn save(input: impl Read, cfg: &Config, deadline: Instant, out: &mut impl Wr
 /// What was protected, for the PostCompact audit: the open tasks (or, without a task list, the
 /// unchecked checklist items), the latest instruction, the plan's title.
 fn digest(ex: &Extraction, saved: bool) -> Digest {
-    let (open_kind, open) = if ex.tasks.is_empty() {
-        let items = ex
-            .checklist
-            .iter()
-            .filter(|c| checklist_open(c))
-            .map(|c| checklist_item(c).to_owned())
-            .collect();
-        ("checklist items", items)
-    } else {
-        let tasks = ex
-            .tasks
-            .iter()
-            .filter(|t| t.status != Status::Completed)
-            .map(|t| t.content.clone())
-            .collect();
-        ("tasks", tasks)
-    };
+    let (open_kind, items) = ex.open_work();
+    let open = items.iter().map(|(text, _)| (*text).to_owned()).collect();
     Digest {
         saved_at: history::now(),
         saved,

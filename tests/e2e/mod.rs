@@ -652,12 +652,7 @@ fn post_compact_audit_tells_the_user_what_the_summary_called_done_in_the_real_cl
         transcript.contains(said),
         "the audit message is not in the /compact output"
     );
-    let status = Command::new(env!("CARGO_BIN_EXE_compact-guardian"))
-        .args(["status", "--json"])
-        .env("COMPACT_GUARDIAN_DIR", &dir)
-        .output()
-        .unwrap();
-    let v: Value = serde_json::from_slice(&status.stdout).unwrap();
+    let v = status_json(&dir);
     let last = &v["compactions"][0];
     assert_eq!(last["trigger"], "manual", "{v}");
     assert_eq!(last["restored"], "snapshot", "{v}");
@@ -677,12 +672,7 @@ fn automatic_compaction_is_audited_and_recorded_in_the_real_cli() {
     s.run("CHECKLIST Plan the renderer and the billing tests");
     s.run("FILLCONTEXT read the whole repository");
     s.run("continue with the renderer");
-    let status = Command::new(env!("CARGO_BIN_EXE_compact-guardian"))
-        .args(["status", "--json"])
-        .env("COMPACT_GUARDIAN_DIR", &dir)
-        .output()
-        .unwrap();
-    let v: Value = serde_json::from_slice(&status.stdout).unwrap();
+    let v = status_json(&dir);
     let last = &v["compactions"][0];
     assert_eq!(last["trigger"], "auto", "{v}");
     assert_eq!(last["saved"], true, "{v}");
@@ -691,4 +681,14 @@ fn automatic_compaction_is_audited_and_recorded_in_the_real_cli() {
     assert_eq!(last["open_items"], 2, "{v}");
     // The model got the snapshot after the automatic compaction.
     assert!(s.restored().contains("- [ ] renderer"));
+}
+
+/// `compact-guardian status --json` for the snapshot folder `dir`.
+fn status_json(dir: &str) -> Value {
+    let status = Command::new(env!("CARGO_BIN_EXE_compact-guardian"))
+        .args(["status", "--json"])
+        .env("COMPACT_GUARDIAN_DIR", dir)
+        .output()
+        .unwrap();
+    serde_json::from_slice(&status.stdout).unwrap()
 }
