@@ -2,7 +2,7 @@
 //!
 //! | variable | meaning | default |
 //! |---|---|---|
-//! | `COMPACT_GUARDIAN_DIR` | snapshot folder | `$CLAUDE_CONFIG_DIR`, else `~/.claude` |
+//! | `COMPACT_GUARDIAN_DIR` | snapshot folder | `compact-guardian/` under `$CLAUDE_CONFIG_DIR`, else under `~/.claude` |
 //! | `COMPACT_GUARDIAN_TTL_SECS` | how long a snapshot stays fresh | 600 |
 //! | `COMPACT_GUARDIAN_SCAN_BYTES` | most bytes read from a transcript's end | no limit (the time budget bounds it) |
 //! | `COMPACT_GUARDIAN_BUDGET_MS` | time after which a hook stops reading and uses what it has | 2000 |
@@ -12,6 +12,9 @@
 use std::ffi::OsString;
 use std::path::PathBuf;
 use std::time::Duration;
+
+/// The snapshot folder's name under the config root.
+pub const FOLDER: &str = "compact-guardian";
 
 /// Resolved settings.
 #[derive(Debug, Clone)]
@@ -47,10 +50,14 @@ impl Config {
                 .and_then(|v| v.trim().parse::<u64>().ok())
                 .unwrap_or(default)
         };
-        let dir = set_os("COMPACT_GUARDIAN_DIR")
-            .or_else(|| set_os("CLAUDE_CONFIG_DIR"))
-            .map(PathBuf::from)
-            .or_else(|| home.map(|h| h.join(".claude")));
+        // A folder of its own under the config root: nothing of the user's lies loose in
+        // ~/.claude, and one command removes everything (README: Uninstall).
+        let dir = set_os("COMPACT_GUARDIAN_DIR").map(PathBuf::from).or_else(|| {
+            set_os("CLAUDE_CONFIG_DIR")
+                .map(PathBuf::from)
+                .or_else(|| home.map(|h| h.join(".claude")))
+                .map(|root| root.join(FOLDER))
+        });
         let flag = |k: &str| {
             set(k).map(|v| {
                 !matches!(
@@ -85,10 +92,13 @@ mod tests {
 
     #[test]
     fn folder_precedence() {
-        assert_eq!(cfg(&[]).dir, Some(PathBuf::from("/home/u/.claude")));
+        assert_eq!(
+            cfg(&[]).dir,
+            Some(PathBuf::from("/home/u/.claude/compact-guardian"))
+        );
         assert_eq!(
             cfg(&[("CLAUDE_CONFIG_DIR", "/c")]).dir,
-            Some(PathBuf::from("/c"))
+            Some(PathBuf::from("/c/compact-guardian"))
         );
         assert_eq!(
             cfg(&[("CLAUDE_CONFIG_DIR", "/c"), ("COMPACT_GUARDIAN_DIR", "/g")]).dir,
@@ -96,7 +106,7 @@ mod tests {
         );
         assert_eq!(
             cfg(&[("COMPACT_GUARDIAN_DIR", " ")]).dir,
-            Some(PathBuf::from("/home/u/.claude"))
+            Some(PathBuf::from("/home/u/.claude/compact-guardian"))
         );
     }
 

@@ -396,7 +396,7 @@ fn config_dir_precedence_reaches_the_binary() {
         .stdin(hook("s1", &t))
         .run();
     r.assert_fail_open();
-    assert!(cfg.join("compact-snapshot-s1.md").exists());
+    assert!(cfg.join("compact-guardian/compact-snapshot-s1.md").exists());
     // The home folder is HOME on Unix; on Windows it is the user's profile folder, which a test
     // cannot redirect (dirs::home_dir asks the system, not the environment).
     if cfg!(windows) {
@@ -409,7 +409,7 @@ fn config_dir_precedence_reaches_the_binary() {
     r.assert_fail_open();
     assert!(
         sb.path("home")
-            .join(".claude/compact-snapshot-s2.md")
+            .join(".claude/compact-guardian/compact-snapshot-s2.md")
             .exists()
     );
 }
