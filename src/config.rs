@@ -52,12 +52,14 @@ impl Config {
         };
         // A folder of its own under the config root: nothing of the user's lies loose in
         // ~/.claude, and one command removes everything (README: Uninstall).
-        let dir = set_os("COMPACT_GUARDIAN_DIR").map(PathBuf::from).or_else(|| {
-            set_os("CLAUDE_CONFIG_DIR")
-                .map(PathBuf::from)
-                .or_else(|| home.map(|h| h.join(".claude")))
-                .map(|root| root.join(FOLDER))
-        });
+        let dir = set_os("COMPACT_GUARDIAN_DIR")
+            .map(PathBuf::from)
+            .or_else(|| {
+                set_os("CLAUDE_CONFIG_DIR")
+                    .map(PathBuf::from)
+                    .or_else(|| home.map(|h| h.join(".claude")))
+                    .map(|root| root.join(FOLDER))
+            });
         let flag = |k: &str| {
             set(k).map(|v| {
                 !matches!(
