@@ -240,10 +240,9 @@ fn wrapper_at(s: &str) -> Option<usize> {
     let lead = s.len() - s.trim_start_matches([' ', '\t']).len();
     let body = &s[lead..];
     INJECTED_TAGS.iter().find_map(|tag| {
-        let (start, _) = find_open(body, tag)?;
-        if start != 0 {
-            return None;
-        }
+        // Only an element that opens right here counts: looked for here, not searched for in
+        // the rest of the text (line after line, that cost a long pasted prompt quadratic time).
+        open_tag_len(body, tag)?;
         let close = format!("</{tag}>");
         let end = body.find(&close)? + close.len();
         let after = body[end..].trim_start_matches([' ', '\t']);
@@ -251,6 +250,17 @@ fn wrapper_at(s: &str) -> Option<usize> {
             after.is_empty() || after.starts_with('\n') || wrapper_at(after).is_some();
         at_line_end.then_some(lead + end)
     })
+}
+
+/// The length of the opening `tag` element `s` starts with (`<tag>` or `<tag attr=...>`), if it
+/// starts with one (as [`find_open`] recognises them).
+fn open_tag_len(s: &str, tag: &str) -> Option<usize> {
+    let after = s.strip_prefix('<')?.strip_prefix(tag)?;
+    match after.chars().next()? {
+        '>' => Some(tag.len() + 2),
+        c if c.is_whitespace() => Some(tag.len() + 1 + after.find('>')? + 1),
+        _ => None,
+    }
 }
 
 /// `/name args` for a user-typed command, `None` for housekeeping built-ins.

@@ -129,26 +129,29 @@ pub fn quote(text: &str, room: usize, read_bound: usize) -> String {
     // then as much of the next one as fits, leaving room for the mark.
     let keep_room = room.saturating_sub(CUT_MARK_RESERVE);
     let mut s = String::new();
+    let mut used = 0; // utf16_len(&s), kept as lines are added (recounting would be quadratic)
     let mut consumed = 0; // bytes of `text` shown
     for line in text.lines() {
         let offset = line.as_ptr() as usize - text.as_ptr() as usize;
         let q = quoted(line);
-        if utf16_len(&s) + utf16_len(&q) <= keep_room {
+        let q_len = utf16_len(&q);
+        if used + q_len <= keep_room {
             s.push_str(&q);
+            used += q_len;
             consumed = offset + line.len();
             continue;
         }
         let mut partial = String::from("> ");
-        let mut used = utf16_len(&s) + 2 + 1; // the prefix and the closing newline
+        let mut partial_used = used + 2 + 1; // the prefix and the closing newline
         for (i, c) in line.char_indices() {
             let mut one = String::new();
             if c == '\t' || !c.is_control() {
                 push_visible(&mut one, c);
             }
-            if used + utf16_len(&one) > keep_room {
+            if partial_used + utf16_len(&one) > keep_room {
                 break;
             }
-            used += utf16_len(&one);
+            partial_used += utf16_len(&one);
             partial.push_str(&one);
             consumed = offset + i + c.len_utf8();
         }
