@@ -65,8 +65,6 @@ pub struct Extraction {
     pub instruction_records: Vec<Option<String>>,
     /// The transcript read (set by the pipeline).
     pub transcript: Option<String>,
-    /// Which client wrote it (set by the pipeline).
-    pub format: crate::record::Format,
     /// The task list as it stood.
     pub tasks: Vec<Task>,
     /// Task-tool calls about tasks beyond the tracked number (their state is not shown).
@@ -364,7 +362,7 @@ impl Extractor {
         }
         if rec.kind == (Kind::ToolsUsed { task_tools: false }) {
             // The CLI's own running list of tools used: the newest one met names every tool used
-            // before it, so without a task tool there is no task call to look for (D005).
+            // before it, so without a task tool there is no task call to look for (D016).
             self.tasks.settle();
         }
         if rec.kind == Kind::PlanExit {
@@ -603,7 +601,6 @@ impl Extractor {
             instructions,
             instruction_records,
             transcript: None,
-            format: Default::default(),
             tasks: self.tasks.tasks(),
             untracked_task_calls: self.tasks.untracked(),
             checklist: checklist(&replies),

@@ -56,6 +56,5 @@ pub fn build_with(path: &Path, mut fold: Extractor, limits: Limits) -> Result<Bu
         out_of_time: stats.hit_deadline,
     });
     extraction.transcript = Some(path.to_string_lossy().into_owned());
-    extraction.format = stats.format;
     Ok(Built { extraction, stats })
 }

@@ -660,7 +660,6 @@ mod tests {
             untracked_task_calls: 7,
             instruction_records: vec![Some("u".repeat(36)); 5],
             transcript: Some("/t.jsonl".into()),
-            format: Default::default(),
             cwd: None,
             git_branch: None,
             plan: Some(crate::extract::Plan {

@@ -106,14 +106,20 @@ pub fn scan(path: &Path, limits: Limits, fold: &mut impl Fold) -> Result<ScanSta
         file_bytes,
         ..ScanStats::default()
     };
-    // The finders for the needles last asked for: what is wanted only shrinks, so they change
-    // at most a few times a scan.
-    let mut needles: Option<(Vec<&'static [u8]>, Vec<Finder<'static>>)> = None;
+    // The finders for what was wanted when they were built: what is wanted only shrinks, so they
+    // are built at most a few times a scan.
+    let mut finders: Option<(Wants, Vec<Finder<'static>>)> = None;
     loop {
         // What is wanted only shrinks; asking once a chunk keeps the per-line cost to the triage.
         let wants = fold.wants();
-        let wanted = wants.needles();
-        if wanted.is_some() {
+        if finders.as_ref().is_none_or(|(w, _)| *w != wants) {
+            let built = wants
+                .needles()
+                .map(|n| n.iter().map(|n| Finder::new(*n)).collect());
+            finders = built.map(|f| (wants, f));
+        }
+        let search = finders.as_ref(); // built for `wants`, or none when every line matters
+        if search.is_some() {
             stats.needle_bytes += reader.remaining().min(tail::CHUNK as u64);
         }
         let mut on_line = |line: &[u8]| {
@@ -136,16 +142,9 @@ pub fn scan(path: &Path, limits: Limits, fold: &mut impl Fold) -> Result<ScanSta
             }
         };
         // Once only a few names can matter (tasks or plans far back), the chunk is searched for
-        // them whole and only the lines holding one are triaged (D005).
-        let more = match wanted {
-            Some(wanted) => {
-                if needles.as_ref().is_none_or(|(n, _)| *n != wanted) {
-                    let finders = wanted.iter().map(|n| Finder::new(*n)).collect();
-                    needles = Some((wanted, finders));
-                }
-                let finders = needles.as_ref().map_or(&[][..], |(_, f)| f.as_slice());
-                reader.read_chunk_matching(finders, &mut on_line)
-            }
+        // them whole and only the lines holding one are triaged (D016).
+        let more = match search {
+            Some((_, f)) => reader.read_chunk_matching(f, &mut on_line),
             None => reader.read_chunk(&mut on_line),
         }
         .with_context(|| format!("could not read transcript {}", path.display()))?;

@@ -339,12 +339,15 @@ fn tampered_archive_is_refused_never_run_and_reported_once() {
     );
 }
 
+/// A loopback URL nothing listens on (bound, then closed again): connection refused.
+fn dead_url() -> String {
+    let l = TcpListener::bind("127.0.0.1:0").unwrap();
+    format!("http://{}", l.local_addr().unwrap())
+}
+
 #[test]
 fn unreachable_or_unreleased_url_falls_back_and_reports_once() {
-    let dead = {
-        let l = TcpListener::bind("127.0.0.1:0").unwrap();
-        format!("http://{}", l.local_addr().unwrap())
-    }; // closed again: connection refused
+    let dead = dead_url();
     let empty = tempfile::tempdir().unwrap();
     let server = Server::new(empty.path().to_path_buf()); // answers 404: version not released
     // Said in the user's words, with the one fix that applies (never "curl exit 7", and no
@@ -604,10 +607,7 @@ fn a_binary_on_path_without_cargo_is_enough_no_download_no_warning() {
 fn installing_rust_after_a_failed_download_retries_at_the_next_start() {
     // Issue #22: the message says "install Rust and start a new session"; that must work now,
     // not a day later.
-    let dead = {
-        let l = TcpListener::bind("127.0.0.1:0").unwrap();
-        format!("http://{}", l.local_addr().unwrap())
-    };
+    let dead = dead_url();
     let p = Plugin::new();
     let env = [("COMPACT_GUARDIAN_RELEASE_URL", dead.as_str())];
     p.run("compact-guardian-provision", &[], &env, "{}");

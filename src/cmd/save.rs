@@ -65,7 +65,7 @@ pub fn save(input: impl Read, cfg: &Config, deadline: Instant, out: &mut impl Wr
     // Codex does not pass PreCompact output to its summarizer (it would only be shown to the
     // user, as noise): steer Claude Code only.
     if cfg.steer
-        && built.extraction.format == Format::ClaudeCode
+        && built.stats.format == Format::ClaudeCode
         && let Some(d) = directive(&built.extraction)
     {
         out.write_all(d.as_bytes())

@@ -418,7 +418,12 @@ const IGNORED_TYPES: &[&str] = &[
 /// records (`isSidechain: true`, written right after `parentUuid`) qualify. Anything else, a
 /// different key order included, is left to the parser.
 pub fn can_skip(line: &[u8]) -> bool {
-    if let Some(name) = first_key_type(line) {
+    can_skip_with(line, first_key_type(line))
+}
+
+/// [`can_skip`] given the line's [`first_key_type`], which the triage reads once for both uses.
+fn can_skip_with(line: &[u8], first_type: Option<&[u8]>) -> bool {
+    if let Some(name) = first_type {
         return IGNORED_TYPES.iter().any(|t| t.as_bytes() == name);
     }
     let head = &line[..line.len().min(160)];
@@ -539,12 +544,13 @@ pub fn triage(line: &[u8], wants: Wants) -> Triage {
     if codex::is_rollout_line(line) {
         return codex::triage(line, wants);
     }
-    if can_skip(line) {
+    let first_type = first_key_type(line);
+    if can_skip_with(line, first_type) {
         return Triage::Skip;
     }
     // A record of another type, or of none, yields nothing but its place in the chain, even in
     // the recent window: no need to parse a million tiny bookkeeping lines to learn that.
-    let other_type = match first_key_type(line) {
+    let other_type = match first_type {
         Some(name) => !CONVERSATION_TYPES.contains(&name),
         None => line.len() <= SHORT_LINE && line.starts_with(b"{\"") && !has_type_key(line),
     };
@@ -913,7 +919,6 @@ fn convert(raw: RawRecord) -> Record {
         .map(Id::of);
     let mut rec = Record {
         uuid: raw.uuid.get().map(Id::of),
-        uuid_text: None,
         parent,
         sidechain: raw.is_sidechain.0,
         meta: raw.is_meta.0,
@@ -921,14 +926,7 @@ fn convert(raw: RawRecord) -> Record {
         api_error: raw.is_api_error_message.0,
         origin: raw.origin.0.and_then(|o| o.kind.get().map(str::to_owned)),
         prompt_source: raw.prompt_source.non_blank().map(|s| bounded(s, 32)),
-        cwd: None,
-        git_branch: None,
-        texts: Vec::new(),
-        tool_uses: Vec::new(),
-        tool_results: Vec::new(),
-        plan_result: None,
-        plan_file: None,
-        kind,
+        ..Record::empty(kind)
     };
     // Subagent traffic and injected records never yield a prompt, a reply or an action: keep only
     // their place in the chain (skill expansions alone can be 16 KB each).
