@@ -1,6 +1,8 @@
 # The background half of bin/compact-guardian-provision: download + verify + install, else build
 # with cargo, else record the failure for the startup hook to report. Run detached with its output
 # in provision.log; inputs come in CG_* variables. Holds $CG_DATA/provision.lock until it ends.
+# With CG_NOW=1 (the launcher, at a compaction that found no binary): download + verify + install
+# only, within a few seconds; a failure is recorded only when no build can follow (no cargo).
 [ -r "$CG_ROOT/lib/provision.sh" ] || exit 0
 eval "$(tr -d '\r' <"$CG_ROOT/lib/provision.sh")" # CR-proof, like the launchers
 cg_data=$CG_DATA
@@ -9,7 +11,7 @@ lock="$cg_data/provision.lock"
 dest_dir="$cg_data/bin/$version"
 failed="$cg_data/failed-$version"
 work=$(mktemp -d "$cg_data/provision.XXXXXX") || { rmdir "$lock"; exit 0; }
-trap 'rm -rf "$work"; rmdir "$lock" 2>/dev/null' EXIT
+trap 'rm -rf "$work"; rm -f "$lock/building"; rmdir "$lock" 2>/dev/null' EXIT
 say() { echo "== $(date -u '+%Y-%m-%d %H:%M:%S UTC') $*"; }
 
 # Moves the file $1 into place as the installed binary, atomically (rename in the same folder).
@@ -28,11 +30,11 @@ fetch() {
     asset=$(cg_asset "$CG_TARGET")
     base="$CG_URL/v$version"
     say "downloading $base/$asset"
-    if ! why=$(cg_download "$base/$asset" "$work/$asset"); then
+    if ! why=$(cg_download "$base/$asset" "$work/$asset" ${CG_NOW:+4}); then
         kind=download detail="$why for $asset"
         return 1
     fi
-    if ! why=$(cg_download "$base/$asset.sha256" "$work/$asset.sha256"); then
+    if ! why=$(cg_download "$base/$asset.sha256" "$work/$asset.sha256" ${CG_NOW:+2}); then
         kind=download detail="$why for $asset.sha256"
         return 1
     fi
@@ -58,6 +60,7 @@ fetch() {
 
 build() {
     [ -n "$CG_CARGO" ] || return 1
+    : >"$lock/building" # a compaction does not wait for a build
     say "building compact-guardian $version from $CG_ROOT with $CG_CARGO"
     CARGO_TARGET_DIR="$cg_data/target" "$CG_CARGO" build --release --locked --manifest-path "$CG_ROOT/Cargo.toml" || {
         kind=build detail="cargo build failed"
@@ -77,6 +80,14 @@ if fetch; then
 fi
 say "no prebuilt binary installed ($kind failed: $detail)"
 fetch_kind=$kind fetch_detail=$detail
+if [ -n "${CG_NOW:-}" ]; then
+    # The launcher starts the build in the background when cargo exists; a tampered download is
+    # recorded either way (reported once).
+    [ -n "$CG_CARGO" ] && [ "$kind" != checksum ] && exit 0
+    printf '%s\t%s\n' "$kind" "$detail" >"$failed"
+    say "not protected: $kind: $detail"
+    exit 0
+fi
 if build; then
     # A tampered download stays on record (reported once) even though the build protects the user.
     if [ "$fetch_kind" = checksum ]; then printf '%s\t%s\n' "$fetch_kind" "$fetch_detail" >"$failed"; else rm -f "$failed"; fi

@@ -28,6 +28,21 @@ cg_version() {
     [ -n "$cg_v" ]
 }
 
+# Sets cg_data to this plugin's data folder when Claude Code did not say (CLAUDE_PLUGIN_DATA is
+# unset when the launcher is run by hand, as the README's debug commands do, and before Claude
+# Code 2.1.78). An installed plugin lives in <plugins>/cache/<marketplace>/<plugin>/<version>
+# ($1); Claude Code keeps its data in <plugins>/data/<plugin>@<marketplace>, every character
+# other than a letter, digit, '-' or '_' written '-'. Fails for any other layout (a checkout).
+cg_plugin_data() {
+    cg_data=
+    cg_p=${1%/}
+    cg_p=${cg_p%/*}
+    cg_m=${cg_p%/*}
+    cg_c=${cg_m%/*}
+    [ "${cg_c##*/}" = cache ] && [ -n "${cg_p##*/}" ] && [ -n "${cg_m##*/}" ] || return 1
+    cg_data="${cg_c%/cache}/data/$(printf '%s' "${cg_p##*/}@${cg_m##*/}" | tr -c 'A-Za-z0-9_-' '-')"
+}
+
 # The release target for this machine; fails where no binary is published.
 cg_target() {
     cg_os=$(uname -s 2>/dev/null)
@@ -105,12 +120,19 @@ cg_sha256() {
     [ ${#cg_h} -eq 64 ] && printf '%s\n' "$cg_h"
 }
 
-# Downloads URL $1 to file $2 with curl, wget or PowerShell. On failure prints a short reason
-# ("HTTP 404", "network error (curl 7)", "no downloader") and returns non-zero.
+# Downloads URL $1 to file $2 with curl, wget or PowerShell, within $3 seconds when given (a
+# compaction waiting on it; no retries then), else within 5 minutes with retries. On failure
+# prints a short reason ("HTTP 404", "network error (curl 7)", "no downloader") and returns
+# non-zero.
 cg_download() {
+    cg_max=${3:-300}
+    cg_retry=2
+    [ -n "${3:-}" ] && cg_retry=0
+    cg_connect=15
+    [ "$cg_max" -lt 15 ] && cg_connect=$cg_max
     if command -v curl >/dev/null 2>&1; then
-        cg_code=$(curl --location --silent --show-error --proto '=https,http' --connect-timeout 15 \
-            --max-time 300 --retry 2 --output "$2" --write-out '%{http_code}' "$1" 2>/dev/null)
+        cg_code=$(curl --location --silent --show-error --proto '=https,http' --connect-timeout "$cg_connect" \
+            --max-time "$cg_max" --retry "$cg_retry" --output "$2" --write-out '%{http_code}' "$1" 2>/dev/null)
         cg_rc=$?
         if [ $cg_rc -ne 0 ]; then
             echo "network error (curl exit $cg_rc)"
@@ -120,12 +142,12 @@ cg_download() {
         echo "HTTP $cg_code"
         return 1
     elif command -v wget >/dev/null 2>&1; then
-        if wget -q -T 60 -O "$2" "$1" 2>/dev/null; then return 0; fi
+        if wget -q -T "$cg_max" -t $((cg_retry + 1)) -O "$2" "$1" 2>/dev/null; then return 0; fi
         echo "download failed (wget exit $?)"
         return 1
     elif command -v powershell >/dev/null 2>&1; then
-        if CG_URL=$1 CG_OUT=$2 powershell -NoProfile -NonInteractive -Command \
-            "\$ProgressPreference='SilentlyContinue'; Invoke-WebRequest -UseBasicParsing -Uri \$env:CG_URL -OutFile \$env:CG_OUT" \
+        if CG_URL=$1 CG_OUT=$2 CG_MAX=$cg_max powershell -NoProfile -NonInteractive -Command \
+            "\$ProgressPreference='SilentlyContinue'; Invoke-WebRequest -UseBasicParsing -TimeoutSec \$env:CG_MAX -Uri \$env:CG_URL -OutFile \$env:CG_OUT" \
             >/dev/null 2>&1; then
             return 0
         fi
@@ -211,4 +233,71 @@ cg_failure_message() {
         echo "compact-guardian: $cg_why and Rust (cargo) is not installed, so compactions are NOT protected. Fix: $cg_fix."
         ;;
     esac
+}
+
+# Sets cg_cargo to cargo's path (PATH, then ~/.cargo/bin, where rustup puts it), or empty.
+cg_find_cargo() {
+    cg_cargo=$(command -v cargo 2>/dev/null)
+    [ -z "$cg_cargo" ] && [ -x "${CARGO_HOME:-$HOME/.cargo}/bin/cargo" ] && cg_cargo="${CARGO_HOME:-$HOME/.cargo}/bin/cargo"
+    [ -n "$cg_cargo" ]
+}
+
+# Runs lib/provision-job.sh for plugin root $1 and version $2, holding $cg_data/provision.lock
+# (which the caller has created; the job removes it). $3 = "now": download and verify only, with
+# the time bounds of a compaction that waits on it, and return when done; otherwise detached in
+# the background (download, else build with $cg_cargo), all three standard streams off the hook's
+# pipes so Claude Code does not wait for it. Output goes to provision.log.
+cg_run_job() {
+    cg_job=$(tr -d '\r' <"$1/lib/provision-job.sh" 2>/dev/null) || return 1
+    cg_t=$(cg_target) || cg_t=
+    cg_u=$(cg_release_url) || cg_u=
+    if [ "${3:-}" = now ]; then
+        CG_ROOT=$1 CG_DATA=$cg_data CG_VERSION=$2 CG_TARGET=$cg_t CG_URL=$cg_u CG_CARGO=${cg_cargo:-} CG_NOW=1 \
+            sh -c "$cg_job" provision-job </dev/null >>"$cg_data/provision.log" 2>&1
+        return 0
+    fi
+    cg_detach=
+    command -v setsid >/dev/null 2>&1 && cg_detach=setsid
+    CG_ROOT=$1 CG_DATA=$cg_data CG_VERSION=$2 CG_TARGET=$cg_t CG_URL=$cg_u CG_CARGO=${cg_cargo:-} \
+        $cg_detach sh -c "$cg_job" provision-job </dev/null >>"$cg_data/provision.log" 2>&1 &
+}
+
+# Removes $cg_data/provision.lock when it is older than an hour: left over from a job that died.
+cg_clear_stale_lock() {
+    [ -d "$cg_data/provision.lock" ] && [ -n "$(find "$cg_data/provision.lock" -maxdepth 0 -mmin +60 2>/dev/null)" ] &&
+        rm -f "$cg_data/provision.lock/building" && rmdir "$cg_data/provision.lock" 2>/dev/null
+    return 0
+}
+
+# At a compaction that found no binary for version $2 (plugin root $1): the first compaction
+# after an in-session install, or during the first session's download or build. Waits a few
+# seconds for a download another hook is running, or downloads and verifies the prebuilt binary
+# now (a second or two; the user is waiting for the compaction anyway), unless an attempt failed
+# within the hour (a compaction must not wait on a network that is down, every time). When that
+# fails and cargo exists, starts the build in the background for the next compaction. Sets
+# cg_found on success. Needs $cg_data.
+cg_provision_now() {
+    [ -n "$cg_data" ] && [ -n "$2" ] || return 1
+    cg_bin="$cg_data/bin/$2/compact-guardian"
+    cg_lock="$cg_data/provision.lock"
+    cg_clear_stale_lock
+    if [ -d "$cg_lock" ]; then
+        # A build takes a minute: not worth waiting for. A download takes a second or two.
+        [ -e "$cg_lock/building" ] && return 1
+        for cg_i in 1 2 3 4; do
+            sleep 1
+            cg_find "$cg_bin" && return 0
+            [ -d "$cg_lock" ] || break
+        done
+        cg_find "$cg_bin"
+        return
+    fi
+    [ -n "$(find "$cg_data/failed-$2" -mmin -60 2>/dev/null)" ] && return 1
+    mkdir -p "$cg_data" 2>/dev/null && mkdir "$cg_lock" 2>/dev/null || return 1
+    cg_find_cargo
+    cg_run_job "$1" "$2" now
+    cg_find "$cg_bin" && return 0
+    # The download failed; with cargo, the build protects the next compaction.
+    [ -n "$cg_cargo" ] && mkdir "$cg_lock" 2>/dev/null && cg_run_job "$1" "$2"
+    return 1
 }

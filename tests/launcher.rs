@@ -62,7 +62,8 @@ impl Plugin {
     }
 
     /// Runs a plugin script as Claude Code would: no terminal, a clean environment whose PATH has
-    /// the system tools but no cargo (it lives in ~/.cargo/bin, and HOME is a fresh folder).
+    /// the system tools but no cargo (it lives in ~/.cargo/bin, and HOME is a fresh folder), and
+    /// a release URL nothing answers at unless `env` names one (tests never reach the internet).
     fn run(&self, script: &str, args: &[&str], env: &[(&str, &str)], stdin: &str) -> Output {
         let mut c = Command::new("sh");
         c.arg(self.root().join("bin").join(script))
@@ -73,6 +74,7 @@ impl Plugin {
             .env("CLAUDE_PLUGIN_ROOT", self.root())
             .env("CLAUDE_PLUGIN_DATA", self.data())
             .env("COMPACT_GUARDIAN_DIR", self.path("store"))
+            .env("COMPACT_GUARDIAN_RELEASE_URL", dead_url())
             .stdin(Stdio::piped())
             .stdout(Stdio::piped())
             .stderr(Stdio::piped());
@@ -157,7 +159,11 @@ fn launcher_search_order() {
     let (code, out, err) = run(&env);
     assert_eq!((code, out.as_str()), (Some(0), ""), "fail-open");
     assert_eq!(err.lines().count(), 1, "{err}");
-    assert!(err.contains("installed at the next session start"), "{err}");
+    // 5: the release, fetched at the compaction (here from a URL nothing answers at).
+    assert!(
+        err.contains("could not reach the download server") && err.contains("NOT protected"),
+        "{err}"
+    );
 }
 
 #[test]
@@ -225,7 +231,13 @@ fn launcher_from_a_checkout_finds_target_release_without_plugin_root() {
 fn launcher_says_when_provisioning_is_running() {
     let p = Plugin::new();
     fs::create_dir_all(p.data().join("provision.lock")).unwrap();
+    fs::write(p.data().join("provision.lock/building"), "").unwrap();
+    let start = Instant::now();
     let o = p.run("compact-guardian", &["save"], &[], "");
+    assert!(
+        start.elapsed() < Duration::from_millis(900),
+        "a compaction does not wait for a build"
+    );
     let err = text(&o.stderr);
     assert_eq!((o.status.code(), err.lines().count()), (Some(0), 1));
     assert!(err.contains("still being downloaded or built"), "{err}");
@@ -319,24 +331,30 @@ fn tampered_archive_is_refused_never_run_and_reported_once() {
         .collect();
     assert!(leftovers.is_empty(), "{leftovers:?}");
 
-    // Without a binary, the compaction's restore tells the user (once), where they look.
+    // Without a binary, each compaction tells the user where they look (PostCompact), and the
+    // next session start once more, with the fix; the start after that stays quiet.
     let t = p.path("t.jsonl");
     fs::write(&t, small_session().join("\n") + "\n").unwrap();
-    let o = p.run("compact-guardian", &["restore"], &[], &start_hook("s1", &t));
-    let msg = system_message(&o.stdout);
-    assert!(
-        msg.contains("SHA-256") && msg.contains("rustup.rs"),
-        "{msg}"
-    );
+    let o = p.run("compact-guardian", &["restore"], &env, &start_hook("s1", &t));
+    assert!(o.stdout.is_empty(), "restore's output is the model's");
     assert_eq!(text(&o.stderr).lines().count(), 1);
+    let msg = system_message(&p.run("compact-guardian", &["audit"], &env, "{}").stdout);
+    assert!(msg.contains("SHA-256") && msg.contains("NOT protected"), "{msg}");
+    let msg = system_message(&p.run("compact-guardian-provision", &[], &env, "{}").stdout);
+    assert!(msg.contains("SHA-256") && msg.contains("rustup.rs"), "{msg}");
     let o = p.run("compact-guardian-provision", &[], &env, "{}");
     assert!(o.stdout.is_empty(), "told once per version and failure");
-    let o = p.run("compact-guardian", &["restore"], &[], &start_hook("s1", &t));
-    assert!(o.stdout.is_empty());
     assert!(
         !p.data().join("provision.lock").exists(),
         "not retried on every start"
     );
+    assert_eq!(
+        p.log().matches("SHA-256 mismatch").count(),
+        1,
+        "a compaction within the hour does not download again: {}",
+        p.log()
+    );
+    assert!(!p.installed().exists());
 }
 
 /// A loopback URL nothing listens on (bound, then closed again): connection refused.
@@ -654,4 +672,135 @@ fn an_unprotected_compaction_is_told_where_the_user_looks_each_time() {
     fs::create_dir_all(p.data().join("provision.lock")).unwrap();
     let msg = system_message(&p.run("compact-guardian", &["audit"], &[], "{}").stdout);
     assert!(msg.contains("still being downloaded or built"), "{msg}");
+}
+
+// ---- At the compaction itself (issue #22): no startup hook has run since the install.
+
+#[test]
+fn first_compaction_before_any_startup_hook_downloads_now_and_is_protected() {
+    // `/plugin install` inside a running session: no startup hook has run, no binary, no record.
+    // The compaction fetches the verified release itself, within the hook's time, and is saved.
+    let p = Plugin::new();
+    dist(&p.path("dist"));
+    let server = Server::new(p.path("dist"));
+    let env = [("COMPACT_GUARDIAN_RELEASE_URL", server.url.as_str())];
+    let t = p.path("t.jsonl");
+    fs::write(&t, small_session().join("\n") + "\n").unwrap();
+
+    let start = Instant::now();
+    let o = p.run("compact-guardian", &["save"], &env, &hook("s1", &t));
+    assert!(start.elapsed() < Duration::from_secs(8), "within the hook's 10 s");
+    assert_eq!(o.status.code(), Some(0));
+    assert!(text(&o.stdout).contains("fix the failing test"), "{o:?}");
+    assert!(p.log().contains("SHA-256 verified"), "{}", p.log());
+    assert!(p.installed().is_file());
+    assert!(!p.data().join("provision.lock").exists());
+    let o = p.run("compact-guardian", &["restore"], &env, &start_hook("s1", &t));
+    assert!(
+        text(&o.stdout).contains("Saved by the compact-guardian plugin"),
+        "{o:?}"
+    );
+    let o = p.run("compact-guardian", &["audit"], &env, "{}");
+    assert!(
+        !text(&o.stdout).contains("NOT protected"),
+        "{}",
+        text(&o.stdout)
+    );
+    // The next session start finds it installed: nothing more to do.
+    let o = p.run("compact-guardian-provision", &[], &env, "{}");
+    assert!(o.stdout.is_empty() && !p.data().join("provision.lock").exists());
+    assert_eq!(p.log().matches("downloading").count(), 1, "{}", p.log());
+}
+
+#[test]
+fn a_compaction_does_not_wait_on_a_failed_download_twice_within_the_hour() {
+    let p = Plugin::new();
+    let t = p.path("t.jsonl");
+    fs::write(&t, small_session().join("\n") + "\n").unwrap();
+    for _ in 0..3 {
+        let start = Instant::now();
+        let o = p.run("compact-guardian", &["save"], &[], &hook("s1", &t));
+        assert!(start.elapsed() < Duration::from_secs(8));
+        assert_eq!((o.status.code(), text(&o.stdout)), (Some(0), String::new()));
+        assert_eq!(text(&o.stderr).lines().count(), 1, "{}", text(&o.stderr));
+    }
+    assert_eq!(p.log().matches("downloading").count(), 1, "{}", p.log());
+    let msg = system_message(&p.run("compact-guardian", &["audit"], &[], "{}").stdout);
+    assert!(
+        msg.contains("could not reach the download server") && msg.contains("NOT protected"),
+        "{msg}"
+    );
+    // An hour later, the next compaction tries again.
+    let failed = p.data().join(format!("failed-{}", version()));
+    let old = std::time::SystemTime::now() - Duration::from_secs(3700);
+    fs::File::options()
+        .write(true)
+        .open(&failed)
+        .unwrap()
+        .set_modified(old)
+        .unwrap();
+    p.run("compact-guardian", &["save"], &[], &hook("s1", &t));
+    assert_eq!(p.log().matches("downloading").count(), 2, "{}", p.log());
+}
+
+#[test]
+fn a_compaction_during_the_startup_download_waits_for_it_briefly() {
+    // The first session's download is still running when the first compaction comes: wait a
+    // few seconds for it, then run what it installed.
+    let p = Plugin::new();
+    let lock = p.data().join("provision.lock");
+    fs::create_dir_all(&lock).unwrap();
+    let bin_dir = p.installed().parent().unwrap().to_path_buf();
+    let finisher = std::thread::spawn(move || {
+        std::thread::sleep(Duration::from_millis(1200));
+        fake(&bin_dir, "echo");
+        fs::remove_dir(&lock).unwrap();
+    });
+    let o = p.run("compact-guardian", &["save"], &[], "");
+    finisher.join().unwrap();
+    assert_eq!(text(&o.stdout), "save\n", "{}", text(&o.stderr));
+    assert!(p.log().is_empty(), "no second download: {}", p.log());
+}
+
+#[test]
+fn a_failed_download_at_a_compaction_starts_the_build_when_cargo_exists() {
+    let p = Plugin::new();
+    let rust = p.path("rust-bin");
+    fake(&rust, "false"); // a cargo whose build fails, fast
+    fs::rename(rust.join("compact-guardian"), rust.join("cargo")).unwrap();
+    let path = format!("{}:{}", rust.display(), p.path("tools").display());
+    let o = p.run("compact-guardian", &["save"], &[("PATH", &path)], "");
+    assert_eq!(o.status.code(), Some(0));
+    p.wait_for_provisioning();
+    let log = p.log();
+    assert!(log.contains("building compact-guardian"), "{log}");
+    assert_eq!(log.matches("downloading").count(), 2, "{log}");
+    // The build failed: that is what the user is told, not the download.
+    let msg = system_message(&p.run("compact-guardian", &["audit"], &[("PATH", &path)], "{}").stdout);
+    assert!(msg.contains("building") && msg.contains("failed"), "{msg}");
+}
+
+#[test]
+fn launcher_run_by_hand_from_an_installed_plugin_finds_its_data_folder() {
+    // Issue #22: the README's debug commands run `bin/compact-guardian` from the installed plugin
+    // folder, where CLAUDE_PLUGIN_DATA is unset. Claude Code's layout: the plugin in
+    // <plugins>/cache/<marketplace>/<plugin>/<version>, its data in
+    // <plugins>/data/<plugin>-<marketplace> (checked against the real CLI in the e2e suite).
+    let p = Plugin::new();
+    let plugins = p.path("home/.claude/plugins");
+    let installed = plugins.join(format!("cache/my.market/compact-guardian/{}", version()));
+    fs::create_dir_all(installed.parent().unwrap()).unwrap();
+    fs::rename(p.root(), &installed).unwrap();
+    let data = plugins.join("data/compact-guardian-my-market");
+    fake(&data.join("bin").join(version()), "echo");
+    let o = Command::new("sh")
+        .arg(installed.join("bin/compact-guardian"))
+        .arg("status")
+        .env_clear()
+        .env("PATH", p.path("tools"))
+        .env("HOME", p.path("home"))
+        .stdin(Stdio::null())
+        .output()
+        .unwrap();
+    assert_eq!(text(&o.stdout), "status\n", "{}", text(&o.stderr));
 }

@@ -566,6 +566,31 @@ fn marketplace_install_without_cargo_downloads_verifies_and_protects_the_first_c
     )
     .unwrap_or_default();
     assert!(log.contains("SHA-256 verified"), "{log}");
+    // Issue #22: the data folder is where the launcher, run by hand from the installed plugin
+    // (no CLAUDE_PLUGIN_DATA), looks for it: <plugins>/data/<plugin>-<marketplace>.
+    assert_eq!(
+        installed().unwrap().parent().unwrap().parent().unwrap().parent().unwrap(),
+        data.join("compact-guardian-compact-guardian")
+    );
+    let by_hand = Command::new("sh")
+        .arg(
+            root.join(".claude/plugins/cache/compact-guardian/compact-guardian")
+                .join(version)
+                .join("bin/compact-guardian"),
+        )
+        .arg("--version")
+        .env_clear()
+        .env("PATH", root.join("tools"))
+        .env("HOME", &root)
+        .stdin(Stdio::null())
+        .output()
+        .unwrap();
+    assert_eq!(
+        String::from_utf8_lossy(&by_hand.stdout),
+        format!("compact-guardian {version}\n"),
+        "{}",
+        String::from_utf8_lossy(&by_hand.stderr)
+    );
     s.run("EDIT:notes.txt Add a second line to notes.txt");
     s.run("/compact");
     s.run("What is next?");
