@@ -73,36 +73,48 @@ pub fn read(store: &Store) -> Vec<Entry> {
         .unwrap_or_default()
 }
 
-/// Updates the entry of `session`'s latest compaction with `update` (a new entry when `new` or
-/// when there is none recent), keeps the last [`MAX_ENTRIES`], and writes the file back.
+/// Whether a hook run starts a compaction's entry or completes one.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Step {
+    /// `save` (PreCompact): a new entry, unless the session's recent entry is still waiting for
+    /// its restore and audit (the same compaction's PreCompact, run again).
+    Save,
+    /// `restore` and `audit`: complete the session's recent entry (a new one when there is none).
+    Complete,
+}
+
+/// Updates the entry of `session`'s latest compaction with `update` (see [`Step`]), keeps the
+/// last [`MAX_ENTRIES`], writes the file back, and returns the entry as it was before the update
+/// (`None` for a new entry): what the earlier hooks of this compaction recorded.
 pub fn record(
     store: &Store,
     session: &str,
-    new: bool,
+    step: Step,
     update: impl FnOnce(&mut Entry),
-) -> anyhow::Result<()> {
+) -> anyhow::Result<Option<Entry>> {
     let mut entries = read(store);
     let session: String = session.chars().take(128).collect();
     let now = now();
     let recent = entries
         .iter()
         .rposition(|e| e.session == session && now.saturating_sub(e.time) <= SAME_COMPACTION_SECS);
-    let index = match recent {
-        Some(i) if !new => i,
+    let open = |e: &Entry| e.save_ran && e.restored.is_none() && !e.audited;
+    let (index, before) = match recent {
+        Some(i) if step == Step::Complete || open(&entries[i]) => (i, Some(entries[i].clone())),
         _ => {
             entries.push(Entry {
                 time: now,
                 session,
                 ..Entry::default()
             });
-            entries.len() - 1
+            (entries.len() - 1, None)
         }
     };
     update(&mut entries[index]);
     let keep_from = entries.len().saturating_sub(MAX_ENTRIES);
     let bytes = serde_json::to_vec_pretty(&entries[keep_from..])?;
     store.write_file(FILE, &bytes)?;
-    Ok(())
+    Ok(before)
 }
 
 #[cfg(test)]
@@ -119,9 +131,20 @@ mod tests {
     #[test]
     fn hooks_complete_one_entry_per_compaction() {
         let (_d, s) = store();
-        record(&s, "s1", true, |e| e.saved = true).unwrap();
-        record(&s, "s1", false, |e| e.restored = Some("snapshot".into())).unwrap();
-        record(&s, "s2", false, |e| e.restored = Some("rebuilt".into())).unwrap();
+        record(&s, "s1", Step::Save, |e| {
+            e.save_ran = true;
+            e.saved = true
+        })
+        .unwrap();
+        let before = record(&s, "s1", Step::Complete, |e| {
+            e.restored = Some("snapshot".into())
+        })
+        .unwrap();
+        assert!(before.is_some_and(|e| e.saved), "what save recorded");
+        record(&s, "s2", Step::Complete, |e| {
+            e.restored = Some("rebuilt".into())
+        })
+        .unwrap();
         let all = read(&s);
         assert_eq!(all.len(), 2);
         assert!(all[0].saved && all[0].restored.as_deref() == Some("snapshot"));
@@ -129,10 +152,22 @@ mod tests {
     }
 
     #[test]
+    fn a_repeated_precompact_is_one_compaction_a_later_one_is_another() {
+        let (_d, s) = store();
+        let save = |e: &mut Entry| e.save_ran = true;
+        record(&s, "s1", Step::Save, save).unwrap();
+        record(&s, "s1", Step::Save, save).unwrap(); // the same PreCompact, run twice
+        assert_eq!(read(&s).len(), 1);
+        record(&s, "s1", Step::Complete, |e| e.audited = true).unwrap();
+        record(&s, "s1", Step::Save, save).unwrap(); // the next compaction
+        assert_eq!(read(&s).len(), 2);
+    }
+
+    #[test]
     fn never_more_than_fifty_entries() {
         let (_d, s) = store();
         for i in 0..80 {
-            record(&s, &format!("s{i}"), true, |_| {}).unwrap();
+            record(&s, &format!("s{i}"), Step::Save, |_| {}).unwrap();
         }
         let all = read(&s);
         assert_eq!(all.len(), MAX_ENTRIES);
@@ -144,7 +179,7 @@ mod tests {
         let (_d, s) = store();
         s.write_file(FILE, b"{not json").unwrap();
         assert!(read(&s).is_empty());
-        record(&s, "s1", true, |e| e.saved = true).unwrap();
+        record(&s, "s1", Step::Save, |e| e.saved = true).unwrap();
         assert_eq!(read(&s).len(), 1);
     }
 }

@@ -335,13 +335,24 @@ fn tampered_archive_is_refused_never_run_and_reported_once() {
     // next session start once more, with the fix; the start after that stays quiet.
     let t = p.path("t.jsonl");
     fs::write(&t, small_session().join("\n") + "\n").unwrap();
-    let o = p.run("compact-guardian", &["restore"], &env, &start_hook("s1", &t));
+    let o = p.run(
+        "compact-guardian",
+        &["restore"],
+        &env,
+        &start_hook("s1", &t),
+    );
     assert!(o.stdout.is_empty(), "restore's output is the model's");
     assert_eq!(text(&o.stderr).lines().count(), 1);
     let msg = system_message(&p.run("compact-guardian", &["audit"], &env, "{}").stdout);
-    assert!(msg.contains("SHA-256") && msg.contains("NOT protected"), "{msg}");
+    assert!(
+        msg.contains("SHA-256") && msg.contains("NOT protected"),
+        "{msg}"
+    );
     let msg = system_message(&p.run("compact-guardian-provision", &[], &env, "{}").stdout);
-    assert!(msg.contains("SHA-256") && msg.contains("rustup.rs"), "{msg}");
+    assert!(
+        msg.contains("SHA-256") && msg.contains("rustup.rs"),
+        "{msg}"
+    );
     let o = p.run("compact-guardian-provision", &[], &env, "{}");
     assert!(o.stdout.is_empty(), "told once per version and failure");
     assert!(
@@ -689,13 +700,21 @@ fn first_compaction_before_any_startup_hook_downloads_now_and_is_protected() {
 
     let start = Instant::now();
     let o = p.run("compact-guardian", &["save"], &env, &hook("s1", &t));
-    assert!(start.elapsed() < Duration::from_secs(8), "within the hook's 10 s");
+    assert!(
+        start.elapsed() < Duration::from_secs(8),
+        "within the hook's 10 s"
+    );
     assert_eq!(o.status.code(), Some(0));
     assert!(text(&o.stdout).contains("fix the failing test"), "{o:?}");
     assert!(p.log().contains("SHA-256 verified"), "{}", p.log());
     assert!(p.installed().is_file());
     assert!(!p.data().join("provision.lock").exists());
-    let o = p.run("compact-guardian", &["restore"], &env, &start_hook("s1", &t));
+    let o = p.run(
+        "compact-guardian",
+        &["restore"],
+        &env,
+        &start_hook("s1", &t),
+    );
     assert!(
         text(&o.stdout).contains("Saved by the compact-guardian plugin"),
         "{o:?}"
@@ -776,7 +795,10 @@ fn a_failed_download_at_a_compaction_starts_the_build_when_cargo_exists() {
     assert!(log.contains("building compact-guardian"), "{log}");
     assert_eq!(log.matches("downloading").count(), 2, "{log}");
     // The build failed: that is what the user is told, not the download.
-    let msg = system_message(&p.run("compact-guardian", &["audit"], &[("PATH", &path)], "{}").stdout);
+    let msg = system_message(
+        &p.run("compact-guardian", &["audit"], &[("PATH", &path)], "{}")
+            .stdout,
+    );
     assert!(msg.contains("building") && msg.contains("failed"), "{msg}");
 }
 

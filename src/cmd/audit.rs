@@ -6,7 +6,7 @@ use super::hook;
 use crate::audit::{Digest, Restored, compare, message};
 use crate::config::Config;
 use crate::failopen::debug;
-use crate::history;
+use crate::history::{self, Step};
 use anyhow::Result;
 use std::io::{Read, Write};
 use std::time::Duration;
@@ -24,18 +24,6 @@ pub fn audit(input: impl Read, cfg: &Config, out: &mut impl Write) -> Result<()>
     let digest: Option<Digest> = snaps
         .and_then(|s| s.take_digest(MAX_DIGEST_BYTES))
         .and_then(|b| serde_json::from_slice(&b).ok());
-    let entry = snaps.and_then(|s| {
-        history::read(s.store())
-            .into_iter()
-            .rev()
-            .find(|e| e.session == session && history::now().saturating_sub(e.time) <= 15 * 60)
-    });
-    let restored = match entry.as_ref().and_then(|e| e.restored.as_deref()) {
-        Some("snapshot") => Restored::Snapshot,
-        Some("rebuilt") => Restored::Rebuilt,
-        _ if snaps.is_some_and(|s| s.recently_restored(RECENT_RESTORE)) => Restored::Snapshot,
-        _ => Restored::Nothing,
-    };
     // Codex's PostCompact carries no summary, and Claude Code's may be empty: then only what was
     // restored is said.
     let summary = hook
@@ -44,10 +32,10 @@ pub fn audit(input: impl Read, cfg: &Config, out: &mut impl Write) -> Result<()>
         .as_deref()
         .filter(|s| !s.trim().is_empty());
     let findings = digest.as_ref().zip(summary).map(|(d, s)| compare(d, s));
-    let verdict = message(digest.as_ref(), restored, findings.as_ref());
     debug(cfg.debug, || format!("audit: {findings:?}"));
-    if let Some(s) = snaps {
-        let recorded = history::record(s.store(), &session, false, |e| {
+    // One read of the history: this compaction's entry as save and restore left it, completed.
+    let entry = snaps.and_then(|s| {
+        let recorded = history::record(s.store(), &session, Step::Complete, |e| {
             e.audited = true;
             let Some(d) = &digest else {
                 return; // a repeated audit: the first one's counts stand
@@ -60,10 +48,18 @@ pub fn audit(input: impl Read, cfg: &Config, out: &mut impl Write) -> Result<()>
                 e.plan_kept = f.plan_kept;
             }
         });
-        if let Err(e) = recorded {
-            debug(cfg.debug, || format!("history not updated: {e:#}"));
-        }
-    }
+        recorded
+            .inspect_err(|e| debug(cfg.debug, || format!("history not updated: {e:#}")))
+            .ok()
+            .flatten()
+    });
+    let restored = match entry.as_ref().and_then(|e| e.restored.as_deref()) {
+        Some("snapshot") => Restored::Snapshot,
+        Some("rebuilt") => Restored::Rebuilt,
+        _ if snaps.is_some_and(|s| s.recently_restored(RECENT_RESTORE)) => Restored::Snapshot,
+        _ => Restored::Nothing,
+    };
+    let verdict = message(digest.as_ref(), restored, findings.as_ref());
     let json = serde_json::json!({ "systemMessage": verdict });
     writeln!(out, "{json}")?;
     out.flush()?;

@@ -71,7 +71,7 @@ pub fn restore(
         };
         if let Some(outcome) = outcome {
             let session = hook.input.session_id.as_deref().unwrap_or_default();
-            let recorded = history::record(snaps.store(), session, false, |e| {
+            let recorded = history::record(snaps.store(), session, history::Step::Complete, |e| {
                 e.restored = Some(outcome.to_owned());
                 e.restore_ms = Some(started.elapsed().as_millis() as u64);
             });

@@ -83,7 +83,7 @@ pub fn save(input: impl Read, cfg: &Config, deadline: Instant, out: &mut impl Wr
             debug(cfg.debug, || format!("digest not kept: {e:#}"));
         }
         let session = hook.input.session_id.as_deref().unwrap_or_default();
-        let recorded = history::record(snaps.store(), session, true, |e| {
+        let recorded = history::record(snaps.store(), session, history::Step::Save, |e| {
             e.trigger = hook.input.trigger.as_deref().map(|t| folded_line(t, 20));
             e.save_ran = true;
             e.saved = units > 0;

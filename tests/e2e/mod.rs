@@ -569,7 +569,14 @@ fn marketplace_install_without_cargo_downloads_verifies_and_protects_the_first_c
     // Issue #22: the data folder is where the launcher, run by hand from the installed plugin
     // (no CLAUDE_PLUGIN_DATA), looks for it: <plugins>/data/<plugin>-<marketplace>.
     assert_eq!(
-        installed().unwrap().parent().unwrap().parent().unwrap().parent().unwrap(),
+        installed()
+            .unwrap()
+            .parent()
+            .unwrap()
+            .parent()
+            .unwrap()
+            .parent()
+            .unwrap(),
         data.join("compact-guardian-compact-guardian")
     );
     let by_hand = Command::new("sh")
