@@ -826,3 +826,49 @@ fn launcher_run_by_hand_from_an_installed_plugin_finds_its_data_folder() {
         .unwrap();
     assert_eq!(text(&o.stdout), "status\n", "{}", text(&o.stderr));
 }
+
+#[test]
+fn hooks_are_shell_form_commands_bash_and_sh_can_run() {
+    // D021: every hook is `"${CLAUDE_PLUGIN_ROOT}/bin/<launcher>" [subcommand]` in shell form: no
+    // `"shell": "powershell"` (refused with an error at every event where there is no pwsh) and no
+    // exec form (`args`: on Windows it needs an .exe at that path). Each subcommand is one the
+    // binary fails open on, and each hook ends well within its timeout.
+    let hooks: serde_json::Value =
+        serde_json::from_str(&fs::read_to_string(repo().join("hooks/hooks.json")).unwrap())
+            .unwrap();
+    let mut seen = Vec::new();
+    for (event, groups) in hooks["hooks"].as_object().unwrap() {
+        for group in groups.as_array().unwrap() {
+            for h in group["hooks"].as_array().unwrap() {
+                let keys: Vec<&str> = h.as_object().unwrap().keys().map(|k| k.as_str()).collect();
+                assert!(
+                    !keys.contains(&"shell") && !keys.contains(&"args"),
+                    "{event}: {h}"
+                );
+                let cmd = h["command"].as_str().unwrap();
+                let rest = cmd
+                    .strip_prefix("\"${CLAUDE_PLUGIN_ROOT}/bin/")
+                    .unwrap_or_else(|| panic!("{event}: {cmd}"));
+                let (script, arg) = rest.split_once('"').unwrap();
+                assert!(repo().join("bin").join(script).is_file(), "{cmd}");
+                let arg = arg.trim();
+                assert!(
+                    ["save", "restore", "audit", ""].contains(&arg),
+                    "{event}: {cmd}"
+                );
+                assert!(h["timeout"].as_u64().unwrap() <= 10, "{event}");
+                seen.push(format!("{event}:{arg}"));
+            }
+        }
+    }
+    seen.sort();
+    assert_eq!(
+        seen,
+        [
+            "PostCompact:audit",
+            "PreCompact:save",
+            "SessionStart:",
+            "SessionStart:restore"
+        ]
+    );
+}
