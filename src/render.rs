@@ -6,7 +6,7 @@
 //! a cap and within what is left of [`TARGET`], so the least important section is the one that
 //! shrinks, and every cut is visible ("... 3 more"). Then the room still left is handed to the
 //! long texts that were cut, most important first: the latest instruction, the older ones newest
-//! first, the approved plan, the last reply ([`Allowances`]); a pasted spec is kept whole when the
+//! first, the approved plan, the last reply (`Allowances`); a pasted spec is kept whole when the
 //! snapshot has room for it. What stays cut says where the whole text is (the transcript record).
 //! Pasted text is quoted line by line, so a `## heading` or a code fence in a prompt stays inside
 //! its item.

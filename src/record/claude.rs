@@ -1,0 +1,936 @@
+//! Claude Code transcript lines (`~/.claude/projects/<project>/<session>.jsonl`): the raw
+//! record as serde reads it (borrowing, lenient, every unnamed field skipped), its conversion
+//! into the shared [`Record`], and the triage that decides from raw bytes whether a line needs
+//! parsing at all (the structural keys, read in one pass over the line's colons).
+
+use super::{
+    Id, KEEP_PLAN, Kind, Link, PLAN_APPROVED, PlanResult, Record, TASK_LIST_TOOLS, TaskArgs,
+    TodoItem, ToolResult, ToolUse, Triage, Wants, bounded,
+};
+use crate::json::{LBool, LContent, LList, LObj, LStr, LText, MAX_TEXT, repair_line};
+use serde::Deserialize;
+use std::borrow::Cow;
+
+#[derive(Deserialize, Default)]
+#[serde(default)]
+struct RawRecord<'a> {
+    #[serde(rename = "type", borrow)]
+    kind: LStr<'a>,
+    #[serde(borrow)]
+    subtype: LStr<'a>,
+    #[serde(borrow)]
+    uuid: LStr<'a>,
+    #[serde(rename = "parentUuid", borrow)]
+    parent_uuid: LStr<'a>,
+    #[serde(rename = "logicalParentUuid", borrow)]
+    logical_parent_uuid: LStr<'a>,
+    #[serde(rename = "isSidechain")]
+    is_sidechain: LBool,
+    #[serde(rename = "isMeta")]
+    is_meta: LBool,
+    #[serde(rename = "isCompactSummary")]
+    is_compact_summary: LBool,
+    #[serde(rename = "isVisibleInTranscriptOnly")]
+    is_visible_in_transcript_only: LBool,
+    #[serde(rename = "isApiErrorMessage")]
+    is_api_error_message: LBool,
+    #[serde(borrow)]
+    origin: LObj<RawOrigin<'a>>,
+    #[serde(rename = "promptSource", borrow)]
+    prompt_source: LStr<'a>,
+    #[serde(borrow)]
+    cwd: LStr<'a>,
+    #[serde(rename = "gitBranch", borrow)]
+    git_branch: LStr<'a>,
+    #[serde(borrow)]
+    message: LObj<RawMessage<'a>>,
+    #[serde(borrow)]
+    attachment: LObj<RawAttachment<'a>>,
+    #[serde(rename = "toolUseResult", borrow)]
+    tool_use_result: LObj<RawToolUseResult<'a>>,
+    /// `tools-used` records' list, kept raw: only which names it holds matters.
+    #[serde(borrow)]
+    tools: Option<&'a serde_json::value::RawValue>,
+}
+
+#[derive(Deserialize, Default)]
+#[serde(default)]
+struct RawToolUseResult<'a> {
+    #[serde(borrow)]
+    plan: LText<'a, KEEP_PLAN>,
+    #[serde(rename = "filePath", borrow)]
+    file_path: LStr<'a>,
+}
+
+#[derive(Deserialize, Default)]
+#[serde(default)]
+struct RawOrigin<'a> {
+    #[serde(borrow)]
+    kind: LStr<'a>,
+}
+
+#[derive(Deserialize, Default)]
+#[serde(default)]
+struct RawMessage<'a> {
+    #[serde(borrow)]
+    content: LContent<'a, RawBlock<'a>>,
+}
+
+#[derive(Deserialize, Default)]
+#[serde(default)]
+struct RawAttachment<'a> {
+    #[serde(rename = "type", borrow)]
+    kind: LStr<'a>,
+    #[serde(borrow)]
+    prompt: LText<'a>,
+    #[serde(rename = "planFilePath", borrow)]
+    plan_file_path: LStr<'a>,
+}
+
+#[derive(Deserialize, Default)]
+#[serde(default)]
+struct RawBlock<'a> {
+    #[serde(rename = "type", borrow)]
+    kind: LStr<'a>,
+    #[serde(borrow)]
+    text: LText<'a>,
+    #[serde(borrow)]
+    id: LStr<'a>,
+    #[serde(borrow)]
+    name: LStr<'a>,
+    #[serde(borrow)]
+    input: LObj<RawInput<'a>>,
+    #[serde(borrow)]
+    tool_use_id: LStr<'a>,
+    is_error: LBool,
+    #[serde(borrow)]
+    content: LContent<'a, RawResultPart<'a>, KEEP_RESULT_READ>,
+}
+
+#[derive(Deserialize, Default)]
+#[serde(default)]
+struct RawResultPart<'a> {
+    #[serde(borrow)]
+    text: LText<'a, KEEP_RESULT_READ>,
+}
+
+/// Tool arguments that matter. Big ones (`content` of Write, `old_string`, ...) are not named and
+/// so are skipped without allocation.
+#[derive(Deserialize, Default)]
+#[serde(default)]
+struct RawInput<'a> {
+    #[serde(borrow)]
+    file_path: LStr<'a>,
+    #[serde(borrow)]
+    notebook_path: LStr<'a>,
+    #[serde(borrow)]
+    command: LStr<'a>,
+    #[serde(borrow)]
+    pattern: LStr<'a>,
+    #[serde(borrow)]
+    path: LStr<'a>,
+    #[serde(borrow)]
+    url: LStr<'a>,
+    #[serde(borrow)]
+    query: LStr<'a>,
+    #[serde(borrow)]
+    skill: LStr<'a>,
+    #[serde(borrow)]
+    subject: LStr<'a>,
+    #[serde(borrow)]
+    description: LStr<'a>,
+    #[serde(borrow)]
+    prompt: LStr<'a>,
+    #[serde(rename = "taskId", borrow)]
+    task_id: LStr<'a>,
+    #[serde(borrow)]
+    status: LStr<'a>,
+    #[serde(borrow)]
+    todos: LList<RawTodo<'a>>,
+    #[serde(borrow)]
+    plan: LText<'a, KEEP_PLAN>,
+}
+
+#[derive(Deserialize, Default)]
+#[serde(default)]
+struct RawTodo<'a> {
+    #[serde(borrow)]
+    content: LStr<'a>,
+    #[serde(borrow)]
+    status: LStr<'a>,
+    #[serde(rename = "activeForm", borrow)]
+    active_form: LStr<'a>,
+}
+
+/// Tools whose calls change a file on disk, and the argument naming it.
+const WRITING_TOOLS: &[&str] = &["Edit", "Write", "MultiEdit", "NotebookEdit"];
+
+/// How much of a tool's key argument is kept.
+const KEEP_ARG: usize = 400;
+/// How much of a tool result's text is kept.
+const KEEP_RESULT_HEAD: usize = 160;
+/// How much of a tool result's text is read: a plan approval names its file after ~150 bytes.
+const KEEP_RESULT_READ: usize = 1024;
+
+/// Whether raw JSON text names one of [`TASK_LIST_TOOLS`] (anything unreadable counts as yes).
+fn names_task_tool(raw: &[u8]) -> bool {
+    TASK_LIST_TOOLS
+        .iter()
+        .any(|t| memchr::memmem::find(raw, t.as_bytes()).is_some())
+}
+
+/// Record types that never matter here, recognised when `type` is the line's first key (as the CLI
+/// writes them): API bookkeeping, file history, titles, modes, queue and cost state, old titles.
+const IGNORED_TYPES: &[&str] = &[
+    "api-request",
+    "api-request-shape",
+    "api-request-blob",
+    "file-history-snapshot",
+    "file-history-delta",
+    "last-prompt",
+    "ai-title",
+    "custom-title",
+    "agent-name",
+    "mode",
+    "permission-mode",
+    "cost-state",
+    "atis-latch",
+    "queue-operation",
+    "bridge-session",
+    "worktree-state",
+    "summary",
+];
+
+/// A cheap look at the start of a line: true when the line certainly cannot matter, so it need
+/// not be parsed. Bookkeeping records (a third of a 2.1.3xx transcript's bytes) and subagent
+/// records (`isSidechain: true`, written right after `parentUuid`) qualify. Anything else, a
+/// different key order included, is left to the parser.
+#[cfg(test)]
+fn can_skip(line: &[u8]) -> bool {
+    can_skip_with(line, first_key_type(line))
+}
+
+/// `can_skip` given the line's [`first_key_type`], which the triage reads once for both uses.
+fn can_skip_with(line: &[u8], first_type: Option<&[u8]>) -> bool {
+    if let Some(name) = first_type {
+        return IGNORED_TYPES.iter().any(|t| t.as_bytes() == name);
+    }
+    let head = &line[..line.len().min(160)];
+    head.starts_with(PARENT_FIRST) && pat::SIDECHAIN.find(head).is_some()
+}
+
+/// The record types whose lines can hold more than their place in the parent chain (see
+/// `convert`): every other type is `Kind::Other`.
+const CONVERSATION_TYPES: &[&[u8]] = &[
+    b"user",
+    b"assistant",
+    b"system",
+    b"attachment",
+    b"tools-used",
+];
+
+/// The value of `type` when it is the line's first key (bookkeeping records as the CLI writes
+/// them), escape-free.
+fn first_key_type(line: &[u8]) -> Option<&[u8]> {
+    string_value(line.strip_prefix(b"{\"type\":")?)
+}
+
+/// Byte patterns that can only occur in JSON structure, never inside a JSON string (where every
+/// quote is escaped). A line that has none of the interesting ones cannot matter.
+mod pat {
+    use memchr::memmem::Finder;
+    use std::sync::LazyLock;
+
+    /// A byte pattern, built once.
+    pub type LazyFinder = LazyLock<Finder<'static>>;
+
+    macro_rules! finders {
+        ($($name:ident = $pat:expr;)*) => {
+            $(pub static $name: LazyLock<Finder<'static>> = LazyLock::new(|| Finder::new($pat));)*
+        };
+    }
+    finders! {
+        TASK_CREATED = b"Task #";
+        PLAN_APPROVED = super::PLAN_APPROVED.as_bytes();
+        SIDECHAIN = b"\"isSidechain\":true";
+        TYPE_KEY = b"\"type\"";
+    }
+}
+
+/// [`super::triage`] for a Claude Code line. Conservative: a line is only skipped or reduced to its link on positive evidence (compact JSON
+/// as the CLI writes it); anything unusual is parsed. Most lines of a long autonomous session are
+/// tool calls, tool results and bookkeeping, and this keeps the backward scan near `grep` speed
+/// over them: one `memchr` pass over the line's colons reads every structural key it needs.
+pub(super) fn triage(line: &[u8], wants: Wants) -> Triage {
+    let first_type = first_key_type(line);
+    if can_skip_with(line, first_type) {
+        return Triage::Skip;
+    }
+    // A record of another type, or of none, yields nothing but its place in the chain, even in
+    // the recent window: no need to parse a million tiny bookkeeping lines to learn that.
+    let other_type = match first_type {
+        Some(name) => !CONVERSATION_TYPES.contains(&name),
+        None => line.len() <= SHORT_LINE && line.starts_with(b"{\"") && !has_type_key(line),
+    };
+    if other_type {
+        return link_only(&facts_of(line));
+    }
+    if !line.starts_with(b"{\"") {
+        return Triage::Parse;
+    }
+    if wants.everything {
+        // A short record without a single key that carries content is only a link, whatever
+        // its type; anything else in the recent window is parsed.
+        if line.len() <= SHORT_LINE {
+            let f = facts_of(line);
+            if !f.payload && f.types.any && !f.types.other {
+                return link_only(&f);
+            }
+        }
+        return Triage::Parse;
+    }
+    let f = facts_of(line);
+    let t = &f.types;
+    if !t.any && !has_type_key(line) {
+        return link_only(&f);
+    }
+    if !t.any
+        || (t.user && !t.tool_result) // a prompt, a summary, injected text
+        || t.queued
+        || t.system // compaction boundaries among them
+        || t.other
+        || f.sidechain
+        || f.unclear
+    {
+        return Triage::Parse;
+    }
+    let has = |f: &pat::LazyFinder| f.find(line).is_some();
+    if (wants.task_calls && f.tools.task)
+        || (wants.files && f.tools.writing)
+        || (wants.plans && (f.tools.plan || t.plan_exit))
+        || ((wants.task_calls || wants.files) && f.is_error)
+        || (t.tool_result && wants.task_calls && has(&pat::TASK_CREATED))
+        || (t.tool_result && wants.plans && has(&pat::PLAN_APPROVED))
+    {
+        return Triage::Parse;
+    }
+    match f.uuid {
+        None => Triage::Skip,
+        Some(uuid) => Triage::Link(Link {
+            uuid,
+            parent: f.parent,
+            meta: f.meta,
+        }),
+    }
+}
+
+/// Lines up to this long are checked for having no type at all before the recent window parses
+/// them (longer ones are parsed: the check would cost a pass of its own).
+const SHORT_LINE: usize = 1024;
+
+/// Whether the bytes `"type"` occur anywhere: without them the record has no type (whatever the
+/// JSON's spacing) and is `Kind::Other`.
+fn has_type_key(line: &[u8]) -> bool {
+    pat::TYPE_KEY.find(line).is_some()
+}
+
+/// The triage of a line whose record can only be `Kind::Other`: its link, if it is clear.
+fn link_only(f: &Facts) -> Triage {
+    match f.uuid {
+        _ if f.unclear => Triage::Parse,
+        _ if f.sidechain => Triage::Skip, // never walked (`Extractor::record`)
+        None => Triage::Skip,
+        Some(uuid) => Triage::Link(Link {
+            uuid,
+            parent: f.parent,
+            meta: f.meta,
+        }),
+    }
+}
+
+/// The `"type"` values a line holds (at any depth), reduced to what triage distinguishes.
+#[derive(Default)]
+struct Types {
+    any: bool,
+    user: bool,
+    tool_result: bool,
+    queued: bool,
+    system: bool,
+    plan_exit: bool,
+    /// A value not known to be harmless: the line is parsed.
+    other: bool,
+}
+
+/// Which kinds of tool a line names in `"name":"..."`.
+#[derive(Default)]
+struct ToolNames {
+    task: bool,
+    writing: bool,
+    plan: bool,
+}
+
+/// What one pass over a line's structural keys found.
+#[derive(Default)]
+struct Facts {
+    types: Types,
+    tools: ToolNames,
+    uuid: Option<Id>,
+    parent: Option<Id>,
+    is_error: bool,
+    meta: bool,
+    sidechain: bool,
+    /// A key that can carry more than the record's link: `message`, `cwd`, `gitBranch`,
+    /// `toolUseResult`, `attachment`, `subtype`, `tools` (see `convert`).
+    payload: bool,
+    /// A key occurred twice where once was expected, or a value had an unexpected form.
+    unclear: bool,
+}
+
+/// Reads the structural keys of a compact JSON line in one pass over its colons. A key counts only when it is a
+/// whole string directly after `{` or `,` and directly before the colon: inside a JSON string
+/// every quote is escaped, so text that merely mentions `"type":"user"` never counts.
+fn facts_of(line: &[u8]) -> Facts {
+    // A short line is cheaper to search eight bytes a step than to set a vector searcher up for.
+    if line.len() <= SHORT_COLONS {
+        return facts_from(line, SwarColons::new(line));
+    }
+    // The colon searcher is chosen once: memchr_iter would go through its runtime dispatch on
+    // every colon, a tenth of the triage's cost (JSON has a colon every few dozen bytes).
+    #[cfg(target_arch = "x86_64")]
+    if let Some(avx2) = &*AVX2_COLON {
+        return facts_from(line, avx2.iter(line));
+    }
+    facts_from(line, memchr::memchr_iter(b':', line))
+}
+
+#[cfg(target_arch = "x86_64")]
+static AVX2_COLON: std::sync::LazyLock<Option<memchr::arch::x86_64::avx2::memchr::One>> =
+    std::sync::LazyLock::new(|| memchr::arch::x86_64::avx2::memchr::One::new(b':'));
+
+/// [`facts_of`] over the given positions of the line's colons.
+fn facts_from(line: &[u8], colons: impl Iterator<Item = usize>) -> Facts {
+    let mut f = Facts::default();
+    let mut uuids = 0;
+    let mut parents = 0;
+    for colon in colons {
+        // A structural key ends `"key":` and starts right after `{` or `,`. Dispatching on the
+        // key's last byte keeps the cost per colon to a few compares.
+        if colon < 4 || line[colon - 1] != b'"' {
+            continue;
+        }
+        let key = |k: &[u8]| {
+            colon > k.len() + 2 && {
+                let start = colon - 1 - k.len();
+                &line[start..colon - 1] == k
+                    && line[start - 1] == b'"'
+                    && matches!(line[start - 2], b'{' | b',')
+            }
+        };
+        let value = &line[colon + 1..];
+        match line[colon - 2] {
+            b'e' if key(b"type") => {
+                if let Some(v) = string_value(value) {
+                    f.types.any = true;
+                    classify_type(v, &mut f.types);
+                }
+            }
+            b'e' if key(b"name") => {
+                if let Some(v) = string_value(value) {
+                    f.tools.task |= matches!(v, b"TodoWrite" | b"TaskCreate" | b"TaskUpdate");
+                    f.tools.writing |= WRITING_TOOLS.iter().any(|w| w.as_bytes() == v);
+                    f.tools.plan |= v == b"ExitPlanMode";
+                }
+            }
+            b'd' if key(b"uuid") => {
+                uuids += 1;
+                match string_value(value) {
+                    Some(v) => f.uuid = Some(Id::of_bytes(v)),
+                    None => f.unclear = true,
+                }
+            }
+            b'd' if key(b"parentUuid") => {
+                parents += 1;
+                if !value.starts_with(b"null") {
+                    match string_value(value) {
+                        Some(v) => f.parent = Some(Id::of_bytes(v)),
+                        None => f.unclear = true,
+                    }
+                }
+            }
+            // Only boundaries link through it (`convert`): never reduce such a line to a link.
+            b'd' if key(b"logicalParentUuid") => f.unclear = true,
+            b'r' if key(b"is_error") => f.is_error |= value.starts_with(b"true"),
+            b'a' if key(b"isMeta") => f.meta |= value.starts_with(b"true"),
+            b'e' if key(b"message") || key(b"subtype") => f.payload = true,
+            b't' if key(b"attachment") || key(b"toolUseResult") => f.payload = true,
+            b'd' if key(b"cwd") => f.payload = true,
+            b'h' if key(b"gitBranch") => f.payload = true,
+            b's' if key(b"tools") => f.payload = true,
+            b'n' if key(b"isSidechain") => f.sidechain |= value.starts_with(b"true"),
+            _ => {}
+        }
+    }
+    // Nested objects with such keys make the record's own ones unclear: parse instead.
+    f.unclear |= uuids > 1 || parents > 1;
+    f
+}
+
+/// The plain (escape-free) string value at the start of `value`, without its quotes.
+fn string_value(value: &[u8]) -> Option<&[u8]> {
+    let rest = value.strip_prefix(b"\"")?;
+    // Values read here are short (types, names, ids): a plain loop beats a vector search.
+    let end = match rest[..rest.len().min(SHORT)]
+        .iter()
+        .position(|&b| b == b'"' || b == b'\\')
+    {
+        Some(end) => end,
+        None => memchr::memchr2(b'"', b'\\', rest)?,
+    };
+    (rest[end] == b'"').then(|| &rest[..end])
+}
+
+/// Below this many bytes a byte loop is faster than `memchr`'s vector set-up.
+const SHORT: usize = 64;
+
+fn classify_type(value: &[u8], t: &mut Types) {
+    match value {
+        b"user" => t.user = true,
+        b"tool_result" => t.tool_result = true,
+        b"queued_command" => t.queued = true,
+        b"system" => t.system = true,
+        b"plan_mode_exit" => t.plan_exit = true,
+        // Harmless on their own: what matters in such lines is named by the values above or by a
+        // tool name.
+        b"assistant"
+        | b"attachment"
+        | b"text"
+        | b"message"
+        | b"tool_use"
+        | b"thinking"
+        | b"image"
+        | b"progress"
+        | b"redacted_thinking"
+        | b"document"
+        | b"base64"
+        | b"prompt_snapshot"
+        | b"date"
+        | b"tool_reference"
+        | b"server_tool_use"
+        | b"web_search_tool_result" => {}
+        v if v.starts_with(b"hook_") || v.ends_with(b"_listing") => {}
+        _ => t.other = true,
+    }
+}
+
+/// Below this many bytes, colons are found eight bytes a step in a register ([`SwarColons`]).
+const SHORT_COLONS: usize = 128;
+
+/// The positions of `:` in a short line, found a word at a time (SIMD within a register): for
+/// tiny records this beats both a byte loop and a vector searcher's set-up.
+struct SwarColons<'a> {
+    line: &'a [u8],
+    /// Offset of the current word.
+    base: usize,
+    /// One high bit per colon byte of the current word still to report.
+    mask: u64,
+}
+
+impl<'a> SwarColons<'a> {
+    fn new(line: &'a [u8]) -> SwarColons<'a> {
+        let mut it = SwarColons {
+            line,
+            base: 0,
+            mask: 0,
+        };
+        it.mask = it.word_mask(0);
+        it
+    }
+
+    /// High bits marking the colons among the eight bytes at `at` (zero past the end).
+    fn word_mask(&self, at: usize) -> u64 {
+        let word = match self.line.get(at..at + 8) {
+            Some(w) => u64::from_le_bytes(w.try_into().unwrap_or_default()),
+            None => {
+                let mut word = [0u8; 8];
+                let tail = self.line.get(at..).unwrap_or_default();
+                word[..tail.len()].copy_from_slice(tail);
+                u64::from_le_bytes(word)
+            }
+        };
+        let x = word ^ 0x3a3a_3a3a_3a3a_3a3a;
+        // Exact zero-byte test: no false positives from borrows.
+        let y = (x & 0x7f7f_7f7f_7f7f_7f7f).wrapping_add(0x7f7f_7f7f_7f7f_7f7f);
+        !(y | x | 0x7f7f_7f7f_7f7f_7f7f)
+    }
+}
+
+impl Iterator for SwarColons<'_> {
+    type Item = usize;
+    fn next(&mut self) -> Option<usize> {
+        while self.mask == 0 {
+            self.base += 8;
+            if self.base >= self.line.len() {
+                return None;
+            }
+            self.mask = self.word_mask(self.base);
+        }
+        let bit = self.mask.trailing_zeros() as usize;
+        self.mask &= self.mask - 1;
+        Some(self.base + bit / 8)
+    }
+}
+
+/// How CLI-written lines start.
+const PARENT_FIRST: &[u8] = b"{\"parentUuid\":";
+
+/// [`super::parse_line`] for a Claude Code line (trimmed): `None` unless it is a JSON object
+/// that parses.
+pub(super) fn parse(line: &[u8]) -> Option<Record> {
+    if line.first() != Some(&b'{') {
+        return None;
+    }
+    // Clean lines (nearly all) are validated once, by serde_json, and never copied; only a line
+    // that fails is repaired (invalid UTF-8, lone surrogates) and tried again.
+    if let Ok(raw) = serde_json::from_slice::<RawRecord>(line) {
+        return Some(convert(raw));
+    }
+    match repair_line(line) {
+        Cow::Owned(fixed) => serde_json::from_slice::<RawRecord>(&fixed)
+            .ok()
+            .map(convert),
+        Cow::Borrowed(_) => None,
+    }
+}
+
+fn convert(raw: RawRecord) -> Record {
+    let kind = match (raw.kind.get(), raw.subtype.get()) {
+        (Some("user"), _) => Kind::User,
+        (Some("assistant"), _) => Kind::Assistant,
+        (Some("system"), Some("compact_boundary")) => Kind::CompactBoundary,
+        (Some("tools-used"), _) => Kind::ToolsUsed {
+            task_tools: raw
+                .tools
+                .is_none_or(|t| names_task_tool(t.get().as_bytes())),
+        },
+        (Some("attachment"), _) => match raw.attachment.0.as_ref().and_then(|a| a.kind.get()) {
+            Some("queued_command") => Kind::QueuedPrompt,
+            Some("plan_mode_exit") => Kind::PlanExit,
+            _ => Kind::Other,
+        },
+        _ => Kind::Other,
+    };
+    let parent = raw
+        .parent_uuid
+        .get()
+        .or(raw.logical_parent_uuid.get())
+        .map(Id::of);
+    let mut rec = Record {
+        uuid: raw.uuid.get().map(Id::of),
+        parent,
+        sidechain: raw.is_sidechain.0,
+        meta: raw.is_meta.0,
+        compact_summary: raw.is_compact_summary.0 || raw.is_visible_in_transcript_only.0,
+        api_error: raw.is_api_error_message.0,
+        origin: raw.origin.0.and_then(|o| o.kind.get().map(str::to_owned)),
+        prompt_source: raw.prompt_source.non_blank().map(|s| bounded(s, 32)),
+        ..Record::empty(kind)
+    };
+    // Subagent traffic and injected records never yield a prompt, a reply or an action: keep only
+    // their place in the chain (skill expansions alone can be 16 KB each).
+    if rec.sidechain || rec.meta || rec.compact_summary {
+        return rec;
+    }
+    if matches!(rec.kind, Kind::User | Kind::QueuedPrompt) {
+        rec.uuid_text = raw.uuid.non_blank().map(|u| bounded(u, 64).into());
+    }
+    match rec.kind {
+        Kind::User | Kind::Assistant => {
+            rec.cwd = raw.cwd.non_blank().map(|s| bounded(s, 1024).into());
+            rec.git_branch = raw.git_branch.non_blank().map(|s| bounded(s, 256).into());
+            if let Some(msg) = raw.message.0 {
+                fill_content(&mut rec, msg.content);
+            }
+        }
+        Kind::QueuedPrompt => {
+            if let Some(p) = raw.attachment.0.as_ref().and_then(|a| a.prompt.get()) {
+                rec.texts.push(bounded(p, MAX_TEXT));
+            }
+        }
+        Kind::PlanExit => {
+            rec.plan_file = raw
+                .attachment
+                .0
+                .as_ref()
+                .and_then(|a| a.plan_file_path.non_blank())
+                .map(|p| bounded(p, 1024));
+        }
+        Kind::CompactBoundary | Kind::ToolsUsed { .. } | Kind::Other => {}
+    }
+    if rec.kind == Kind::User
+        && let Some(r) = raw.tool_use_result.0.as_ref()
+        && let Some(plan) = r.plan.get().filter(|p| !p.trim().is_empty())
+    {
+        rec.plan_result = Some(PlanResult {
+            plan: bounded(plan, KEEP_PLAN),
+            file: r.file_path.non_blank().map(|p| bounded(p, 1024)),
+        });
+    }
+    rec
+}
+
+fn fill_content(rec: &mut Record, content: LContent<RawBlock>) {
+    let blocks = match content {
+        LContent::Text(s) => {
+            rec.texts.push(bounded(&s, MAX_TEXT));
+            return;
+        }
+        LContent::Blocks(b) => b,
+        LContent::Nothing => return,
+    };
+    for b in blocks {
+        match b.kind.get() {
+            Some("text") => {
+                if let Some(t) = b.text.get() {
+                    rec.texts.push(bounded(t, MAX_TEXT));
+                }
+            }
+            Some("tool_use") => rec.tool_uses.push(tool_use(&b)),
+            Some("tool_result") => {
+                let text = result_text(&b.content);
+                rec.tool_results.push(ToolResult {
+                    tool_use_id: b.tool_use_id.get().unwrap_or_default().to_owned(),
+                    is_error: b.is_error.0,
+                    head: bounded(&text, KEEP_RESULT_HEAD),
+                    plan_file: saved_plan_path(&text),
+                });
+            }
+            _ => {}
+        }
+    }
+}
+
+fn tool_use(b: &RawBlock) -> ToolUse {
+    let name = b
+        .name
+        .get()
+        .map(|s| bounded(s, 128))
+        .unwrap_or_else(|| "?".to_owned());
+    let mut t = ToolUse {
+        id: b.id.get().unwrap_or_default().to_owned(),
+        ..ToolUse::default()
+    };
+    if let Some(input) = &b.input.0 {
+        let key = [
+            &input.file_path,
+            &input.notebook_path,
+            &input.command,
+            &input.pattern,
+            &input.path,
+            &input.url,
+            &input.query,
+            &input.skill,
+            &input.subject,
+            &input.description,
+            &input.prompt,
+            &input.task_id,
+        ]
+        .into_iter()
+        .find_map(LStr::non_blank);
+        t.key_arg = key.map(|k| bounded(k, KEEP_ARG));
+        if WRITING_TOOLS.contains(&name.as_str()) {
+            t.written = input
+                .file_path
+                .non_blank()
+                .or(input.notebook_path.non_blank())
+                .map(|p| bounded(p, 1024))
+                .into_iter()
+                .collect();
+        }
+        if name == "TodoWrite" {
+            t.todos = Some(
+                input
+                    .todos
+                    .0
+                    .iter()
+                    .filter_map(|td| {
+                        let content = td.content.non_blank().or(td.active_form.non_blank())?;
+                        Some(TodoItem {
+                            content: bounded(content, 500),
+                            status: td.status.get().unwrap_or("pending").to_owned(),
+                        })
+                    })
+                    .collect(),
+            );
+        }
+        if name == "ExitPlanMode" {
+            t.plan = input
+                .plan
+                .get()
+                .filter(|p| !p.trim().is_empty())
+                .map(|p| bounded(p, KEEP_PLAN));
+        }
+        if name == "TaskCreate" || name == "TaskUpdate" {
+            t.task = Some(TaskArgs {
+                task_id: input.task_id.non_blank().map(|s| bounded(s, 64)),
+                subject: input.subject.non_blank().map(|s| bounded(s, 500)),
+                status: input.status.non_blank().map(|s| bounded(s, 32)),
+            });
+        }
+    }
+    t.name = name;
+    t
+}
+
+/// The first [`KEEP_RESULT_READ`] bytes of a result's text.
+fn result_text(content: &LContent<RawResultPart, KEEP_RESULT_READ>) -> String {
+    match content {
+        LContent::Text(s) => bounded(s, KEEP_RESULT_READ),
+        LContent::Blocks(parts) => {
+            let mut out = String::new();
+            for p in parts {
+                if let Some(t) = p.text.get() {
+                    out.push_str(t);
+                    if out.len() >= KEEP_RESULT_READ {
+                        break;
+                    }
+                }
+            }
+            bounded(&out, KEEP_RESULT_READ)
+        }
+        LContent::Nothing => String::new(),
+    }
+}
+
+/// The path in "Your plan has been saved to: <path>" (an approved plan's result, CLI 2.1.x).
+fn saved_plan_path(text: &str) -> Option<String> {
+    const SAVED: &str = "plan has been saved to:";
+    let rest = &text[text.find(SAVED)? + SAVED.len()..];
+    let path = rest.lines().next()?.trim();
+    (!path.is_empty()).then(|| bounded(path, 1024))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::super::{parse_line, triage};
+    use super::*;
+
+    #[test]
+    fn user_string_content() {
+        let r = parse_line(br#"{"type":"user","uuid":"a","parentUuid":"b","message":{"role":"user","content":"hi"}}"#).unwrap();
+        assert_eq!(r.kind, Kind::User);
+        assert_eq!(r.texts, vec!["hi"]);
+        assert_eq!(r.uuid, Some(Id::of("a")));
+        assert_eq!(r.parent, Some(Id::of("b")));
+    }
+
+    #[test]
+    fn compact_boundary_links_through_logical_parent() {
+        let r = parse_line(br#"{"type":"system","subtype":"compact_boundary","uuid":"c","parentUuid":null,"logicalParentUuid":"p"}"#).unwrap();
+        assert_eq!(r.kind, Kind::CompactBoundary);
+        assert_eq!(r.parent, Some(Id::of("p")));
+    }
+
+    #[test]
+    fn tool_use_and_result() {
+        let a = parse_line(br#"{"type":"assistant","message":{"content":[{"type":"tool_use","id":"t1","name":"Edit","input":{"file_path":"/x.rs","old_string":"a","new_string":"b"}}]}}"#).unwrap();
+        assert_eq!(a.tool_uses[0].written, vec!["/x.rs".to_owned()]);
+        let u = parse_line(br#"{"type":"user","message":{"content":[{"type":"tool_result","tool_use_id":"t1","is_error":true,"content":[{"type":"text","text":"boom"}]}]}}"#).unwrap();
+        assert_eq!(u.tool_results[0].head, "boom");
+        assert!(u.tool_results[0].is_error);
+    }
+
+    #[test]
+    fn odd_types_keep_the_rest_of_the_record() {
+        let r = parse_line(br#"{"type":"user","message":{"content":[{"type":"text","text":null},{"type":"text","text":"ok"},7,{"type":"tool_use","name":5}]}}"#).unwrap();
+        assert_eq!(r.texts, vec!["ok"]);
+        assert_eq!(r.tool_uses[0].name, "5");
+    }
+
+    #[test]
+    fn non_objects_are_skipped() {
+        for l in [
+            &b"7"[..],
+            b"null",
+            b"[]",
+            b"\"x\"",
+            b"",
+            b"{broken",
+            b"{\"type\":\"user\"",
+        ] {
+            assert!(parse_line(l).is_none());
+        }
+    }
+
+    #[test]
+    fn bom_and_crlf_are_tolerated() {
+        let r = parse_line(b"\xEF\xBB\xBF{\"type\":\"user\",\"message\":{\"content\":\"hi\"}}\r")
+            .unwrap();
+        assert_eq!(r.texts, vec!["hi"]);
+    }
+
+    #[test]
+    fn deep_nesting_is_rejected_without_overflow() {
+        let mut l = String::from(r#"{"type":"user","x":"#);
+        l.push_str(&"[".repeat(200_000));
+        l.push_str(&"]".repeat(200_000));
+        l.push('}');
+        let _ = parse_line(l.as_bytes());
+    }
+
+    #[test]
+    fn cheap_skip_only_for_lines_that_cannot_matter() {
+        assert!(can_skip(br#"{"type":"api-request-shape","shape":"..."}"#));
+        assert!(can_skip(br#"{"type":"last-prompt","leafUuid":"x"}"#));
+        assert!(can_skip(
+            br#"{"parentUuid":"a","isSidechain":true,"type":"user","message":{"content":"x"}}"#
+        ));
+        assert!(!can_skip(br#"{"parentUuid":"a","isSidechain":false,"type":"user","message":{"content":"isSidechain\":true"}}"#));
+        assert!(!can_skip(br#"{"type":"user","message":{"content":"x"}}"#));
+        assert!(!can_skip(br#"{"type":"api-request-newkind"}"#));
+        assert!(!can_skip(
+            br#"{"type":"system","subtype":"compact_boundary"}"#
+        ));
+        assert!(!can_skip(b"{\"type\":\"mode"));
+    }
+
+    #[test]
+    fn swar_colons_find_every_colon_of_short_lines() {
+        for line in [
+            &b""[..],
+            b":",
+            b"{\"a\":1,\"b\":\":\"}",
+            b"::::::::::::::::::",
+            b"{\"parentUuid\":\"a\",\"uuid\":\"00001\"}",
+            "\u{e9}:\u{3a3a}:x".as_bytes(),
+        ] {
+            let want: Vec<usize> = memchr::memchr_iter(b':', line).collect();
+            assert_eq!(SwarColons::new(line).collect::<Vec<_>>(), want, "{line:?}");
+        }
+    }
+
+    #[test]
+    fn short_record_without_content_keys_is_a_link_even_in_the_recent_window() {
+        let all = Wants {
+            everything: true,
+            ..Wants::default()
+        };
+        let bare = br#"{"type":"assistant","uuid":"a1","parentUuid":"a0","n":1}"#;
+        assert!(matches!(triage(bare, all), Triage::Link(_)));
+        let untyped = br#"{"parentUuid":"a","uuid":"b"}"#;
+        assert!(matches!(triage(untyped, all), Triage::Link(_)));
+        for with_content in [
+            &br#"{"type":"assistant","uuid":"a1","message":{"content":"hi"}}"#[..],
+            br#"{"type":"user","uuid":"u1","cwd":"/w"}"#,
+            br#"{"type":"system","uuid":"s1","subtype":"compact_boundary"}"#,
+            br#"{"parentUuid":"a","uuid":"b","type":"user","message":{"content":"hi"}}"#,
+        ] {
+            assert_eq!(triage(with_content, all), Triage::Parse, "{with_content:?}");
+        }
+    }
+
+    #[test]
+    fn bounded_cuts_at_char_boundary() {
+        assert_eq!(bounded("héllo", 2), "h");
+        assert_eq!(bounded("abc", 10), "abc");
+    }
+}
