@@ -215,6 +215,12 @@ fn can_skip_with(line: &[u8], first_type: Option<&[u8]>) -> bool {
     if let Some(name) = first_type {
         return IGNORED_TYPES.iter().any(|t| t.as_bytes() == name);
     }
+    subagent_head(line)
+}
+
+/// Whether a line starts as the CLI writes a subagent's records: `parentUuid` first and
+/// `"isSidechain":true` among its first keys.
+fn subagent_head(line: &[u8]) -> bool {
     let head = &line[..line.len().min(160)];
     head.starts_with(PARENT_FIRST) && pat::SIDECHAIN.find(head).is_some()
 }
@@ -263,36 +269,44 @@ mod pat {
 /// over them: one `memchr` pass over the line's colons reads every structural key it needs.
 pub(super) fn triage(line: &[u8], wants: Wants) -> Triage {
     let first_type = first_key_type(line);
-    if can_skip_with(line, first_type) {
+    let short = line.len() <= SHORT_LINE;
+    // Short lines have their facts read anyway, which tell whether they are a subagent's.
+    if !short && can_skip_with(line, first_type) {
         return Triage::Skip;
-    }
-    // A record of another type, or of none, yields nothing but its place in the chain, even in
-    // the recent window: no need to parse a million tiny bookkeeping lines to learn that.
-    let other_type = match first_type {
-        Some(name) => !CONVERSATION_TYPES.contains(&name),
-        None => line.len() <= SHORT_LINE && line.starts_with(b"{\"") && !has_type_key(line),
-    };
-    if other_type {
-        return link_only(&facts_of(line));
     }
     if !line.starts_with(b"{\"") {
         return Triage::Parse;
     }
+    if let Some(name) = first_type {
+        if IGNORED_TYPES.iter().any(|t| t.as_bytes() == name) {
+            return Triage::Skip;
+        }
+        // A record of another type yields nothing but its place in the chain, even in the recent
+        // window: no need to parse a million tiny bookkeeping lines to learn that.
+        if !CONVERSATION_TYPES.contains(&name) {
+            return link_only(&facts_of(line));
+        }
+    }
+    if !short && wants.everything {
+        return Triage::Parse; // in the recent window, a long line is parsed (see SHORT_LINE)
+    }
+    let f = facts_of(line);
+    if f.sidechain && subagent_head(line) {
+        return Triage::Skip;
+    }
+    let t = &f.types;
+    // A record with no type at all is only a link too. The facts see every key of compact JSON;
+    // only a line with loose spacing could hide one from them, and there the bytes decide.
+    if !(t.any || (f.loose && has_type_key(line))) {
+        return link_only(&f);
+    }
     if wants.everything {
         // A short record without a single key that carries content is only a link, whatever
         // its type; anything else in the recent window is parsed.
-        if line.len() <= SHORT_LINE {
-            let f = facts_of(line);
-            if !f.payload && f.types.any && !f.types.other {
-                return link_only(&f);
-            }
+        if !f.payload && t.any && !t.other {
+            return link_only(&f);
         }
         return Triage::Parse;
-    }
-    let f = facts_of(line);
-    let t = &f.types;
-    if !t.any && !has_type_key(line) {
-        return link_only(&f);
     }
     if !t.any
         || (t.user && !t.tool_result) // a prompt, a summary, injected text
@@ -384,6 +398,10 @@ struct Facts {
     payload: bool,
     /// A key occurred twice where once was expected, or a value had an unexpected form.
     unclear: bool,
+    /// Something the facts cannot vouch for: a colon not right after a key's closing quote
+    /// (loose spacing, or a colon inside a value), a `type` key not where compact JSON puts
+    /// keys, or a `type` value with escapes. Then a type key may be hidden from them.
+    loose: bool,
 }
 
 /// Reads the structural keys of a compact JSON line in one pass over its colons. A key counts only when it is a
@@ -416,6 +434,7 @@ fn facts_from(line: &[u8], colons: impl Iterator<Item = usize>) -> Facts {
         // A structural key ends `"key":` and starts right after `{` or `,`. Dispatching on the
         // key's last byte keeps the cost per colon to a few compares.
         if colon < 4 || line[colon - 1] != b'"' {
+            f.loose = true;
             continue;
         }
         let key = |k: &[u8]| {
@@ -428,12 +447,14 @@ fn facts_from(line: &[u8], colons: impl Iterator<Item = usize>) -> Facts {
         };
         let value = &line[colon + 1..];
         match line[colon - 2] {
-            b'e' if key(b"type") => {
-                if let Some(v) = string_value(value) {
+            b'e' if key(b"type") => match string_value(value) {
+                Some(v) => {
                     f.types.any = true;
                     classify_type(v, &mut f.types);
                 }
-            }
+                None => f.loose = true,
+            },
+            b'e' if line[..colon].ends_with(b"\"type\"") => f.loose = true,
             b'e' if key(b"name") => {
                 if let Some(v) = string_value(value) {
                     f.tools.task |= matches!(v, b"TodoWrite" | b"TaskCreate" | b"TaskUpdate");
@@ -925,6 +946,55 @@ mod tests {
             br#"{"parentUuid":"a","uuid":"b","type":"user","message":{"content":"hi"}}"#,
         ] {
             assert_eq!(triage(with_content, all), Triage::Parse, "{with_content:?}");
+        }
+    }
+
+    #[test]
+    fn a_type_key_hidden_by_loose_spacing_or_escapes_is_parsed_not_linked() {
+        // The facts read compact JSON's keys without a byte search; what they cannot vouch for
+        // (a spaced key, a key not after `{` or `,`, an escaped value) goes to the bytes, then
+        // to the parser. `\u0075ser` is "user" once decoded: a prompt, never a mere link.
+        for wants in [
+            Wants::default(),
+            Wants {
+                everything: true,
+                ..Wants::default()
+            },
+        ] {
+            for line in [
+                &br#"{"parentUuid":"a","uuid":"b","type" :"user","message":{"content":"hi"}}"#[..],
+                br#"{"parentUuid":"a","uuid":"b", "type":"user","message":{"content":"hi"}}"#,
+                br#"{"parentUuid":"a","uuid":"b","type":"\u0075ser","message":{"content":"hi"}}"#,
+            ] {
+                assert_eq!(
+                    triage(line, wants),
+                    Triage::Parse,
+                    "{}",
+                    String::from_utf8_lossy(line)
+                );
+            }
+        }
+        let r = parse_line(
+            br#"{"parentUuid":"a","uuid":"b","type":"\u0075ser","message":{"content":"hi"}}"#,
+        )
+        .unwrap();
+        assert_eq!((r.kind, r.texts), (Kind::User, vec!["hi".to_owned()]));
+        // A value that merely says "type" hides nothing: still a link.
+        let plain = br#"{"parentUuid":"a","uuid":"b","kind":"type"}"#;
+        assert!(matches!(triage(plain, Wants::default()), Triage::Link(_)));
+    }
+
+    #[test]
+    fn a_short_subagent_line_is_skipped_after_its_facts() {
+        let line = br#"{"parentUuid":"a","isSidechain":true,"type":"user","uuid":"u","message":{"content":"x"}}"#;
+        for wants in [
+            Wants::default(),
+            Wants {
+                everything: true,
+                ..Wants::default()
+            },
+        ] {
+            assert_eq!(triage(line, wants), Triage::Skip);
         }
     }
 
