@@ -12,6 +12,9 @@ dest_dir="$cg_data/bin/$version"
 failed="$cg_data/failed-$version"
 work=$(mktemp -d "$cg_data/provision.XXXXXX") || { rmdir "$lock"; exit 0; }
 trap 'rm -rf "$work"; rm -f "$lock/building"; rmdir "$lock" 2>/dev/null' EXIT
+# Stopped (a hook's time limit ends the compaction's wait): still let go of the lock, or every
+# compaction of the next hour would wait on a download nobody runs.
+trap 'exit 1' INT TERM HUP
 say() { echo "== $(date -u '+%Y-%m-%d %H:%M:%S UTC') $*"; }
 
 # Moves the file $1 into place as the installed binary, atomically (rename in the same folder).

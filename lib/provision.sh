@@ -248,7 +248,10 @@ cg_find_cargo() {
 # the background (download, else build with $cg_cargo), all three standard streams off the hook's
 # pipes so Claude Code does not wait for it. Output goes to provision.log.
 cg_run_job() {
-    cg_job=$(tr -d '\r' <"$1/lib/provision-job.sh" 2>/dev/null) || return 1
+    cg_job=$(tr -d '\r' <"$1/lib/provision-job.sh" 2>/dev/null) || {
+        rmdir "$cg_data/provision.lock" 2>/dev/null
+        return 1
+    }
     cg_t=$(cg_target) || cg_t=
     cg_u=$(cg_release_url) || cg_u=
     if [ "${3:-}" = now ]; then
@@ -287,7 +290,7 @@ cg_provision_now() {
         for cg_i in 1 2 3 4; do
             sleep 1
             cg_find "$cg_bin" && return 0
-            [ -d "$cg_lock" ] || break
+            [ -d "$cg_lock" ] && [ ! -e "$cg_lock/building" ] || break
         done
         cg_find "$cg_bin"
         return

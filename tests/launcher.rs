@@ -872,3 +872,49 @@ fn hooks_are_shell_form_commands_bash_and_sh_can_run() {
         ]
     );
 }
+
+#[test]
+fn a_compaction_download_stopped_by_the_hook_time_limit_lets_go_of_its_lock() {
+    // Claude Code ends a hook at its timeout; a lock left behind would make every compaction of
+    // the next hour wait on a download nobody runs.
+    use std::os::unix::process::CommandExt;
+    let p = Plugin::new();
+    let silent = TcpListener::bind("127.0.0.1:0").unwrap(); // connects, never answers
+    let url = format!("http://{}", silent.local_addr().unwrap());
+    let mut child = Command::new("sh")
+        .arg(p.root().join("bin/compact-guardian"))
+        .arg("save")
+        .env_clear()
+        .env("PATH", p.path("tools"))
+        .env("HOME", p.path("home"))
+        .env("CLAUDE_PLUGIN_ROOT", p.root())
+        .env("CLAUDE_PLUGIN_DATA", p.data())
+        .env("COMPACT_GUARDIAN_RELEASE_URL", &url)
+        .stdin(Stdio::null())
+        .stdout(Stdio::null())
+        .stderr(Stdio::null())
+        .process_group(0)
+        .spawn()
+        .unwrap();
+    let lock = p.data().join("provision.lock");
+    let start = Instant::now();
+    while !lock.exists() {
+        assert!(start.elapsed() < Duration::from_secs(5), "never started");
+        std::thread::sleep(Duration::from_millis(20));
+    }
+    std::thread::sleep(Duration::from_millis(300));
+    let killed = Command::new("kill")
+        .args(["-TERM", "--", &format!("-{}", child.id())])
+        .status()
+        .unwrap();
+    assert!(killed.success());
+    child.wait().unwrap();
+    let start = Instant::now();
+    while lock.exists() {
+        assert!(
+            start.elapsed() < Duration::from_secs(2),
+            "the lock stayed behind"
+        );
+        std::thread::sleep(Duration::from_millis(20));
+    }
+}
