@@ -28,8 +28,9 @@ const LINE_START: &[u8] = b"{\"timestamp\":";
 
 /// Whether `line` is a Codex rollout line.
 pub fn is_rollout_line(line: &[u8]) -> bool {
-    line.starts_with(LINE_START)
-        && memchr::memmem::find(&line[..line.len().min(200)], b"\"payload\":").is_some()
+    // The searcher is built once: a one-off `memmem::find` sets one up for every line.
+    static PAYLOAD: LazyLock<Finder<'static>> = LazyLock::new(|| Finder::new(b"\"payload\":"));
+    line.starts_with(LINE_START) && PAYLOAD.find(&line[..line.len().min(200)]).is_some()
 }
 
 /// Text Codex injects as user-role input, by how it starts (0.14x records do not say who wrote
