@@ -33,6 +33,9 @@ const HIDDEN_PREFIX: &str = ".compact-snapshot-";
 const MAX_SNAPSHOT_BYTES: u64 = HARD_LIMIT_BYTES as u64;
 /// A modification time this far in the future is not trusted: the file is treated as stale.
 const FUTURE_SLACK: Duration = Duration::from_secs(60);
+/// The restored marker's content once a snapshot was printed where it lay (D019); a claim in
+/// progress leaves it empty.
+const GIVEN_IN_PLACE: &[u8] = b"printed in place";
 /// How often a write or delete is retried while another program holds the file (Windows).
 const HELD_RETRIES: u32 = 5;
 /// The wait between those attempts.
@@ -336,6 +339,11 @@ impl Snapshots {
             self.remove_marker();
             return Err(e).context("could not print the snapshot");
         }
+        // Says "printed, only not deleted": a restore that finds this snapshot again gives it no
+        // second time (`already_given`). The claim marker alone cannot say it (see there).
+        let _ = self
+            .store
+            .write_atomically(&self.restored_marker(), GIVEN_IN_PLACE);
         for attempt in 0..=HELD_RETRIES {
             if remove_ours(dest).is_ok() {
                 break;
@@ -347,14 +355,19 @@ impl Snapshots {
         Ok(Taken::Printed)
     }
 
-    /// Whether the snapshot with `meta` was already printed: the restored marker is newer (a
-    /// snapshot saved in the same clock tick as the marker counts as new).
+    /// Whether the snapshot with `meta` was already printed in place: the restored marker says
+    /// so and is newer (a snapshot saved in the same clock tick as the marker counts as new). A
+    /// marker newer than the snapshot is not enough: a racing restore writes one just before it
+    /// renames the snapshot, and taking that for "given" deleted the snapshot under it, so that
+    /// neither printed it.
     fn already_given(&self, meta: &fs::Metadata) -> bool {
-        let Ok(marker) = fs::symlink_metadata(self.restored_marker()) else {
+        let path = self.restored_marker();
+        let Ok(marker) = fs::symlink_metadata(&path) else {
             return false;
         };
         platform::refuse(&marker).is_none()
             && matches!((marker.modified(), meta.modified()), (Ok(m), Ok(s)) if m > s)
+            && read_ours(&path, 64).as_deref() == Some(GIVEN_IN_PLACE)
     }
 
     /// Whether a snapshot of this session was claimed by a restore within `within`.
@@ -566,6 +579,36 @@ mod tests {
         );
         assert!(got.contains("hello"));
         assert_eq!(snaps.take_fresh(|_| Ok(())).unwrap(), Taken::Missing);
+    }
+
+    #[test]
+    fn a_claim_in_progress_is_not_taken_for_a_snapshot_already_given() {
+        // Found by the 16 racing restores: restore A writes the marker, then renames the
+        // snapshot; restore B, in between, took the newer marker for "already printed" and
+        // deleted the snapshot, A's rename found nothing, and nobody printed it.
+        let (_d, s) = store();
+        let snaps = s.session("s1");
+        snaps.save(&snap("hello")).unwrap();
+        set_mtime(&snaps.path(), SystemTime::now() - Duration::from_secs(5));
+        s.write_atomically(&snaps.restored_marker(), b"").unwrap(); // A, about to rename
+        let mut got = String::new();
+        let taken = snaps.take_fresh(|t| {
+            got = t.to_owned();
+            Ok(())
+        });
+        assert_eq!(
+            taken.unwrap(),
+            Taken::Printed,
+            "B prints it (A will find it gone)"
+        );
+        assert!(got.contains("hello"));
+        // Printed in place earlier (held open on Windows, not deleted): given once only.
+        snaps.save(&snap("again")).unwrap();
+        set_mtime(&snaps.path(), SystemTime::now() - Duration::from_secs(5));
+        s.write_atomically(&snaps.restored_marker(), GIVEN_IN_PLACE)
+            .unwrap();
+        assert_eq!(snaps.take_fresh(|_| Ok(())).unwrap(), Taken::TakenByOther);
+        assert!(!snaps.path().exists());
     }
 
     #[test]
