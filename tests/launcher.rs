@@ -127,6 +127,19 @@ fn fake(dir: &Path, program: &str) -> PathBuf {
     p
 }
 
+/// Runs the launcher of the plugin at `root` as a person would from a shell: only `env`, no
+/// CLAUDE_PLUGIN_* variables, no input.
+fn by_hand(root: &Path, arg: &str, env: &[(&str, &Path)]) -> Output {
+    Command::new("sh")
+        .arg(root.join("bin/compact-guardian"))
+        .arg(arg)
+        .env_clear()
+        .envs(env.iter().copied())
+        .stdin(Stdio::null())
+        .output()
+        .unwrap()
+}
+
 #[test]
 fn launcher_search_order() {
     let p = Plugin::new();
@@ -216,14 +229,7 @@ fn launcher_from_a_checkout_finds_target_release_without_plugin_root() {
     // The README's debugging commands run `bin/compact-guardian` from a checkout by hand.
     let p = Plugin::new();
     fake(&p.root().join("target/release"), "echo");
-    let o = Command::new("sh")
-        .arg(p.root().join("bin/compact-guardian"))
-        .arg("save")
-        .env_clear()
-        .env("PATH", "/usr/bin:/bin")
-        .stdin(Stdio::null())
-        .output()
-        .unwrap();
+    let o = by_hand(&p.root(), "save", &[("PATH", Path::new("/usr/bin:/bin"))]);
     assert_eq!(text(&o.stdout), "save\n", "{}", text(&o.stderr));
 }
 
@@ -815,15 +821,8 @@ fn launcher_run_by_hand_from_an_installed_plugin_finds_its_data_folder() {
     fs::rename(p.root(), &installed).unwrap();
     let data = plugins.join("data/compact-guardian-my-market");
     fake(&data.join("bin").join(version()), "echo");
-    let o = Command::new("sh")
-        .arg(installed.join("bin/compact-guardian"))
-        .arg("status")
-        .env_clear()
-        .env("PATH", p.path("tools"))
-        .env("HOME", p.path("home"))
-        .stdin(Stdio::null())
-        .output()
-        .unwrap();
+    let env = [("PATH", &*p.path("tools")), ("HOME", &*p.path("home"))];
+    let o = by_hand(&installed, "status", &env);
     assert_eq!(text(&o.stdout), "status\n", "{}", text(&o.stderr));
 }
 
