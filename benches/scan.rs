@@ -71,6 +71,7 @@ fn triage_lines(bencher: Bencher) {
     let wants = Wants {
         lines: true,
         everything: false,
+        actions: false,
         task_calls: true,
         files: true,
         plans: true,

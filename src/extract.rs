@@ -317,6 +317,7 @@ impl Extractor {
             // Before the newest boundary is settled (rebuild), everything may be discarded and
             // collected again: parse all.
             everything: self.recent_wanted(),
+            actions: self.recent_open() && !self.actions_full,
             // Until the list is known, any task-tool call (or its result) may change it.
             task_calls: !self.tasks.known(),
             files: self.files.len() < MAX_FILES && self.recent_open(),

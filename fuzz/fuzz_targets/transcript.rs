@@ -19,7 +19,7 @@ fuzz_target!(|data: &[u8]| {
         let mut reader = TailReader::new(Cursor::new(data), data.len() as u64);
         let mut fold = Extractor::new(part).with_recent_window(0);
         let mut records = Vec::new();
-        let wants = Wants { lines: true, everything: false, task_calls: true, files: true, plans: true };
+        let wants = Wants { lines: true, everything: false, actions: false, task_calls: true, files: true, plans: true };
         while reader
             .read_chunk(|line| {
                 records.extend(parse_line(line));

@@ -79,15 +79,17 @@ pub fn triage(line: &[u8], wants: Wants) -> Triage {
         (b"event_msg", b"user_message") => parse(wants.lines),
         (b"event_msg", b"item_completed") => parse(wants.lines && has(&USER_MESSAGE)),
         (b"response_item", b"message") => parse(wants.everything && has(&ASSISTANT)),
+        // A call matters while recent actions are collected (once the list is full, only the
+        // agent's replies may still be wanted), or when it is a plan update or a patch wanted.
         (b"response_item", b"function_call" | b"custom_tool_call" | b"local_shell_call") => parse(
-            wants.everything
+            wants.actions
                 || (wants.task_calls && has(&UPDATE_PLAN))
                 || (wants.files && has(&APPLY_PATCH)),
         ),
         // An output matters for the recent actions and files (whether a call failed); a plan
         // call needs none (an update is accepted as sent).
         (b"response_item", b"function_call_output" | b"custom_tool_call_output") => {
-            parse(wants.everything || wants.files)
+            parse(wants.actions || wants.files)
         }
         // Known to carry nothing used here.
         (b"world_state" | b"token_usage_record", _)
@@ -670,10 +672,46 @@ mod tests {
     }
 
     #[test]
+    fn tool_calls_are_skipped_once_the_recent_actions_are_full() {
+        // Only the agent's replies still wanted (a long run of tool calls without a word): the
+        // calls and their outputs are not parsed, unless a plan update or a wanted patch.
+        let replies_only = Wants {
+            everything: true,
+            ..Wants::default()
+        };
+        let call = line(
+            "response_item",
+            serde_json::json!({"type":"function_call","name":"exec_command","arguments":"{\"cmd\":\"ls\"}","call_id":"c1"}),
+        );
+        let output = line(
+            "response_item",
+            serde_json::json!({"type":"function_call_output","call_id":"c1","output":"Exit code: 0"}),
+        );
+        let plan = line(
+            "response_item",
+            serde_json::json!({"type":"function_call","name":"update_plan","arguments":"{}","call_id":"c2"}),
+        );
+        assert_eq!(triage(call.as_bytes(), replies_only), Triage::Skip);
+        assert_eq!(triage(output.as_bytes(), replies_only), Triage::Skip);
+        let tasks = Wants {
+            task_calls: true,
+            ..replies_only
+        };
+        assert_eq!(triage(plan.as_bytes(), tasks), Triage::Parse);
+        let actions = Wants {
+            actions: true,
+            ..replies_only
+        };
+        assert_eq!(triage(call.as_bytes(), actions), Triage::Parse);
+        assert_eq!(triage(output.as_bytes(), actions), Triage::Parse);
+    }
+
+    #[test]
     fn bookkeeping_lines_are_skipped_unparsed() {
         let all = Wants {
             lines: true,
             everything: true,
+            actions: true,
             task_calls: true,
             files: true,
             plans: true,

@@ -263,6 +263,9 @@ pub struct Wants {
     pub lines: bool,
     /// The recent window (actions, files, replies) is still filling: every line may matter.
     pub everything: bool,
+    /// Recent actions (tool calls and how they ended) are still being collected; implies
+    /// `everything`. When only replies are still wanted, a tool call cannot matter.
+    pub actions: bool,
     /// Task-tool calls and their results still change the task list.
     pub task_calls: bool,
     /// File-writing calls (and failed results) still add changed files.
