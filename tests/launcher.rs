@@ -140,6 +140,15 @@ fn by_hand(root: &Path, arg: &str, env: &[(&str, &Path)]) -> Output {
         .unwrap()
 }
 
+/// A PATH with the system tools and a cargo whose build fails at once (enough to see whether a
+/// build is started).
+fn with_failing_cargo(p: &Plugin) -> String {
+    let rust = p.path("rust-bin");
+    fake(&rust, "false");
+    fs::rename(rust.join("compact-guardian"), rust.join("cargo")).unwrap();
+    format!("{}:{}", rust.display(), p.path("tools").display())
+}
+
 #[test]
 fn launcher_search_order() {
     let p = Plugin::new();
@@ -649,10 +658,7 @@ fn installing_rust_after_a_failed_download_retries_at_the_next_start() {
     p.wait_for_provisioning();
     assert!(p.log().contains("cargo not found"), "{}", p.log());
     // The user installs Rust (a stand-in cargo that fails fast is enough to see the retry).
-    let rust = p.path("rust-bin");
-    fake(&rust, "false");
-    fs::rename(rust.join("compact-guardian"), rust.join("cargo")).unwrap();
-    let path = format!("{}:{}", rust.display(), p.path("tools").display());
+    let path = with_failing_cargo(&p);
     let o = p.run(
         "compact-guardian-provision",
         &[],
@@ -790,10 +796,7 @@ fn a_compaction_during_the_startup_download_waits_for_it_briefly() {
 #[test]
 fn a_failed_download_at_a_compaction_starts_the_build_when_cargo_exists() {
     let p = Plugin::new();
-    let rust = p.path("rust-bin");
-    fake(&rust, "false"); // a cargo whose build fails, fast
-    fs::rename(rust.join("compact-guardian"), rust.join("cargo")).unwrap();
-    let path = format!("{}:{}", rust.display(), p.path("tools").display());
+    let path = with_failing_cargo(&p);
     let o = p.run("compact-guardian", &["save"], &[("PATH", &path)], "");
     assert_eq!(o.status.code(), Some(0));
     p.wait_for_provisioning();

@@ -205,17 +205,18 @@ const IGNORED_TYPES: &[&str] = &[
 /// not be parsed. Bookkeeping records (a third of a 2.1.3xx transcript's bytes) and subagent
 /// records (`isSidechain: true`, written right after `parentUuid`) qualify. Anything else, a
 /// different key order included, is left to the parser.
+/// (The triage applies both tests itself, the second to short lines only after their facts.)
 #[cfg(test)]
 fn can_skip(line: &[u8]) -> bool {
-    can_skip_with(line, first_key_type(line))
+    match first_key_type(line) {
+        Some(name) => is_ignored_type(name),
+        None => subagent_head(line),
+    }
 }
 
-/// `can_skip` given the line's [`first_key_type`], which the triage reads once for both uses.
-fn can_skip_with(line: &[u8], first_type: Option<&[u8]>) -> bool {
-    if let Some(name) = first_type {
-        return IGNORED_TYPES.iter().any(|t| t.as_bytes() == name);
-    }
-    subagent_head(line)
+/// Whether a first-key `type` is one of [`IGNORED_TYPES`].
+fn is_ignored_type(name: &[u8]) -> bool {
+    IGNORED_TYPES.iter().any(|t| t.as_bytes() == name)
 }
 
 /// Whether a line starts as the CLI writes a subagent's records: `parentUuid` first and
@@ -263,22 +264,16 @@ mod pat {
     }
 }
 
-/// [`super::triage`] for a Claude Code line. Conservative: a line is only skipped or reduced to its link on positive evidence (compact JSON
-/// as the CLI writes it); anything unusual is parsed. Most lines of a long autonomous session are
-/// tool calls, tool results and bookkeeping, and this keeps the backward scan near `grep` speed
-/// over them: one `memchr` pass over the line's colons reads every structural key it needs.
+/// [`super::triage`] for a Claude Code line. Conservative: a line is only skipped or reduced to
+/// its link on positive evidence (compact JSON as the CLI writes it); anything unusual is parsed.
+/// Most lines of a long autonomous session are tool calls, tool results and bookkeeping, and this
+/// keeps the backward scan near `grep` speed over them: one pass over the line's colons reads
+/// every structural key it needs.
 pub(super) fn triage(line: &[u8], wants: Wants) -> Triage {
     let first_type = first_key_type(line);
     let short = line.len() <= SHORT_LINE;
-    // Short lines have their facts read anyway, which tell whether they are a subagent's.
-    if !short && can_skip_with(line, first_type) {
-        return Triage::Skip;
-    }
-    if !line.starts_with(b"{\"") {
-        return Triage::Parse;
-    }
     if let Some(name) = first_type {
-        if IGNORED_TYPES.iter().any(|t| t.as_bytes() == name) {
+        if is_ignored_type(name) {
             return Triage::Skip;
         }
         // A record of another type yields nothing but its place in the chain, even in the recent
@@ -286,6 +281,12 @@ pub(super) fn triage(line: &[u8], wants: Wants) -> Triage {
         if !CONVERSATION_TYPES.contains(&name) {
             return link_only(&facts_of(line));
         }
+    } else if !short && subagent_head(line) {
+        // Short lines have their facts read anyway, which tell whether they are a subagent's.
+        return Triage::Skip;
+    }
+    if !line.starts_with(b"{\"") {
+        return Triage::Parse;
     }
     if !short && wants.everything {
         return Triage::Parse; // in the recent window, a long line is parsed (see SHORT_LINE)

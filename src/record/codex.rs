@@ -28,9 +28,7 @@ const LINE_START: &[u8] = b"{\"timestamp\":";
 
 /// Whether `line` is a Codex rollout line.
 pub fn is_rollout_line(line: &[u8]) -> bool {
-    // The searcher is built once: a one-off `memmem::find` sets one up for every line.
-    static PAYLOAD: LazyLock<Finder<'static>> = LazyLock::new(|| Finder::new(b"\"payload\":"));
-    line.starts_with(LINE_START) && PAYLOAD.find(&line[..line.len().min(200)]).is_some()
+    line.starts_with(LINE_START) && PAYLOAD_KEY.find(&line[..line.len().min(200)]).is_some()
 }
 
 /// Text Codex injects as user-role input, by how it starts (0.14x records do not say who wrote
@@ -61,6 +59,7 @@ fn types(line: &[u8]) -> (&[u8], &[u8]) {
 }
 
 /// Finders built once: a line's triage must not pay a searcher's set-up per search.
+static PAYLOAD_KEY: LazyLock<Finder<'static>> = LazyLock::new(|| Finder::new(b"\"payload\":"));
 static TYPE_KEY: LazyLock<Finder<'static>> = LazyLock::new(|| Finder::new(b"\"type\":\""));
 static UPDATE_PLAN: LazyLock<Finder<'static>> = LazyLock::new(|| Finder::new(b"update_plan"));
 static APPLY_PATCH: LazyLock<Finder<'static>> = LazyLock::new(|| Finder::new(b"apply_patch"));
