@@ -5,13 +5,18 @@
 //! | `COMPACT_GUARDIAN_DIR` | snapshot folder | `compact-guardian/` under `$CLAUDE_CONFIG_DIR`, else under `~/.claude` |
 //! | `COMPACT_GUARDIAN_TTL_SECS` | how long a snapshot stays fresh | 600 |
 //! | `COMPACT_GUARDIAN_SCAN_BYTES` | most bytes read from a transcript's end | no limit (the time budget bounds it) |
-//! | `COMPACT_GUARDIAN_BUDGET_MS` | time after which a hook stops reading and uses what it has | 2000 |
+//! | `COMPACT_GUARDIAN_BUDGET_MS` | time after which a hook stops reading and uses what it has | 2000 (at most 5000) |
 //! | `COMPACT_GUARDIAN_STEER` | `0` stops `save` printing its directive for the summarizer | on |
 //! | `COMPACT_GUARDIAN_DEBUG` | `1` adds detail on stderr | off |
 
 use std::ffi::OsString;
 use std::path::PathBuf;
 use std::time::Duration;
+
+/// The most a hook's budget may be set to. The watchdog ends a hook a few seconds after its budget
+/// (`cmd::HARD_LIMIT_MARGIN`), and that must come before the client's own timeout (10 s in
+/// `hooks/hooks.json`) kills the hook, which a client may count as a failure and run again.
+pub const MAX_BUDGET: Duration = Duration::from_secs(5);
 
 /// The snapshot folder's name under the config root.
 pub const FOLDER: &str = "compact-guardian";
@@ -72,7 +77,8 @@ impl Config {
             dir,
             ttl: Duration::from_secs(number("COMPACT_GUARDIAN_TTL_SECS", 600)),
             scan_bytes: Some(number("COMPACT_GUARDIAN_SCAN_BYTES", 0)).filter(|&n| n > 0),
-            budget: Duration::from_millis(number("COMPACT_GUARDIAN_BUDGET_MS", 2000)),
+            budget: Duration::from_millis(number("COMPACT_GUARDIAN_BUDGET_MS", 2000))
+                .min(MAX_BUDGET),
             steer: flag("COMPACT_GUARDIAN_STEER").unwrap_or(true),
             debug: flag("COMPACT_GUARDIAN_DEBUG").unwrap_or(false),
         }
@@ -130,6 +136,13 @@ mod tests {
         ]);
         assert_eq!(c.ttl, Duration::from_secs(5));
         assert!(!c.steer && c.debug);
+        let c = cfg(&[("COMPACT_GUARDIAN_BUDGET_MS", "7000")]);
+        assert_eq!(
+            c.budget, MAX_BUDGET,
+            "a budget past the hook timeout is clamped"
+        );
+        let c = cfg(&[("COMPACT_GUARDIAN_BUDGET_MS", "18446744073709551615")]);
+        assert_eq!(c.budget, MAX_BUDGET);
         let c = cfg(&[("COMPACT_GUARDIAN_TTL_SECS", "soon")]);
         assert_eq!(c.ttl, Duration::from_secs(600));
         assert!(c.steer && !c.debug);

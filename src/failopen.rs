@@ -18,7 +18,7 @@ static PANIC_AT: Mutex<Option<String>> = Mutex::new(None);
 /// Runs a hook body fail-open. `name` prefixes the stderr line; `hard_limit` bounds the run.
 pub fn run_hook(
     name: &str,
-    debug: bool,
+    debug_on: bool,
     hard_limit: Duration,
     body: impl FnOnce() -> anyhow::Result<()>,
 ) -> ExitCode {
@@ -27,7 +27,7 @@ pub fn run_hook(
             .location()
             .map(|l| format!("{}:{}", l.file(), l.line()))
             .unwrap_or_default();
-        if debug {
+        if debug_on {
             let _ = writeln!(
                 std::io::stderr(),
                 "compact-guardian: debug: panic at {at}: {info}"
@@ -38,14 +38,23 @@ pub fn run_hook(
         }
     }));
     let label = name.to_owned();
-    std::thread::spawn(move || {
-        std::thread::sleep(hard_limit);
-        say(&format!(
-            "compact-guardian {label}: gave up after {} s",
-            hard_limit.as_secs()
-        ));
-        std::process::exit(0);
+    // `thread::spawn` panics when the OS refuses a thread (a process limit): outside the catch
+    // below, that would end the hook with exit 101. Without a watchdog the hook still ends; the
+    // client's timeout is then the bound.
+    let refused = std::env::var_os("COMPACT_GUARDIAN_TEST_NO_WATCHDOG").is_some(); // tests only
+    let watchdog = (!refused).then(|| {
+        std::thread::Builder::new().spawn(move || {
+            std::thread::sleep(hard_limit);
+            say(&format!(
+                "compact-guardian {label}: gave up after {} s",
+                hard_limit.as_secs()
+            ));
+            std::process::exit(0);
+        })
     });
+    if watchdog.is_none_or(|w| w.is_err()) {
+        debug(debug_on, || "no watchdog thread could be started".into());
+    }
     let guarded = || {
         // Lets the test suite prove, through the real binary, that a panic still ends in exit 0.
         if std::env::var_os("COMPACT_GUARDIAN_TEST_PANIC").is_some() {

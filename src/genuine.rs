@@ -203,63 +203,116 @@ fn command_block(t: &str) -> Option<Option<String>> {
     ))
 }
 
-/// The content of `<tag>...</tag>` when the whole of `t` is that one element.
+/// The content of `<tag>...</tag>` when the whole of `t` is that one element. An opening tag
+/// whose `>` is the closing tag's (`<tag text</tag>`) is no element: it is the user's text.
 fn whole_tag<'t>(t: &'t str, tag: &str) -> Option<&'t str> {
     let (start, body) = find_open(t, tag)?;
     let close = format!("</{tag}>");
-    (start == 0 && t.ends_with(&close)).then(|| &t[body..t.len() - close.len()])
+    let inner_end = t.len().checked_sub(close.len())?;
+    (start == 0 && body <= inner_end && t.ends_with(&close)).then(|| &t[body..inner_end])
 }
 
-/// `t` without the injected wrapper elements that stand on their own lines: each opens at the
-/// start of a line (or right after another such element) and closes at the end of a line (or
-/// right before another). A tag inside a sentence, or one never closed, stays: it is text.
+/// `t` without the injected wrapper elements that stand on their own lines: a run of elements
+/// that opens at the start of a line (after spaces or tabs), each right after the one before,
+/// and whose last element closes where the line ends. A tag inside a sentence, or one never
+/// closed, stays: it is text.
+///
+/// One pass, linear in the text whatever tags it holds: where each tag closes is found once for
+/// the whole text ([`Marks`]), and a run of elements side by side is read once, left to right.
 fn strip_wrapper_lines(t: &str) -> String {
+    if !t.contains('<') {
+        return t.to_owned();
+    }
+    let marks = Marks::new(t);
     let mut out = String::with_capacity(t.len());
-    let mut rest = t;
+    let mut at = 0;
     loop {
-        if let Some(len) = wrapper_at(rest) {
-            rest = &rest[len..];
+        if let Some(end) = wrapper_run_at(t, at, &marks) {
+            at = end;
             continue;
         }
-        match rest.find('\n') {
+        match memchr::memchr(b'\n', &t.as_bytes()[at..]) {
             Some(i) => {
-                out.push_str(&rest[..=i]);
-                rest = &rest[i + 1..];
+                out.push_str(&t[at..=at + i]);
+                at += i + 1;
             }
             None => {
-                out.push_str(rest);
+                out.push_str(&t[at..]);
                 return out;
             }
         }
     }
 }
 
-/// The length of an injected element that starts `s` and ends where a line ends (or another
-/// element starts), if there is one.
-fn wrapper_at(s: &str) -> Option<usize> {
-    let lead = s.len() - s.trim_start_matches([' ', '\t']).len();
-    let body = &s[lead..];
-    INJECTED_TAGS.iter().find_map(|tag| {
-        // Only an element that opens right here counts: looked for here, not searched for in
-        // the rest of the text (line after line, that cost a long pasted prompt quadratic time).
-        open_tag_len(body, tag)?;
-        let close = format!("</{tag}>");
-        let end = body.find(&close)? + close.len();
-        let after = body[end..].trim_start_matches([' ', '\t']);
-        let at_line_end =
-            after.is_empty() || after.starts_with('\n') || wrapper_at(after).is_some();
-        at_line_end.then_some(lead + end)
-    })
+/// Where the run of injected elements starting at `at` ends, if the run closes at a line end
+/// (the elements side by side, spaces or tabs between them).
+fn wrapper_run_at(t: &str, at: usize, marks: &Marks) -> Option<usize> {
+    let bytes = t.as_bytes();
+    let skip_blanks = |mut i: usize| {
+        while i < bytes.len() && matches!(bytes[i], b' ' | b'\t') {
+            i += 1;
+        }
+        i
+    };
+    let mut from = skip_blanks(at);
+    loop {
+        let (tag, open_end) = marks.open_at(t, from)?;
+        let end = marks.close_after(tag, open_end)? + INJECTED_TAGS[tag].len() + 3;
+        let after = skip_blanks(end);
+        if after == bytes.len() || bytes[after] == b'\n' {
+            return Some(end);
+        }
+        from = after; // another element must open right here, or the run is text
+    }
 }
 
-/// The length of the opening `tag` element `s` starts with (`<tag>` or `<tag attr=...>`), if it
-/// starts with one (as [`find_open`] recognises them).
-fn open_tag_len(s: &str, tag: &str) -> Option<usize> {
-    let after = s.strip_prefix('<')?.strip_prefix(tag)?;
-    match after.chars().next()? {
-        '>' => Some(tag.len() + 2),
-        c if c.is_whitespace() => Some(tag.len() + 1 + after.find('>')? + 1),
-        _ => None,
+/// Where the injected tags close and where `>` stands in one text, found in one pass each, so
+/// that every later question is a binary search instead of a search through the rest of the text.
+struct Marks {
+    /// For each of [`INJECTED_TAGS`], the offsets of its closing tags, ascending.
+    closes: Vec<Vec<usize>>,
+    /// The offsets of every `>`, ascending.
+    gts: Vec<usize>,
+}
+
+impl Marks {
+    fn new(t: &str) -> Marks {
+        let bytes = t.as_bytes();
+        let mut closes = vec![Vec::new(); INJECTED_TAGS.len()];
+        for i in memchr::memmem::find_iter(bytes, b"</") {
+            let name = &bytes[i + 2..];
+            if let Some(k) = INJECTED_TAGS.iter().position(|tag| {
+                name.starts_with(tag.as_bytes()) && name.get(tag.len()) == Some(&b'>')
+            }) {
+                closes[k].push(i);
+            }
+        }
+        let gts = memchr::memchr_iter(b'>', bytes).collect();
+        Marks { closes, gts }
+    }
+
+    /// The first closing tag of `INJECTED_TAGS[tag]` at or after `from`.
+    fn close_after(&self, tag: usize, from: usize) -> Option<usize> {
+        let list = &self.closes[tag];
+        list.get(list.partition_point(|&c| c < from)).copied()
+    }
+
+    /// The injected tag whose opening element (`<tag>` or `<tag attr=...>`) starts at `at`, and
+    /// where that element ends.
+    fn open_at(&self, t: &str, at: usize) -> Option<(usize, usize)> {
+        let rest = t.as_bytes().get(at..)?.strip_prefix(b"<")?;
+        INJECTED_TAGS.iter().enumerate().find_map(|(k, tag)| {
+            rest.strip_prefix(tag.as_bytes())?;
+            let name_end = at + 1 + tag.len();
+            match t[name_end..].chars().next()? {
+                '>' => Some((k, name_end + 1)),
+                c if c.is_whitespace() => {
+                    let gt = self.gts.get(self.gts.partition_point(|&g| g < name_end))?;
+                    Some((k, gt + 1))
+                }
+                _ => None,
+            }
+        })
     }
 }
 
@@ -609,5 +662,136 @@ mod tests {
     fn queued_prompt_attachment_counts() {
         let r = parse_line(br#"{"type":"attachment","attachment":{"type":"queued_command","prompt":"also update docs"}}"#).unwrap();
         assert_eq!(prompt_text(&r).as_deref(), Some("also update docs"));
+    }
+
+    // ---- Issue #26: tag-shaped prompts neither crash nor stall the hook.
+
+    #[test]
+    fn memory_tag_whose_open_is_closed_by_the_closing_tag_does_not_panic() {
+        // `<user-memory-input remember this</user-memory-input>`: the opening tag's `>` is the
+        // closing tag's, so there is no element, only the user's text.
+        for text in [
+            "<user-memory-input remember this</user-memory-input>",
+            "<user-memory-input </user-memory-input>",
+            "<user-memory-input</user-memory-input>",
+            "<user-memory-input>",
+        ] {
+            let r = typed(&serde_json::to_string(text).unwrap());
+            assert_eq!(prompt_text(&r).as_deref(), Some(text), "{text}");
+            let r = user(&serde_json::to_string(text).unwrap());
+            assert!(prompt_text(&r).is_some(), "{text}");
+        }
+    }
+
+    #[test]
+    fn wrapper_tags_side_by_side_on_one_line_are_read_in_linear_time() {
+        // Thousands of elements side by side, ending in text (so no run counts and every line
+        // start re-reads the run), unclosed tags at every line start, attributes with no `>`:
+        // each was quadratic or worse. Multi-megabyte inputs finish at once now.
+        let side_by_side = "<system-reminder>x</system-reminder> ".repeat(100_000) + "typed";
+        assert_eq!(strip_wrapper_lines(&side_by_side), side_by_side);
+        let unclosed = "<system-reminder>\n".repeat(200_000) + "</system-reminde";
+        assert_eq!(strip_wrapper_lines(&unclosed), unclosed);
+        let no_gt = "<system-reminder a=1\n".repeat(200_000);
+        assert_eq!(strip_wrapper_lines(&no_gt), no_gt);
+        let many_lines = "<bash-input>ls</bash-input>\n".repeat(200_000) + "go";
+        assert_eq!(strip_wrapper_lines(&many_lines).trim(), "go");
+    }
+
+    #[test]
+    fn a_run_of_wrappers_side_by_side_counts_only_when_it_ends_the_line() {
+        assert_eq!(
+            strip_wrapper_lines("<bash-input>a</bash-input> <bash-stdout>b</bash-stdout>\nfix it"),
+            "\nfix it"
+        );
+        let text = "<bash-input>a</bash-input><bash-stdout>b</bash-stdout> and more";
+        assert_eq!(strip_wrapper_lines(text), text);
+    }
+
+    /// The definition [`strip_wrapper_lines`] implements, written the plain way (a search of the
+    /// rest of the text per tag, recursion per element side by side): quadratic, but obviously
+    /// what the doc comment says. The fast reading must agree with it on any text.
+    fn strip_wrapper_lines_oracle(t: &str) -> String {
+        fn element_at(s: &str) -> Option<usize> {
+            let lead = s.len() - s.trim_start_matches([' ', '\t']).len();
+            let body = &s[lead..];
+            INJECTED_TAGS.iter().find_map(|tag| {
+                let after = body.strip_prefix('<')?.strip_prefix(*tag)?;
+                let open = match after.chars().next()? {
+                    '>' => tag.len() + 2,
+                    c if c.is_whitespace() => tag.len() + 1 + after.find('>')? + 1,
+                    _ => return None,
+                };
+                let close = format!("</{tag}>");
+                let end = open + body[open..].find(&close)? + close.len();
+                let after = body[end..].trim_start_matches([' ', '\t']);
+                (after.is_empty() || after.starts_with('\n') || element_at(after).is_some())
+                    .then_some(lead + end)
+            })
+        }
+        let mut out = String::new();
+        let mut rest = t;
+        loop {
+            if let Some(len) = element_at(rest) {
+                rest = &rest[len..];
+                continue;
+            }
+            match rest.find('\n') {
+                Some(i) => {
+                    out.push_str(&rest[..=i]);
+                    rest = &rest[i + 1..];
+                }
+                None => {
+                    out.push_str(rest);
+                    return out;
+                }
+            }
+        }
+    }
+
+    /// Text made of wrapper-tag fragments: `<`, `</`, `>`, tag names (injected and not), spaces,
+    /// tabs, newlines, words and long runs of one fragment.
+    fn tag_soup() -> impl proptest::strategy::Strategy<Value = String> {
+        use proptest::prelude::*;
+        let fragment = prop_oneof![
+            Just("<".to_owned()),
+            Just("</".to_owned()),
+            Just(">".to_owned()),
+            Just(" ".to_owned()),
+            Just("\t".to_owned()),
+            Just("\n".to_owned()),
+            Just("x".to_owned()),
+            Just("é".to_owned()),
+            Just("\u{a0}".to_owned()),
+            Just("a=\"1\"".to_owned()),
+            Just("user-memory-input".to_owned()),
+            Just("command-name".to_owned()),
+            Just("system-reminde".to_owned()),
+            prop::sample::select(INJECTED_TAGS).prop_map(str::to_owned),
+            prop::sample::select(INJECTED_TAGS).prop_map(|t| format!("<{t}>")),
+            prop::sample::select(INJECTED_TAGS).prop_map(|t| format!("</{t}>")),
+            (prop::sample::select(INJECTED_TAGS), 1..40usize)
+                .prop_map(|(t, n)| format!("<{t}>x</{t}>").repeat(n)),
+        ];
+        prop::collection::vec(fragment, 0..60).prop_map(|v| v.concat())
+    }
+
+    proptest::proptest! {
+        #![proptest_config(proptest::prelude::ProptestConfig::with_cases(2_000))]
+
+        #[test]
+        fn wrapper_reading_agrees_with_its_definition_on_tag_soup(t in tag_soup()) {
+            proptest::prop_assert_eq!(strip_wrapper_lines(&t), strip_wrapper_lines_oracle(&t));
+        }
+
+        #[test]
+        fn tag_soup_prompts_never_panic(t in tag_soup(), typed_by_user: bool) {
+            let content = serde_json::to_string(&t).unwrap();
+            let r = if typed_by_user { typed(&content) } else { user(&content) };
+            let _ = prompt_text(&r);
+            let _ = whole_tag(&t, "user-memory-input");
+            let _ = command_block(&t);
+            let _ = tag_inner(&t, "command-args");
+        }
     }
 }

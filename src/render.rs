@@ -17,7 +17,7 @@ use crate::json::MAX_TEXT;
 use crate::record::KEEP_PLAN;
 use crate::tasks::Status;
 pub use crate::text::utf16_len;
-use crate::text::{cut_line, cut_to, folded_line, room};
+use crate::text::{cut_line, folded_line, room};
 
 // Room kept back inside a section, in UTF-16 code units.
 /// The closing blank line of a section.
@@ -30,20 +30,50 @@ const FOCUS_LABEL_RESERVE: usize = 60;
 const MORE_LINE_RESERVE: usize = 60;
 /// What the checklist leaves for the last reply below it.
 const LAST_REPLY_RESERVE: usize = 700;
-/// The most the latest instruction takes in the first layout, before older ones get room.
-const LATEST_INSTRUCTION_CAP: usize = 1_600;
-/// The most an older instruction takes in the first layout.
-const OLDER_INSTRUCTION_CAP: usize = 600;
-/// The most the approved plan's text takes in the first layout.
-const PLAN_CAP: usize = 1_400;
-/// The most the agent's last reply takes in the first layout.
-const REPLY_CAP: usize = 1_200;
+/// The /compact focus is quoted when at least this much room is left for it.
+const MIN_FOCUS_SHOWN: usize = 150;
 /// An older instruction is shown when at least this much of it fits (or all of it).
 const MIN_OLDER_SHOWN: usize = 200;
-/// The "... N earlier instruction(s) omitted" line.
-const OMITTED_LINE_RESERVE: usize = 60;
+/// The least quote an instruction keeps beside the line saying where its whole text is.
+const MIN_QUOTE_WITH_WAY_BACK: usize = 150;
+/// The instructions heading and the "... N earlier instruction(s) omitted" line.
+const INSTRUCTIONS_FRAME: usize = 150;
 /// Granularity of the search for how much of the spare room a text can take.
 const GRANT_STEP: usize = 100;
+/// The line that ends every snapshot: a reader (and a test) can tell a whole snapshot from a cut
+/// one.
+pub const END_LINE: &str = "(End of snapshot.)\n";
+
+/// Each section's floor: what it keeps whatever else wants room (D022). They add up to less than
+/// [`TARGET`] with the end line, so every section that has content fits at its floor.
+mod floor {
+    /// Title, facts, and a few lines of the /compact focus.
+    pub const HEADER: usize = 1_300;
+    /// The open tasks (in progress first).
+    pub const TASKS: usize = 2_000;
+    /// The latest instruction (or the statement that none was found).
+    pub const LATEST: usize = 1_600;
+    /// The plan's title, file and the start of its text.
+    pub const PLAN: usize = 1_000;
+    /// The checklist and the start of the last reply.
+    pub const PROGRESS: usize = 900;
+    /// The newest changed files.
+    pub const FILES: usize = 500;
+    /// The newest actions, failures marked: what was just run and whether it failed.
+    pub const ACTIONS: usize = 1_200;
+}
+
+/// What each section may grow to in the first round of spare room, before any text is shown
+/// whole: every section visible at a useful size first, then the long texts whole.
+mod cap {
+    pub const HEADER: usize = 1_800;
+    pub const TASKS: usize = 2_200;
+    pub const OLDER: usize = 600;
+    pub const PLAN: usize = 1_800;
+    pub const PROGRESS: usize = 1_800;
+    pub const FILES: usize = 700;
+    pub const ACTIONS: usize = 1_600;
+}
 
 /// A quote of transcript text, which was bounded to [`MAX_TEXT`] bytes when read.
 fn quote(text: &str, room: usize) -> String {
@@ -82,43 +112,164 @@ pub struct Meta {
     pub source: Source,
 }
 
-/// A section renderer: what to show, the header facts, the long texts' allowances, and the most
-/// code units it may use.
-type Section = fn(&Extraction, &Meta, &Allowances, usize) -> String;
+/// The snapshot's sections, in the order they are printed.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+enum Part {
+    Header,
+    Tasks,
+    Instructions,
+    Plan,
+    Progress,
+    Files,
+    Actions,
+}
 
-/// How many UTF-16 code units each long text may take (its quote included).
+impl Part {
+    const ALL: [Part; 7] = [
+        Part::Header,
+        Part::Tasks,
+        Part::Instructions,
+        Part::Plan,
+        Part::Progress,
+        Part::Files,
+        Part::Actions,
+    ];
+
+    /// The section's text within its allowance, or one whole line saying it was left out.
+    fn render(self, ex: &Extraction, meta: &Meta, allow: &Allowances) -> String {
+        self.render_whole(ex, meta, allow)
+            .unwrap_or_else(|| self.left_out(allow))
+    }
+
+    /// The one whole line that stands for a section with no room, if even that fits.
+    fn left_out(self, allow: &Allowances) -> String {
+        let (name, budget) = match self {
+            Part::Header => return String::new(),
+            Part::Tasks => ("open tasks", allow.tasks),
+            Part::Instructions => (
+                "the user's recent instructions",
+                allow.instructions_budget(),
+            ),
+            Part::Plan => ("the approved plan", allow.plan),
+            Part::Progress => ("the agent's progress", allow.progress),
+            Part::Files => ("files changed", allow.files),
+            Part::Actions => ("recent actions", allow.actions),
+        };
+        let notice = format!("({name} left out for space)\n\n");
+        if utf16_len(&notice) <= budget {
+            notice
+        } else {
+            String::new()
+        }
+    }
+
+    /// The section's text if it fits its allowance whole.
+    fn render_whole(self, ex: &Extraction, meta: &Meta, allow: &Allowances) -> Option<String> {
+        let (text, budget) = match self {
+            Part::Header => (header(ex, meta, allow.header), allow.header),
+            Part::Tasks => (tasks(ex, allow.tasks), allow.tasks),
+            Part::Instructions => (instructions(ex, allow), allow.instructions_budget()),
+            Part::Plan => (plan(ex, allow.plan), allow.plan),
+            Part::Progress => (progress(ex, allow.progress), allow.progress),
+            Part::Files => (files(ex, allow.files), allow.files),
+            Part::Actions => (actions(ex, allow.actions), allow.actions),
+        };
+        // Never a section cut in half: a heading without its content reads as "nothing there".
+        (utf16_len(&text) <= budget).then_some(text)
+    }
+}
+
+/// How many UTF-16 code units each section may take (for the instructions, each instruction).
 #[derive(Debug, Clone, PartialEq, Eq)]
 struct Allowances {
+    header: usize,
+    tasks: usize,
     latest: usize,
     /// For each instruction but the latest, by index.
     older: Vec<usize>,
     plan: usize,
-    reply: usize,
+    progress: usize,
+    files: usize,
+    actions: usize,
 }
 
 impl Allowances {
-    /// What every long text gets in the first layout: a busy session fits, each text visible.
-    fn minimal(ex: &Extraction) -> Allowances {
+    /// Every section at its floor; older instructions have none (they are listed as omitted).
+    fn floor(ex: &Extraction) -> Allowances {
         Allowances {
-            latest: LATEST_INSTRUCTION_CAP,
-            older: vec![OLDER_INSTRUCTION_CAP; ex.instructions.len().saturating_sub(1)],
-            plan: PLAN_CAP,
-            reply: REPLY_CAP,
+            header: floor::HEADER,
+            tasks: floor::TASKS,
+            latest: floor::LATEST,
+            older: vec![0; ex.instructions.len().saturating_sub(1)],
+            plan: floor::PLAN,
+            progress: floor::PROGRESS,
+            files: floor::FILES,
+            actions: floor::ACTIONS,
         }
     }
 
-    /// How far above the minimal layout these allowances go: what the section caps grow by.
-    fn extra(&self) -> (usize, usize, usize) {
-        let older: usize = self
-            .older
-            .iter()
-            .map(|a| a.saturating_sub(OLDER_INSTRUCTION_CAP))
-            .sum();
-        (
-            self.latest.saturating_sub(LATEST_INSTRUCTION_CAP) + older,
-            self.plan.saturating_sub(PLAN_CAP),
-            self.reply.saturating_sub(REPLY_CAP),
-        )
+    /// The most the instructions section takes with these allowances.
+    fn instructions_budget(&self) -> usize {
+        INSTRUCTIONS_FRAME + SECTION_END_RESERVE + self.latest + self.older.iter().sum::<usize>()
+    }
+
+    fn get(&self, g: Grant) -> usize {
+        match g {
+            Grant::Header => self.header,
+            Grant::Tasks => self.tasks,
+            Grant::Latest => self.latest,
+            Grant::Older(i) => self.older.get(i).copied().unwrap_or(0),
+            Grant::Plan => self.plan,
+            Grant::Progress => self.progress,
+            Grant::Files => self.files,
+            Grant::Actions => self.actions,
+        }
+    }
+
+    fn set(&mut self, g: Grant, v: usize) {
+        match g {
+            Grant::Header => self.header = v,
+            Grant::Tasks => self.tasks = v,
+            Grant::Latest => self.latest = v,
+            Grant::Older(i) => {
+                if let Some(o) = self.older.get_mut(i) {
+                    *o = v;
+                }
+            }
+            Grant::Plan => self.plan = v,
+            Grant::Progress => self.progress = v,
+            Grant::Files => self.files = v,
+            Grant::Actions => self.actions = v,
+        }
+    }
+}
+
+/// One allowance that spare room can grow.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+enum Grant {
+    Header,
+    Tasks,
+    Latest,
+    /// An older instruction, by index.
+    Older(usize),
+    Plan,
+    Progress,
+    Files,
+    Actions,
+}
+
+impl Grant {
+    /// The section whose text this allowance changes.
+    fn part(self) -> Part {
+        match self {
+            Grant::Header => Part::Header,
+            Grant::Tasks => Part::Tasks,
+            Grant::Latest | Grant::Older(_) => Part::Instructions,
+            Grant::Plan => Part::Plan,
+            Grant::Progress => Part::Progress,
+            Grant::Files => Part::Files,
+            Grant::Actions => Part::Actions,
+        }
     }
 }
 
@@ -131,125 +282,145 @@ fn whole_room(text: &str) -> usize {
 pub const HARD_LIMIT_BYTES: usize = 3 * HARD_LIMIT;
 
 /// Whether `text` is a snapshot this tool rendered and may print: it starts with the snapshot
-/// heading and fits Claude Code's inline limit. A file an older plugin left under the same name
-/// fails this and is never printed.
+/// heading, ends with [`END_LINE`] and fits Claude Code's inline limit. A file an older plugin
+/// left under the same name, or anything cut short, fails this and is never printed.
 pub fn is_snapshot(text: &str) -> bool {
     text.strip_prefix("# ")
         .is_some_and(|rest| rest.starts_with(SNAPSHOT_MARKER))
+        && text.ends_with(END_LINE)
         && utf16_len(text) <= HARD_LIMIT
 }
 
-/// The snapshot text, at most [`TARGET`] UTF-16 code units.
+/// How each section's heading line starts (the snapshot's own heading first).
+pub const HEADINGS: [&str; 7] = [
+    "# [compact-guardian snapshot] Work in progress before compaction\n",
+    "## Open tasks (",
+    "## The user's recent instructions",
+    "## Approved plan: ",
+    "## Agent progress\n",
+    "## Files changed (most recent first)\n",
+    "## Recent actions (oldest first)\n",
+];
+
+/// What is wrong with `text` as a whole snapshot, if anything: over [`TARGET`], no end line, or a
+/// line starting with `#` that is not one of the [`HEADINGS`] whole (a cut or a forged heading).
+/// The invariant every rendered snapshot keeps; the tests hold every snapshot to it.
+pub fn wholeness_error(text: &str) -> Option<String> {
+    if utf16_len(text) > TARGET {
+        return Some(format!("{} code units, over {TARGET}", utf16_len(text)));
+    }
+    if !text.ends_with(END_LINE) {
+        let tail: String = text
+            .chars()
+            .rev()
+            .take(60)
+            .collect::<Vec<_>>()
+            .into_iter()
+            .rev()
+            .collect();
+        return Some(format!("no end line; ends with {tail:?}"));
+    }
+    let mut at = 0;
+    for line in text.split_inclusive('\n') {
+        if line.starts_with('#') && !HEADINGS.iter().any(|h| text[at..].starts_with(h)) {
+            return Some(format!(
+                "cut or foreign heading {:?}",
+                line.chars().take(80).collect::<String>()
+            ));
+        }
+        at += line.len();
+    }
+    None
+}
+
+/// The snapshot text, at most [`TARGET`] UTF-16 code units, always whole: every section that
+/// has content at least at its floor, none cut in half, the end line last.
+///
+/// Every section is first rendered at its floor (together they fit). The room left is then
+/// handed out one allowance at a time in [`growth`] order; each allowance changes one section
+/// only, so a grant is tried by rendering that section again, and kept only if the whole still
+/// fits. No grant can shrink another section.
 pub fn render(ex: &Extraction, meta: &Meta) -> String {
-    let mut allow = Allowances::minimal(ex);
-    let mut out = layout(ex, meta, &allow);
-    // Hand the room left to what was cut, most important first. Each text gets as much as still
-    // fits, found by laying the whole snapshot out again: never more than TARGET.
-    let n = ex.instructions.len();
-    let mut wanted: Vec<(LongText, &str)> = Vec::new();
-    if let Some(latest) = ex.instructions.last() {
-        wanted.push((LongText::Latest, latest));
-    }
-    for i in (0..n.saturating_sub(1)).rev() {
-        wanted.push((LongText::Older(i), &ex.instructions[i]));
-    }
-    if let Some(text) = ex.plan.as_ref().and_then(|p| p.text.as_deref()) {
-        wanted.push((LongText::Plan, text));
-    }
-    if let Some(reply) = &ex.last_response {
-        wanted.push((LongText::Reply, reply));
-    }
-    for (which, text) in wanted {
-        let whole = whole_room(text);
-        let current = allow.get(which);
-        if whole <= current || utf16_len(&out) + GRANT_STEP > TARGET {
+    let mut allow = Allowances::floor(ex);
+    let mut parts: Vec<String> = Part::ALL
+        .iter()
+        .map(|p| p.render(ex, meta, &allow))
+        .collect();
+    let size = |parts: &[String]| parts.iter().map(|p| utf16_len(p)).sum::<usize>();
+    let end = utf16_len(END_LINE);
+    debug_assert!(size(&parts) + end <= TARGET, "floors must fit");
+    for (grant, want) in growth(ex, meta) {
+        let current = allow.get(grant);
+        let at = grant.part() as usize;
+        let others = size(&parts) - utf16_len(&parts[at]);
+        if want <= current || others + utf16_len(&parts[at]) + end + GRANT_STEP > TARGET {
             continue;
         }
-        // All it needs, or else the most that still fits (bisection: `lo` fits, `hi` does not).
-        let (mut lo, mut hi) = (current, whole);
-        let mut at = whole;
+        // All it wants, or else the most that still fits (bisection: `lo` fits, `hi` does not).
+        let (mut lo, mut hi) = (current, want);
+        let mut try_at = want;
         loop {
-            let trial = allow.with(which, at);
-            let text = layout(ex, meta, &trial);
-            if utf16_len(&text) <= TARGET {
-                (allow, out) = (trial, text);
-                lo = at;
-            } else {
-                hi = at;
+            let mut trial = allow.clone();
+            trial.set(grant, try_at);
+            // Only a section that stays whole: never a grant that turns it into its notice.
+            match grant.part().render_whole(ex, meta, &trial) {
+                Some(text) if others + utf16_len(&text) + end <= TARGET => {
+                    (allow, parts[at]) = (trial, text);
+                    lo = try_at;
+                }
+                _ => hi = try_at,
             }
             if hi <= lo + GRANT_STEP {
                 break;
             }
-            at = lo + (hi - lo) / 2;
+            try_at = lo + (hi - lo) / 2;
         }
     }
-    cut_to(&out, HARD_LIMIT).0
-}
-
-/// A long text whose allowance grows when there is room.
-#[derive(Debug, Clone, Copy)]
-enum LongText {
-    Latest,
-    /// An older instruction, by index.
-    Older(usize),
-    Plan,
-    Reply,
-}
-
-impl Allowances {
-    fn get(&self, t: LongText) -> usize {
-        match t {
-            LongText::Latest => self.latest,
-            LongText::Older(i) => self.older.get(i).copied().unwrap_or(0),
-            LongText::Plan => self.plan,
-            LongText::Reply => self.reply,
-        }
-    }
-
-    fn with(&self, t: LongText, v: usize) -> Allowances {
-        let mut a = self.clone();
-        match t {
-            LongText::Latest => a.latest = v,
-            LongText::Older(i) => {
-                if let Some(o) = a.older.get_mut(i) {
-                    *o = v;
-                }
-            }
-            LongText::Plan => a.plan = v,
-            LongText::Reply => a.reply = v,
-        }
-        a
-    }
-}
-
-/// One layout of every section with the given allowances for the long texts.
-fn layout(ex: &Extraction, meta: &Meta, allow: &Allowances) -> String {
-    let (instructions_extra, plan_extra, reply_extra) = allow.extra();
-    // Priority order, each with the most it may take of what is left.
-    let sections: [(Section, usize); 7] = [
-        (header, 1_800),
-        (tasks, 2_200),
-        (instructions, 3_400 + instructions_extra),
-        (plan, 1_800 + plan_extra),
-        (progress, 1_800 + reply_extra),
-        (files, 700),
-        (actions, 1_600),
-    ];
-    let mut out = String::new();
-    let mut left = TARGET;
-    for (section, cap) in sections {
-        let text = section(ex, meta, allow, left.min(cap));
-        left = left.saturating_sub(utf16_len(&text));
-        out.push_str(&text);
-    }
-    let end = "(End of snapshot.)\n";
-    if utf16_len(&out) + utf16_len(end) <= TARGET {
-        out.push_str(end);
-    }
+    let mut out = parts.concat();
+    out.push_str(END_LINE);
     out
 }
 
-fn header(ex: &Extraction, meta: &Meta, _: &Allowances, budget: usize) -> String {
+/// The order spare room is handed out in, with what each allowance would take: first every
+/// section up to a useful size (the newest actions, failures included, before any older
+/// instruction: D022), then each long text whole, the latest instruction first.
+fn growth(ex: &Extraction, meta: &Meta) -> Vec<(Grant, usize)> {
+    let n = ex.instructions.len();
+    let older = || (0..n.saturating_sub(1)).rev();
+    let whole_instruction = |i: usize| whole_room(&ex.instructions[i]);
+    // What a section needs to show all it has: rendered with room to spare.
+    let all_of = |g: Grant| {
+        let mut a = Allowances::floor(ex);
+        a.set(g, TARGET * 4);
+        utf16_len(&g.part().render(ex, meta, &a))
+    };
+    let mut order = vec![(Grant::Actions, cap::ACTIONS)];
+    order.extend(older().map(|i| (Grant::Older(i), cap::OLDER)));
+    order.extend([
+        (Grant::Plan, cap::PLAN),
+        (Grant::Progress, cap::PROGRESS),
+        (Grant::Files, cap::FILES),
+        (Grant::Tasks, cap::TASKS),
+        (Grant::Header, cap::HEADER),
+    ]);
+    if n > 0 {
+        order.push((Grant::Latest, whole_instruction(n - 1)));
+    }
+    order.extend(older().map(|i| (Grant::Older(i), whole_instruction(i))));
+    for g in [
+        Grant::Plan,
+        Grant::Progress,
+        Grant::Tasks,
+        Grant::Actions,
+        Grant::Files,
+        Grant::Header,
+    ] {
+        order.push((g, all_of(g)));
+    }
+    order
+}
+
+fn header(ex: &Extraction, meta: &Meta, budget: usize) -> String {
     let mut h = format!("# {SNAPSHOT_MARKER} Work in progress before compaction\n\n");
     h.push_str(match meta.source {
         Source::Saved => "Saved by the compact-guardian plugin just before this conversation was compacted. ",
@@ -265,14 +436,21 @@ fn header(ex: &Extraction, meta: &Meta, _: &Allowances, budget: usize) -> String
             "- Taken: {when}, before an automatic compaction\n"
         )),
         Some("manual") => h.push_str(&format!("- Taken: {when}, before a manual compaction\n")),
-        Some(t) if !t.is_empty() => h.push_str(&format!(
-            "- Taken: {when}, before a compaction (trigger: {})\n",
-            folded_line(t, 20)
+        Some(t) if !t.is_empty() => h.push_str(&cut_line(
+            &format!(
+                "- Taken: {when}, before a compaction (trigger: {})\n",
+                folded_line(t, 20)
+            ),
+            90,
         )),
         _ => h.push_str(&format!("- Taken: {when}\n")),
     }
     if let Some(cwd) = meta.cwd.as_deref().or(ex.cwd.as_deref()) {
-        h.push_str(&format!("- Directory: {}\n", folded_line(cwd, 300)));
+        // Lines are bounded in code units too: an invisible character is shown as 8 of them.
+        h.push_str(&cut_line(
+            &format!("- Directory: {}\n", folded_line(cwd, 300)),
+            330,
+        ));
     }
     // "HEAD" is what the CLI records outside a repository or on a detached head: it says nothing.
     if let Some(branch) = meta
@@ -281,7 +459,10 @@ fn header(ex: &Extraction, meta: &Meta, _: &Allowances, budget: usize) -> String
         .or(ex.git_branch.as_deref())
         .filter(|b| b.trim() != "HEAD")
     {
-        h.push_str(&format!("- Git branch: {}\n", folded_line(branch, 120)));
+        h.push_str(&cut_line(
+            &format!("- Git branch: {}\n", folded_line(branch, 120)),
+            150,
+        ));
     }
     if let Some(focus) = meta
         .focus
@@ -290,14 +471,18 @@ fn header(ex: &Extraction, meta: &Meta, _: &Allowances, budget: usize) -> String
         .filter(|f| !f.is_empty())
     {
         let room = room(budget, &h, FOCUS_LABEL_RESERVE);
-        h.push_str("- Focus the user gave /compact:\n");
-        h.push_str(&quote(focus, room));
+        if room >= MIN_FOCUS_SHOWN {
+            h.push_str("- Focus the user gave /compact:\n");
+            h.push_str(&quote(focus, room));
+        } else {
+            h.push_str("- Focus the user gave /compact: (left out for space)\n");
+        }
     }
     h.push('\n');
-    cut_to(&h, budget).0
+    h
 }
 
-fn tasks(ex: &Extraction, _: &Meta, _: &Allowances, budget: usize) -> String {
+fn tasks(ex: &Extraction, budget: usize) -> String {
     if ex.tasks.is_empty() {
         return String::new();
     }
@@ -348,38 +533,30 @@ fn tasks(ex: &Extraction, _: &Meta, _: &Allowances, budget: usize) -> String {
     s.push_str(&done_line);
     s.push_str(&untracked);
     s.push('\n');
-    cut_to(&s, budget).0
+    s
 }
 
-fn instructions(ex: &Extraction, _: &Meta, allow: &Allowances, budget: usize) -> String {
+fn instructions(ex: &Extraction, allow: &Allowances) -> String {
     if ex.instructions.is_empty() {
-        let s = format!(
+        return format!(
             "## The user's recent instructions\n{}\n\n",
             no_instruction_found(ex)
         );
-        return cut_to(&s, budget).0;
     }
     let n = ex.instructions.len();
     let mut s =
         String::from("## The user's recent instructions (oldest first; the last is the latest)\n");
-    let mut room = room(budget, &s, SECTION_END_RESERVE);
-    // The latest instruction is shown first in budget terms, then older ones while they fit.
-    let latest_block = instruction_block(ex, n - 1, "Latest instruction", room.min(allow.latest));
-    room = room.saturating_sub(utf16_len(&latest_block));
+    let latest_block = instruction_block(ex, n - 1, "Latest instruction", allow.latest);
     let mut older: Vec<String> = Vec::new();
     let mut omitted = 0;
     for i in (0..n - 1).rev() {
-        // A grown allowance shrinks to what is left: it never drops the text.
-        let allowance = allow.older.get(i).copied().unwrap_or(OLDER_INSTRUCTION_CAP);
-        let fit = allowance.min(room.saturating_sub(OMITTED_LINE_RESERVE));
+        let fit = allow.older.get(i).copied().unwrap_or(0);
         if fit < MIN_OLDER_SHOWN.min(whole_room(&ex.instructions[i])) {
             omitted += 1;
             continue;
         }
         let label = format!("Instruction {} of {n}", i + 1);
-        let block = instruction_block(ex, i, &label, fit);
-        room = room.saturating_sub(utf16_len(&block));
-        older.push(block);
+        older.push(instruction_block(ex, i, &label, fit));
     }
     if omitted > 0 {
         s.push_str(&format!(
@@ -391,35 +568,37 @@ fn instructions(ex: &Extraction, _: &Meta, allow: &Allowances, budget: usize) ->
     }
     s.push_str(&latest_block);
     s.push('\n');
-    cut_to(&s, budget).0
+    s
 }
 
-fn plan(ex: &Extraction, _: &Meta, allow: &Allowances, budget: usize) -> String {
+fn plan(ex: &Extraction, budget: usize) -> String {
     let Some(plan) = &ex.plan else {
         return String::new();
     };
-    let mut s = format!(
-        "## Approved plan: {}\nThe user approved this plan before compaction: it is the agreed way to do the work, whatever the summary says.\n",
-        folded_line(&plan.title, 120)
+    let mut s = cut_line(
+        &format!("## Approved plan: {}\n", folded_line(&plan.title, 120)),
+        150,
     );
+    s.push_str("The user approved this plan before compaction: it is the agreed way to do the work, whatever the summary says.\n");
     if let Some(file) = &plan.file {
-        s.push_str(&format!(
-            "- Plan file: {}\n- Re-read the plan file before continuing: it has the whole plan.\n",
-            folded_line(file, 300)
+        s.push_str(&cut_line(
+            &format!("- Plan file: {}\n", folded_line(file, 300)),
+            330,
         ));
+        s.push_str("- Re-read the plan file before continuing: it has the whole plan.\n");
     }
     if let Some(text) = &plan.text {
-        let room = room(budget, &s, LABEL_RESERVE).min(allow.plan);
+        let room = room(budget, &s, LABEL_RESERVE + SECTION_END_RESERVE);
         if room > 200 {
             s.push_str("Plan (may be cut):\n");
             s.push_str(&crate::text::quote(text, room, KEEP_PLAN));
         }
     }
     s.push('\n');
-    cut_to(&s, budget).0
+    s
 }
 
-fn progress(ex: &Extraction, _: &Meta, allow: &Allowances, budget: usize) -> String {
+fn progress(ex: &Extraction, budget: usize) -> String {
     if ex.last_response.is_none() && ex.checklist.is_empty() {
         return String::new();
     }
@@ -430,7 +609,15 @@ fn progress(ex: &Extraction, _: &Meta, allow: &Allowances, budget: usize) -> Str
         let lines: Vec<String> = ex
             .checklist
             .iter()
-            .map(|c| format!("{}\n", folded_line(c, 200)))
+            .map(|c| {
+                // A checklist line as written ("- [ ] x", "1. x"); anything else (a `#` or a
+                // fence at a line start would read as the snapshot's own structure) as an item.
+                let line = folded_line(c, 200);
+                match line.chars().next() {
+                    Some(c) if c.is_alphanumeric() || "-*+[".contains(c) => format!("{line}\n"),
+                    _ => format!("- {line}\n"),
+                }
+            })
             .collect();
         s.push_str(&fit_lines(
             &lines,
@@ -439,17 +626,17 @@ fn progress(ex: &Extraction, _: &Meta, allow: &Allowances, budget: usize) -> Str
         ));
     }
     if let Some(reply) = &ex.last_response {
-        let room = room(budget, &s, LABEL_RESERVE);
+        let room = room(budget, &s, LABEL_RESERVE + SECTION_END_RESERVE);
         if room > 120 {
             s.push_str("Last reply from the agent (may be cut):\n");
-            s.push_str(&quote(reply, room.min(allow.reply)));
+            s.push_str(&quote(reply, room));
         }
     }
     s.push('\n');
-    cut_to(&s, budget).0
+    s
 }
 
-fn files(ex: &Extraction, _: &Meta, _: &Allowances, budget: usize) -> String {
+fn files(ex: &Extraction, budget: usize) -> String {
     if ex.files_changed.is_empty() {
         return String::new();
     }
@@ -465,10 +652,10 @@ fn files(ex: &Extraction, _: &Meta, _: &Allowances, budget: usize) -> String {
         "files",
     ));
     s.push('\n');
-    cut_to(&s, budget).0
+    s
 }
 
-fn actions(ex: &Extraction, _: &Meta, _: &Allowances, budget: usize) -> String {
+fn actions(ex: &Extraction, budget: usize) -> String {
     if ex.actions.is_empty() {
         return String::new();
     }
@@ -513,13 +700,16 @@ fn actions(ex: &Extraction, _: &Meta, _: &Allowances, budget: usize) -> String {
         s.push_str(&l);
     }
     s.push('\n');
-    cut_to(&s, budget).0
+    s
 }
 
 /// Instruction `i` under its label in at most `room` units: quoted whole, or cut with a line
 /// saying where the rest is.
 fn instruction_block(ex: &Extraction, i: usize, label: &str, room: usize) -> String {
-    let way = way_back(ex, i, room);
+    let mut way = way_back(ex, i, room);
+    if room < LABEL_RESERVE + utf16_len(&way) + MIN_QUOTE_WITH_WAY_BACK {
+        way.clear(); // the cut mark still says the text was cut; the quote comes first
+    }
     let text = ex.instructions.get(i).map_or("", String::as_str);
     format!(
         "**{label}:**\n{}{way}",
@@ -953,5 +1143,234 @@ mod tests {
             "{s}"
         );
         assert!(!s.chars().any(crate::text::is_invisible), "{s:?}");
+    }
+
+    // ---- Issue #26: the snapshot is whole whatever the mix of section sizes.
+
+    /// Text of any shape: short, long, one huge line, many lines, wide characters, headings,
+    /// invisible characters.
+    fn any_text(max: usize) -> impl Strategy<Value = String> {
+        prop_oneof![
+            "[a-z ]{0,40}",
+            (1..max).prop_map(|n| "w".repeat(n)),
+            (1..max / 10 + 2).prop_map(|n| "line of words\n".repeat(n)),
+            (1..max / 4 + 2).prop_map(|n| "é😀\u{202E}".repeat(n)),
+            Just("## heading\n```\nfence\n```".to_owned()),
+            Just(String::new()),
+        ]
+    }
+
+    fn any_extraction() -> impl Strategy<Value = (Extraction, Meta)> {
+        let task = (any_text(400), 0..3usize).prop_map(|(content, s)| Task {
+            content,
+            status: [Status::Pending, Status::InProgress, Status::Completed][s],
+        });
+        let action = (any_text(300), any_text(300), any::<bool>(), 1..5u32).prop_map(
+            |(tool, summary, error, count)| Action {
+                tool,
+                summary,
+                error,
+                count,
+            },
+        );
+        let plan = prop::option::of((
+            any_text(300),
+            prop::option::of(any_text(20_000)),
+            prop::option::of(any_text(400)),
+        ))
+        .prop_map(|p| p.map(|(title, text, file)| crate::extract::Plan { title, text, file }));
+        let texts = (
+            prop::collection::vec(any_text(40_000), 0..6),
+            prop::collection::vec(task, 0..120),
+            prop::collection::vec(any_text(250), 0..40),
+            prop::option::of(any_text(40_000)),
+            prop::collection::vec(any_text(300), 0..35),
+            prop::collection::vec(action, 0..25),
+        );
+        let meta = (
+            prop::option::of(any_text(3_000)),
+            prop::option::of(any_text(600)),
+            prop::option::of(any_text(300)),
+            prop::option::of(any_text(100)),
+            any::<bool>(),
+        );
+        (texts, plan, meta, prop::option::of("[a-z/]{1,300}")).prop_map(
+            |(
+                (instructions, tasks, checklist, last_response, files_changed, actions),
+                plan,
+                (focus, cwd, git_branch, trigger, rebuilt),
+                transcript,
+            )| {
+                let n = instructions.len();
+                let ex = Extraction {
+                    instruction_records: (0..n).map(|i| Some(format!("uuid-{i}"))).collect(),
+                    instructions,
+                    transcript,
+                    tasks,
+                    untracked_task_calls: 3,
+                    checklist,
+                    last_response,
+                    files_changed,
+                    actions,
+                    plan,
+                    ..Default::default()
+                };
+                let meta = Meta {
+                    taken_at: UNIX_EPOCH,
+                    trigger,
+                    cwd,
+                    git_branch,
+                    focus,
+                    source: if rebuilt {
+                        Source::Rebuilt
+                    } else {
+                        Source::Saved
+                    },
+                };
+                (ex, meta)
+            },
+        )
+    }
+
+    use proptest::prelude::*;
+
+    proptest! {
+        #![proptest_config(ProptestConfig { cases: 300, max_shrink_iters: 5_000, ..ProptestConfig::default() })]
+
+        #[test]
+        fn every_snapshot_is_whole_within_target_and_no_section_is_below_its_floor(
+            (ex, meta) in any_extraction()
+        ) {
+            let out = render(&ex, &meta);
+            prop_assert_eq!(wholeness_error(&out), None);
+            prop_assert!(is_snapshot(&out));
+            // No section is cut: each one's text, as rendered alone at its floor, is there or
+            // has grown (a section's text at a larger allowance starts the same way up to its
+            // first cut).
+            let floor = Allowances::floor(&ex);
+            for part in Part::ALL {
+                let at_floor = part.render(&ex, &meta, &floor);
+                prop_assert!(!at_floor.contains("left out for space"), "{part:?} below floor:\n{at_floor}");
+                let heading = at_floor.lines().next().unwrap_or_default();
+                if !heading.is_empty() {
+                    prop_assert!(out.contains(heading), "{part:?} missing: {heading}");
+                }
+            }
+            // Each section as printed: from its heading to the next heading (or the end line).
+            let body = out.strip_suffix(END_LINE).unwrap_or(&out);
+            let shown = |heading: &str| {
+                let start = body.find(heading)?;
+                let rest = &body[start..];
+                let end = rest[1..].find("\n#").map_or(rest.len(), |e| e + 2);
+                Some(utf16_len(&rest[..end]))
+            };
+            for part in Part::ALL {
+                let at_floor = part.render(&ex, &meta, &floor);
+                let Some(heading) = at_floor.lines().next() else { continue };
+                let len = shown(heading);
+                // An older instruction shown in place of the "... omitted" line can be shorter
+                // than that line.
+                let slack = if part == Part::Instructions { 60 } else { 0 };
+                prop_assert!(len.is_some_and(|l| l + slack >= utf16_len(&at_floor)), "{part:?}: {len:?} < {}", utf16_len(&at_floor));
+            }
+            // The latest instruction is named, with the latest one's text.
+            if let Some(latest) = ex.instructions.last().filter(|l| !l.trim().is_empty()) {
+                let whole = crate::text::quote(latest, usize::MAX, MAX_TEXT);
+                let start: String = whole.lines().next().unwrap().chars().take(10).collect();
+                let block = &out[out.find("**Latest instruction:**\n").unwrap()..];
+                prop_assert!(block.starts_with(&format!("**Latest instruction:**\n{start}")), "{start:?}");
+            }
+        }
+    }
+
+    #[test]
+    fn floors_fit_the_target_together() {
+        let most = floor::HEADER
+            + floor::TASKS
+            + INSTRUCTIONS_FRAME
+            + SECTION_END_RESERVE
+            + floor::LATEST
+            + floor::PLAN
+            + floor::PROGRESS
+            + floor::FILES
+            + floor::ACTIONS
+            + utf16_len(END_LINE);
+        assert!(most <= TARGET, "{most}");
+    }
+
+    #[test]
+    fn a_failing_test_run_is_kept_beside_three_long_specs() {
+        // Issue #26 case 2: three long pasted specs and a failing `pytest` run just before the
+        // compaction. The older specs took the room and the run was gone ("... 3 earlier").
+        let mut ex = session_with(vec![
+            spec(7_000),
+            spec(7_000),
+            spec(7_000),
+            "run the tax tests".into(),
+        ]);
+        ex.actions = vec![
+            Action {
+                tool: "Edit".into(),
+                summary: "src/tax.py".into(),
+                error: false,
+                count: 1,
+            },
+            Action {
+                tool: "Bash".into(),
+                summary: "ls tests".into(),
+                error: false,
+                count: 1,
+            },
+            Action {
+                tool: "Edit".into(),
+                summary: "src/rates.py".into(),
+                error: false,
+                count: 1,
+            },
+            Action {
+                tool: "Bash".into(),
+                summary: "pytest tests/test_tax.py".into(),
+                error: true,
+                count: 1,
+            },
+        ];
+        ex.files_changed = vec!["src/tax.py".into(), "src/rates.py".into()];
+        let out = render(&ex, &meta());
+        assert!(
+            out.contains("- Bash: pytest tests/test_tax.py  [FAILED]"),
+            "{out}"
+        );
+        assert!(
+            !out.contains("earlier\n"),
+            "every recent action is shown: {out}"
+        );
+        assert!(out.ends_with(END_LINE));
+        assert!(utf16_len(&out) <= TARGET);
+    }
+
+    #[test]
+    fn a_long_pasted_spec_beside_short_prompts_leaves_every_section_whole() {
+        // Issue #26 case 1, as seen in a real-CLI run: a long spec next to a few short prompts
+        // and a full session; the snapshot stopped at "## Recent act".
+        let mut ex = big();
+        ex.instructions = vec![
+            "short one".into(),
+            spec(30_000),
+            "short two".into(),
+            "go on".into(),
+        ];
+        ex.instruction_records = vec![Some("u".into()); 4];
+        let out = render(&ex, &meta());
+        assert!(out.ends_with(END_LINE), "{out}");
+        for h in [
+            "## Open tasks",
+            "## Approved plan",
+            "## Agent progress",
+            "## Files changed",
+            "## Recent actions",
+        ] {
+            assert!(out.contains(h), "{h}");
+        }
+        assert!(utf16_len(&out) <= TARGET);
     }
 }

@@ -501,7 +501,10 @@ mod tests {
     }
 
     fn snap(body: &str) -> String {
-        format!("# {SNAPSHOT_MARKER} test\n\n{body}\n")
+        format!(
+            "# {SNAPSHOT_MARKER} test\n\n{body}\n{}",
+            crate::render::END_LINE
+        )
     }
 
     fn set_mtime(path: &Path, t: SystemTime) {
@@ -687,6 +690,11 @@ mod tests {
                 "not a snapshot",
             ),
             (vec![b'#', b' ', 0xff, 0xfe], "not a snapshot"),
+            (
+                // Cut short: a snapshot without its end line is never printed (issue #26).
+                format!("# {SNAPSHOT_MARKER} x\n\n## Recent act").into_bytes(),
+                "not a snapshot",
+            ),
             (vec![b'x'; 300 * 1024], "too large"),
         ];
         for (bytes, why) in cases {

@@ -3,7 +3,10 @@
 //! Transcripts grow without bound and the interesting part is the end, so the reader starts at the
 //! end of the file and walks back one chunk at a time; the caller decides after each chunk whether
 //! it has seen enough. Memory is one chunk plus at most one line of [`MAX_LINE`] bytes: a longer
-//! line is skipped (counted in [`TailReader::oversized_lines`]), never buffered whole.
+//! line is never buffered whole but read in pieces into a shrunk copy ([`crate::shrink`]: its
+//! keys and structure, long strings cut), so the words a user typed beside megabytes of pasted
+//! images are still read; only a line that cannot be shrunk is skipped
+//! ([`TailReader::oversized_lines`]).
 
 use memchr::memmem::Finder;
 use std::fs::File;
@@ -13,8 +16,8 @@ use std::io::{self, Read, Seek, SeekFrom};
 /// the peak resident size small.
 pub const CHUNK: usize = 1024 * 1024;
 
-/// The longest line that is parsed. Longer lines (a pasted screenshot, a huge tool result) are
-/// skipped: what they hold is not worth the memory.
+/// The longest line that is read whole. Longer lines (pasted screenshots, a huge tool result) are
+/// read shrunk.
 pub const MAX_LINE: usize = 4 * 1024 * 1024;
 
 /// A backward line reader over a file.
@@ -28,6 +31,7 @@ pub struct TailReader<R> {
     /// Buffer for a line read in one piece once its start is found.
     line: Vec<u8>,
     oversized: u64,
+    shrunk: u64,
     /// Where the lines with a hit start, for [`TailReader::read_chunk_matching`].
     starts: Vec<usize>,
 }
@@ -50,6 +54,7 @@ impl<R: Read + Seek> TailReader<R> {
             pending_end: None,
             line: Vec::new(),
             oversized: 0,
+            shrunk: 0,
             starts: Vec::new(),
         }
     }
@@ -59,9 +64,14 @@ impl<R: Read + Seek> TailReader<R> {
         self.pos
     }
 
-    /// Lines skipped for being longer than [`MAX_LINE`].
+    /// Lines longer than [`MAX_LINE`] that could not be shrunk, skipped.
     pub fn oversized_lines(&self) -> u64 {
         self.oversized
+    }
+
+    /// Lines longer than [`MAX_LINE`] read shrunk.
+    pub fn shrunk_lines(&self) -> u64 {
+        self.shrunk
     }
 
     /// Reads the next chunk backwards and calls `on_line` for each complete line in it, newest
@@ -186,14 +196,19 @@ impl<R: Read + Seek> TailReader<R> {
         };
         let begin = chunk_start + from as u64;
         let len = usize::try_from(end - begin).unwrap_or(usize::MAX);
-        if len > MAX_LINE {
-            self.oversized += 1;
-            return Ok(());
-        }
-        self.line.resize(len, 0);
         self.file.seek(SeekFrom::Start(begin))?;
-        self.file.read_exact(&mut self.line)?;
-        on_line(&self.line);
+        if len > MAX_LINE {
+            if crate::shrink::shrink((&mut self.file).take(end - begin), &mut self.line)? {
+                self.shrunk += 1;
+                on_line(&self.line);
+            } else {
+                self.oversized += 1;
+            }
+        } else {
+            self.line.resize(len, 0);
+            self.file.read_exact(&mut self.line)?;
+            on_line(&self.line);
+        }
         if self.line.capacity() > CHUNK {
             self.line = Vec::new(); // do not keep a multi-megabyte buffer for the rest of the scan
         }
@@ -301,7 +316,26 @@ mod tests {
     }
 
     #[test]
-    fn oversized_line_is_skipped_neighbours_kept() {
+    fn oversized_json_line_is_read_shrunk_across_chunks() {
+        let pasted = "A".repeat(MAX_LINE + CHUNK * 2);
+        let line = format!(
+            r#"{{"type":"user","message":{{"content":[{{"type":"image","data":"{pasted}"}},{{"type":"text","text":"typed words"}}]}}}}"#
+        );
+        let data = format!("first\n{line}\nlast\n");
+        let mut r = TailReader::new(Cursor::new(data.into_bytes()), 0);
+        r.pos = r.file.get_ref().len() as u64;
+        let mut got = Vec::new();
+        while r.read_chunk(|l| got.push(l.to_vec())).unwrap() {}
+        assert_eq!((r.oversized_lines(), r.shrunk_lines()), (0, 1));
+        let shrunk: serde_json::Value = serde_json::from_slice(&got[2]).unwrap();
+        assert_eq!(shrunk["message"]["content"][1]["text"], "typed words");
+        assert!(got[2].len() < crate::shrink::KEEP_STRING + 200);
+        assert_eq!(got[1], b"last");
+        assert_eq!(got[3], b"first");
+    }
+
+    #[test]
+    fn oversized_line_that_cannot_be_shrunk_is_skipped_neighbours_kept() {
         let mut data = b"first\n".to_vec();
         data.extend(std::iter::repeat_n(b'y', MAX_LINE + CHUNK * 2 + 17));
         data.extend_from_slice(b"\nlast\n");

@@ -56,8 +56,10 @@ pub struct ScanStats {
     pub skipped_unparsed: u64,
     /// Lines that did not parse (damaged, truncated, not objects) and were skipped.
     pub skipped_lines: u64,
-    /// Lines over the size limit, skipped unread.
+    /// Lines over the size limit that could not be shrunk, skipped unread.
     pub oversized_lines: u64,
+    /// Lines over the size limit read shrunk (long strings cut, far elements dropped).
+    pub shrunk_lines: u64,
     /// The scan reached the start of the file.
     pub reached_start: bool,
     /// The scan stopped at its deadline.
@@ -109,6 +111,9 @@ pub fn scan(path: &Path, limits: Limits, fold: &mut impl Fold) -> Result<ScanSta
     // The finders for what was wanted when they were built: what is wanted only shrinks, so they
     // are built at most a few times a scan.
     let mut finders: Option<(Wants, Vec<Finder<'static>>)> = None;
+    // The deadline is looked at inside chunks too: a chunk of costly lines (long prompts, shrunk
+    // records) must not hold a hook past its budget. Once it has passed, the rest is skipped.
+    let mut clock = Clock::new(limits.deadline);
     loop {
         // What is wanted only shrinks; asking once a chunk keeps the per-line cost to the triage.
         let wants = fold.wants();
@@ -123,7 +128,7 @@ pub fn scan(path: &Path, limits: Limits, fold: &mut impl Fold) -> Result<ScanSta
             stats.needle_bytes += reader.remaining().min(tail::CHUNK as u64);
         }
         let mut on_line = |line: &[u8]| {
-            if line.iter().all(u8::is_ascii_whitespace) {
+            if clock.out_of_time(line.len()) || line.iter().all(u8::is_ascii_whitespace) {
                 return;
             }
             match record::triage(line, wants) {
@@ -150,6 +155,11 @@ pub fn scan(path: &Path, limits: Limits, fold: &mut impl Fold) -> Result<ScanSta
         .with_context(|| format!("could not read transcript {}", path.display()))?;
         stats.bytes_scanned = file_bytes - reader.remaining();
         fold.scanned(stats.bytes_scanned);
+        if clock.passed {
+            // Lines of this chunk were skipped unread: the file was not read to its start.
+            stats.hit_deadline = true;
+            break;
+        }
         if !more {
             stats.reached_start = true;
             break;
@@ -161,13 +171,56 @@ pub fn scan(path: &Path, limits: Limits, fold: &mut impl Fold) -> Result<ScanSta
         {
             break;
         }
-        if limits.deadline.is_some_and(|d| Instant::now() >= d) {
+        if clock.passed() {
             stats.hit_deadline = true;
             break;
         }
     }
     stats.oversized_lines = reader.oversized_lines();
+    stats.shrunk_lines = reader.shrunk_lines();
     Ok(stats)
+}
+
+/// The deadline, looked at every [`Clock::EVERY`] lines or bytes, not on every line.
+struct Clock {
+    deadline: Option<Instant>,
+    /// Lines and kilobytes until the next look.
+    until_look: u32,
+    passed: bool,
+}
+
+impl Clock {
+    /// Lines (a kilobyte of line counting as one more) between two looks at the time.
+    const EVERY: u32 = 256;
+
+    fn new(deadline: Option<Instant>) -> Clock {
+        Clock {
+            deadline,
+            until_look: Self::EVERY,
+            passed: false,
+        }
+    }
+
+    /// Whether the deadline has passed, looked at after every [`Clock::EVERY`] lines or so (a
+    /// line of `len` bytes brings the look closer by its kilobytes).
+    fn out_of_time(&mut self, len: usize) -> bool {
+        if self.passed || self.deadline.is_none() {
+            return self.passed;
+        }
+        let cost = 1 + u32::try_from(len / 1024).unwrap_or(u32::MAX);
+        self.until_look = self.until_look.saturating_sub(cost);
+        if self.until_look == 0 {
+            self.until_look = Self::EVERY;
+            self.passed = self.deadline.is_some_and(|d| Instant::now() >= d);
+        }
+        self.passed
+    }
+
+    /// Whether the deadline has passed (looked at now).
+    fn passed(&mut self) -> bool {
+        self.passed = self.passed || self.deadline.is_some_and(|d| Instant::now() >= d);
+        self.passed
+    }
 }
 
 #[cfg(test)]
@@ -277,6 +330,49 @@ mod tests {
         let s = scan(f.path(), l, &mut Extractor::new(Part::Whole)).unwrap();
         assert!(s.bytes_scanned <= 4 * 1024 * 1024);
         assert!(!s.reached_start);
+    }
+
+    #[test]
+    fn deadline_is_looked_at_inside_a_chunk() {
+        // A chunk of 10,000 prompts with the deadline already passed: reading stops within a few
+        // hundred lines, not at the end of the chunk.
+        let mut f = tempfile::NamedTempFile::new().unwrap();
+        for i in 0..10_000 {
+            writeln!(f, "{}", prompt(i)).unwrap();
+        }
+        let l = Limits {
+            max_bytes: None,
+            deadline: Some(Instant::now()),
+        };
+        let s = scan(f.path(), l, &mut Extractor::new(Part::Whole)).unwrap();
+        assert!(s.hit_deadline, "{s:?}");
+        assert!(s.parsed_lines <= u64::from(Clock::EVERY), "{s:?}");
+    }
+
+    #[test]
+    fn a_typed_prompt_beside_megabytes_of_images_is_the_latest_instruction() {
+        // Issue #26: a 4.8 MB prompt record (four pasted screenshots) newer than an ordinary
+        // prompt. It was skipped unread and the older prompt was called the latest.
+        let image = format!(
+            r#"{{"type":"image","source":{{"type":"base64","media_type":"image/png","data":"{}"}}}}"#,
+            "iVBORw0KGgo".repeat(110_000)
+        );
+        let big = format!(
+            r#"{{"type":"user","uuid":"p9","parentUuid":"p0","promptSource":"typed","message":{{"role":"user","content":[{image},{image},{image},{image},{{"type":"text","text":"make the header match these screenshots"}}]}}}}"#
+        );
+        assert!(big.len() > crate::tail::MAX_LINE);
+        let mut f = tempfile::NamedTempFile::new().unwrap();
+        writeln!(f, "{}", prompt(0)).unwrap();
+        writeln!(f, "{big}").unwrap();
+        let mut ex = Extractor::new(Part::Whole);
+        let stats = scan(f.path(), Limits::default(), &mut ex).unwrap();
+        assert_eq!((stats.shrunk_lines, stats.oversized_lines), (1, 0));
+        let got = ex.finish(Default::default());
+        assert_eq!(
+            got.instructions.last().map(String::as_str),
+            Some("make the header match these screenshots"),
+            "{got:?}"
+        );
     }
 
     #[test]

@@ -416,6 +416,22 @@ fn panics_end_in_exit_zero_with_one_line_and_no_content() {
 }
 
 #[test]
+fn a_refused_watchdog_thread_does_not_fail_the_hook() {
+    // Issue #26: the watchdog was spawned with `thread::spawn`, outside the panic catch; a
+    // refused thread (a process limit) ended the hook with exit 101.
+    let sb = Sandbox::new();
+    let t = sb.transcript("t.jsonl", &[prompt("p1", None, "fix the failing test")]);
+    let r = sb
+        .cmd(&["save"])
+        .env("COMPACT_GUARDIAN_TEST_NO_WATCHDOG", "1")
+        .stdin(hook("s1", &t))
+        .run();
+    check(&r, "no watchdog");
+    let r = sb.restore(&hook("s1", &t));
+    assert!(r.stdout.contains("fix the failing test"), "{}", r.stdout);
+}
+
+#[test]
 fn stdin_that_never_closes_cannot_hold_the_hook() {
     let sb = Sandbox::new();
     let mut c = Command::new(bin());

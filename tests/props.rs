@@ -5,7 +5,9 @@
 use compact_guardian::extract::{Extractor, Part, extract};
 use compact_guardian::pipeline::{build, build_with};
 use compact_guardian::record::parse_line;
-use compact_guardian::render::{HARD_LIMIT, Meta, Source, TARGET, render, utf16_len};
+use compact_guardian::render::{
+    HARD_LIMIT, Meta, Source, TARGET, render, utf16_len, wholeness_error,
+};
 use compact_guardian::transcript::Limits;
 use proptest::prelude::*;
 use serde_json::{Value, json};
@@ -77,6 +79,7 @@ proptest! {
         let ex = extract(&recs);
         let text = render(&ex, &meta());
         prop_assert!(utf16_len(&text) <= TARGET);
+        prop_assert_eq!(wholeness_error(&text), None);
         prop_assert!(utf16_len(&text) <= HARD_LIMIT);
     }
 
@@ -110,6 +113,7 @@ proptest! {
         let recs: Vec<_> = lines.iter().filter_map(|l| parse_line(l.as_bytes())).collect();
         let text = render(&extract(&recs), &Meta { focus: Some(big.clone()), ..meta() });
         prop_assert!(utf16_len(&text) <= TARGET, "{}", utf16_len(&text));
+        prop_assert_eq!(wholeness_error(&text), None);
     }
 }
 

@@ -6,7 +6,7 @@
 use compact_guardian::extract::{Extraction, Extractor, Part, extract};
 use compact_guardian::pipeline::{Built, build, build_with};
 use compact_guardian::record::parse_line;
-use compact_guardian::render::{Meta, Source, TARGET, render, utf16_len};
+use compact_guardian::render::{Meta, Source, TARGET, render, utf16_len, wholeness_error};
 use compact_guardian::tasks::Status;
 use compact_guardian::transcript::Limits;
 use std::path::{Path, PathBuf};
@@ -126,6 +126,7 @@ fn budget_holds(ex: &Extraction, file: &str) {
     let text = render(ex, &meta);
     let n = utf16_len(&text);
     assert!(n <= TARGET, "{file}: {n}");
+    assert_eq!(wholeness_error(&text), None, "{file}");
     eprintln!("{file}: restore text {n} UTF-16 code units");
 }
 

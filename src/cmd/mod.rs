@@ -23,7 +23,7 @@ use std::process::ExitCode;
 use std::time::{Duration, Instant};
 
 /// How much longer than the soft budget a hook may run before the watchdog ends it.
-const HARD_LIMIT_MARGIN: Duration = Duration::from_secs(3);
+pub(crate) const HARD_LIMIT_MARGIN: Duration = Duration::from_secs(3);
 
 /// Runs the program for `args`; the returned code is the process exit code.
 pub fn run(args: Vec<OsString>) -> ExitCode {
@@ -109,4 +109,41 @@ fn stdin_or_refuse() -> anyhow::Result<std::io::StdinLock<'static>> {
         );
     }
     Ok(stdin.lock())
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::config::MAX_BUDGET;
+
+    #[test]
+    fn the_largest_budget_ends_before_the_hook_timeout_in_hooks_json() {
+        // The watchdog ends a hook at its budget plus HARD_LIMIT_MARGIN; the client kills it at
+        // the timeout hooks.json gives it. The watchdog must come first, with a second to spare
+        // for the launcher.
+        let path = concat!(env!("CARGO_MANIFEST_DIR"), "/hooks/hooks.json");
+        let hooks: serde_json::Value =
+            serde_json::from_str(&std::fs::read_to_string(path).unwrap()).unwrap();
+        let mut checked = 0;
+        for groups in hooks["hooks"].as_object().unwrap().values() {
+            for group in groups.as_array().unwrap() {
+                for hook in group["hooks"].as_array().unwrap() {
+                    let command = hook["command"].as_str().unwrap();
+                    if !["save", "restore", "audit"]
+                        .iter()
+                        .any(|sub| command.ends_with(&format!(" {sub}")))
+                    {
+                        continue;
+                    }
+                    let timeout = Duration::from_secs(hook["timeout"].as_u64().unwrap());
+                    assert!(
+                        MAX_BUDGET + HARD_LIMIT_MARGIN + Duration::from_secs(1) <= timeout,
+                        "{command}: timeout {timeout:?}"
+                    );
+                    checked += 1;
+                }
+            }
+        }
+        assert_eq!(checked, 3);
+    }
 }

@@ -17,7 +17,7 @@
 //! Rollouts have no parent tree (a fork is a new file): records carry no uuid.
 
 use super::{Kind, Record, TodoItem, ToolResult, ToolUse, Triage, Wants, bounded};
-use crate::json::{LContent, LList, LObj, LStr, LText, MAX_TEXT};
+use crate::json::{LContent, LList, LObj, LStr, LText, MAX_TEXT, bounded_string};
 use memchr::memmem::Finder;
 use serde::Deserialize;
 use serde_json::value::RawValue;
@@ -131,9 +131,10 @@ struct RawPayload<'a> {
     content: LContent<'a, RawPart<'a>>,
     #[serde(borrow)]
     name: LStr<'a>,
-    /// `function_call` arguments: a JSON text.
+    /// `function_call` arguments: a JSON text in a string, read by [`function_call`] to a bound
+    /// that depends on the tool.
     #[serde(borrow)]
-    arguments: LText<'a>,
+    arguments: Option<&'a RawValue>,
     /// `custom_tool_call` input (the patch text of `apply_patch`).
     #[serde(borrow)]
     input: LText<'a>,
@@ -200,8 +201,9 @@ struct RawArgs<'a> {
     cmd: LText<'a, 1024>,
     #[serde(borrow)]
     command: Option<&'a RawValue>,
+    /// Missing (or arguments that did not parse): no plan at all, never an empty one.
     #[serde(borrow)]
-    plan: LList<RawStep<'a>>,
+    plan: Option<LList<RawStep<'a>>>,
     #[serde(borrow)]
     path: LStr<'a>,
     #[serde(borrow)]
@@ -226,6 +228,9 @@ struct RawOutput<'a> {
     success: Option<bool>,
 }
 
+/// How much of an `update_plan` call's arguments is read: a plan of thousands of long steps.
+const KEEP_PLAN_ARGUMENTS: usize = 1024 * 1024;
+
 /// Parses one rollout line into a [`Record`]; lines that say nothing extraction uses are `None`.
 pub fn parse(line: &[u8]) -> Option<Record> {
     let raw: RawLine = serde_json::from_slice(line).ok()?;
@@ -249,7 +254,7 @@ pub fn parse(line: &[u8]) -> Option<Record> {
             rec.kind = Kind::Assistant;
             let name = p.name.get().unwrap_or_default();
             rec.tool_uses
-                .push(function_call(name, p.call_id.get(), p.arguments.get()));
+                .push(function_call(name, p.call_id.get(), p.arguments));
         }
         ("response_item", "custom_tool_call") => {
             rec.kind = Kind::Assistant;
@@ -330,16 +335,25 @@ fn call(name: &str, id: Option<&str>) -> ToolUse {
     }
 }
 
-fn function_call(name: &str, id: Option<&str>, arguments: Option<&str>) -> ToolUse {
+fn function_call(name: &str, id: Option<&str>, arguments: Option<&RawValue>) -> ToolUse {
     let mut tu = call(name, id);
+    // A plan is read whole (a cut one would not parse); other tools' arguments only for a few
+    // short keys.
+    let bound = if name == "update_plan" {
+        KEEP_PLAN_ARGUMENTS
+    } else {
+        MAX_TEXT
+    };
+    let arguments = arguments.and_then(|a| bounded_string(a.get(), bound));
     let args: RawArgs = arguments
+        .as_deref()
         .and_then(|a| serde_json::from_str(a).ok())
         .unwrap_or_default();
     if name == "update_plan" {
-        // Each call carries the whole plan, as TodoWrite carries the whole list.
-        tu.todos = Some(
-            args.plan
-                .0
+        // Each call carries the whole plan, as TodoWrite carries the whole list. Arguments that
+        // do not parse say nothing: they must not replace the plan before them with none.
+        tu.todos = args.plan.map(|plan| {
+            plan.0
                 .iter()
                 .filter_map(|s| {
                     Some(TodoItem {
@@ -347,8 +361,8 @@ fn function_call(name: &str, id: Option<&str>, arguments: Option<&str>) -> ToolU
                         status: s.status.get().unwrap_or("pending").to_owned(),
                     })
                 })
-                .collect(),
-        );
+                .collect()
+        });
         return tu;
     }
     tu.key_arg = args
@@ -577,6 +591,97 @@ mod tests {
             vec![("parser", Status::Completed), ("renderer", Status::Pending)]
         );
         assert!(got.actions.is_empty(), "plan calls are tasks, not actions");
+    }
+
+    /// A plan of `n` steps of about 100 characters, the first `done` completed.
+    fn long_plan(n: usize, done: usize) -> serde_json::Value {
+        let steps: Vec<serde_json::Value> = (0..n)
+            .map(|i| {
+                let status = if i < done { "completed" } else { "pending" };
+                serde_json::json!({"step": format!("step {i:03}: {}", "migrate one table and its tests ".repeat(3)), "status": status})
+            })
+            .collect();
+        serde_json::json!({"explanation": "the whole migration", "plan": steps})
+    }
+
+    #[test]
+    fn plan_over_32_kib_is_read_whole() {
+        // Issue #26: 250 steps of ~100 characters (36 KB of arguments) were cut while read, no
+        // longer parsed, and became an empty plan that erased every earlier one.
+        let args = long_plan(250, 10);
+        assert!(args.to_string().len() > MAX_TEXT);
+        let got = ex(&[
+            call("update_plan", "c1", long_plan(3, 0)),
+            out("c1", "Plan updated"),
+            call("update_plan", "c2", args),
+            out("c2", "Plan updated"),
+        ]);
+        assert_eq!(got.tasks.len(), 250);
+        assert_eq!(
+            got.tasks
+                .iter()
+                .filter(|t| t.status == Status::Pending)
+                .count(),
+            240
+        );
+    }
+
+    #[test]
+    fn unparsable_newest_plan_does_not_erase_the_plan_before_it() {
+        for bad in [
+            serde_json::json!("not an object"),
+            serde_json::json!({"explanation": "no plan key"}),
+        ] {
+            let mut cut = call("update_plan", "c2", bad);
+            if cut.contains("not an object") {
+                // Arguments that are not JSON at all (cut, garbled).
+                cut = cut.replace(r#"\"not an object\""#, r#"{\"plan\":[{\"step\""#);
+            }
+            let got = ex(&[
+                call("update_plan", "c1", long_plan(3, 1)),
+                out("c1", "Plan updated"),
+                cut,
+                out("c2", "Plan updated"),
+            ]);
+            assert_eq!(got.tasks.len(), 3, "{got:?}");
+        }
+        // An explicit empty plan is a plan: it clears the list.
+        let got = ex(&[
+            call("update_plan", "c1", long_plan(3, 1)),
+            out("c1", "Plan updated"),
+            call("update_plan", "c2", serde_json::json!({"plan": []})),
+            out("c2", "Plan updated"),
+        ]);
+        assert!(got.tasks.is_empty());
+    }
+
+    #[test]
+    fn a_five_megabyte_user_message_is_the_latest_instruction() {
+        // Issue #26: a Codex prompt line over the line limit (a 5 MB paste) was skipped unread and
+        // the prompt before it was called the latest.
+        use std::io::Write;
+        let paste = "log line: request failed with 503\n".repeat(150_000);
+        let mut f = tempfile::NamedTempFile::new().unwrap();
+        for l in typed("the older prompt") {
+            writeln!(f, "{l}").unwrap();
+        }
+        let big = line(
+            "event_msg",
+            serde_json::json!({"type":"user_message","message": format!("why does this fail?\n{paste}"),"images":[]}),
+        );
+        assert!(big.len() > crate::tail::MAX_LINE);
+        writeln!(f, "{big}").unwrap();
+        let mut fold = crate::extract::Extractor::new(crate::extract::Part::Whole);
+        let stats =
+            crate::transcript::scan(f.path(), crate::transcript::Limits::default(), &mut fold)
+                .unwrap();
+        assert_eq!(stats.shrunk_lines, 1);
+        let got = fold.finish(Default::default());
+        let latest = got.instructions.last().unwrap();
+        assert!(
+            latest.starts_with("why does this fail?\nlog line"),
+            "{latest:.80}"
+        );
     }
 
     #[test]
