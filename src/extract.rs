@@ -86,6 +86,18 @@ pub struct Extraction {
     /// How much of the transcript was read for this, so that a snapshot without instructions can
     /// say how far back it looked.
     pub searched: Searched,
+    /// A message from the user newer than every instruction above that could not be read (a
+    /// damaged record): the newest of [`Extraction::instructions`] is then not the latest.
+    pub unread_prompt: Option<UnreadPrompt>,
+}
+
+/// A record shaped like a prompt from the user that could not be read.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize)]
+pub struct UnreadPrompt {
+    /// Its size as met: the record was at least this long.
+    pub bytes: u64,
+    /// Its first words, where the raw bytes show them.
+    pub starts: Option<String>,
 }
 
 /// How far back the transcript was read.
@@ -177,6 +189,7 @@ impl Extraction {
     /// True when there is nothing at all to report: such a transcript yields no snapshot.
     pub fn is_empty(&self) -> bool {
         self.instructions.is_empty()
+            && self.unread_prompt.is_none()
             && self.tasks.is_empty()
             && self.checklist.is_empty()
             && self.last_response.is_none()
@@ -251,6 +264,9 @@ pub struct Extractor {
     /// The summary a Codex `compacted` record carries, until the assistant message before it
     /// (the summarizer's answer, recorded as a reply) has been met and skipped.
     compaction_summary: Option<String>,
+    /// A prompt-shaped record met before any prompt that could be read (see
+    /// [`Extraction::unread_prompt`]).
+    unread_prompt: Option<UnreadPrompt>,
     /// Bytes of the transcript read so far (told by the reader).
     scanned: u64,
     /// [`RECENT_WINDOW`], lowered by tests to exercise the byte triage on small files.
@@ -281,6 +297,7 @@ impl Extractor {
             plan_candidate: None,
             plan_exit_file: None,
             compaction_summary: None,
+            unread_prompt: None,
             scanned: 0,
             recent_window: RECENT_WINDOW,
         }
@@ -337,6 +354,19 @@ impl Extractor {
             && self.scanned >= MIN_WINDOW
             && self.boundary_settled
             && (self.tasks.known() || self.scanned >= HORIZON)
+    }
+
+    /// A line that should have been read but did not parse (damaged, or too large to shrink).
+    /// If it is shaped like a prompt the user typed and no prompt newer than it was found, the
+    /// newest prompt that is found is not the latest one: the extraction says so.
+    pub fn unreadable(&mut self, line: &[u8]) {
+        if self.unread_prompt.is_none()
+            && self.prompts.is_empty()
+            && self.held.prompts.is_empty()
+            && self.boundary_settled
+        {
+            self.unread_prompt = unread_prompt(line);
+        }
     }
 
     /// A line reduced to its place in the parent chain.
@@ -612,8 +642,56 @@ impl Extractor {
             git_branch: self.git_branch,
             plan: self.plan,
             searched,
+            unread_prompt: self.unread_prompt,
         }
     }
+}
+
+/// What the raw bytes of an unreadable line show of a prompt the user typed, if they are shaped
+/// like one: a Claude Code user record that is not a tool result, meta text, a summary or a
+/// subagent's (or a queued prompt), or a Codex user message event.
+fn unread_prompt(line: &[u8]) -> Option<UnreadPrompt> {
+    let has = |needle: &[u8]| memchr::memmem::find(line, needle).is_some();
+    let claude = (has(br#""type":"user""#) || has(br#""queued_command""#))
+        && !has(br#""tool_use_id""#)
+        && !has(br#""isMeta":true"#)
+        && !has(br#""isCompactSummary":true"#)
+        && !has(br#""isSidechain":true"#)
+        && !has(br#""promptSource":"system""#);
+    let codex = has(br#""user_message""#) || has(br#""UserMessage""#);
+    if !(claude || codex) {
+        return None;
+    }
+    // A reader may pass over valid lines it has no use for (a Codex event without a message):
+    // only a line that is not JSON, even repaired, was unreadable.
+    let repaired = crate::json::repair_line(line);
+    if serde_json::from_slice::<serde::de::IgnoredAny>(&repaired).is_ok() {
+        return None;
+    }
+    // The first words: the first text, message or prompt string, as far as it is whole.
+    let starts = [
+        &br#""text":""#[..],
+        br#""message":""#,
+        br#""prompt":""#,
+        br#""content":""#,
+    ]
+    .iter()
+    .filter_map(|key| memchr::memmem::find(line, key).map(|at| at + key.len()))
+    .min()
+    .map(|from| {
+        let raw = &line[from..line.len().min(from + 400)];
+        let end = raw
+            .windows(2)
+            .position(|w| w[1] == b'"' && w[0] != b'\\')
+            .map_or(raw.len(), |i| i + 1);
+        let text = String::from_utf8_lossy(&raw[..end]).replace("\\n", " ");
+        crate::text::folded_line(&text, 80)
+    })
+    .filter(|s| !s.is_empty());
+    Some(UnreadPrompt {
+        bytes: line.len() as u64,
+        starts,
+    })
 }
 
 /// The approval of a plan this record carries: a result that is not an error and says the user

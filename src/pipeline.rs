@@ -18,6 +18,9 @@ impl Fold for Extractor {
     fn link(&mut self, link: Link) {
         Extractor::link(self, link);
     }
+    fn unreadable(&mut self, line: &[u8]) {
+        Extractor::unreadable(self, line);
+    }
     fn scanned(&mut self, bytes: u64) {
         self.set_scanned(bytes);
     }

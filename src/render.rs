@@ -34,6 +34,8 @@ const LAST_REPLY_RESERVE: usize = 700;
 const MIN_FOCUS_SHOWN: usize = 150;
 /// An older instruction is shown when at least this much of it fits (or all of it).
 const MIN_OLDER_SHOWN: usize = 200;
+/// The note that the newest message could not be read.
+const UNREAD_NOTE_RESERVE: usize = 360;
 /// The least quote an instruction keeps beside the line saying where its whole text is.
 const MIN_QUOTE_WITH_WAY_BACK: usize = 150;
 /// The instructions heading and the "... N earlier instruction(s) omitted" line.
@@ -56,7 +58,7 @@ mod floor {
     /// The plan's title, file and the start of its text.
     pub const PLAN: usize = 1_000;
     /// The checklist and the start of the last reply.
-    pub const PROGRESS: usize = 900;
+    pub const PROGRESS: usize = 850;
     /// The newest changed files.
     pub const FILES: usize = 500;
     /// The newest actions, failures marked: what was just run and whether it failed.
@@ -210,7 +212,11 @@ impl Allowances {
 
     /// The most the instructions section takes with these allowances.
     fn instructions_budget(&self) -> usize {
-        INSTRUCTIONS_FRAME + SECTION_END_RESERVE + self.latest + self.older.iter().sum::<usize>()
+        INSTRUCTIONS_FRAME
+            + UNREAD_NOTE_RESERVE
+            + SECTION_END_RESERVE
+            + self.latest
+            + self.older.iter().sum::<usize>()
     }
 
     fn get(&self, g: Grant) -> usize {
@@ -537,16 +543,26 @@ fn tasks(ex: &Extraction, budget: usize) -> String {
 }
 
 fn instructions(ex: &Extraction, allow: &Allowances) -> String {
+    let unread = ex.unread_prompt.as_ref().map(unread_prompt_note);
     if ex.instructions.is_empty() {
-        return format!(
-            "## The user's recent instructions\n{}\n\n",
-            no_instruction_found(ex)
-        );
+        return match unread {
+            Some(note) => format!("## The user's recent instructions\n{note}\n"),
+            None => format!(
+                "## The user's recent instructions\n{}\n\n",
+                no_instruction_found(ex)
+            ),
+        };
     }
     let n = ex.instructions.len();
     let mut s =
         String::from("## The user's recent instructions (oldest first; the last is the latest)\n");
-    let latest_block = instruction_block(ex, n - 1, "Latest instruction", allow.latest);
+    // Never an older instruction called the latest when a newer message could not be read.
+    let label = if unread.is_some() {
+        "Latest readable instruction (a newer message could not be read, see below)"
+    } else {
+        "Latest instruction"
+    };
+    let latest_block = instruction_block(ex, n - 1, label, allow.latest);
     let mut older: Vec<String> = Vec::new();
     let mut omitted = 0;
     for i in (0..n - 1).rev() {
@@ -567,8 +583,30 @@ fn instructions(ex: &Extraction, allow: &Allowances) -> String {
         s.push_str(b);
     }
     s.push_str(&latest_block);
+    if let Some(note) = unread {
+        s.push_str(&note);
+    }
     s.push('\n');
     s
+}
+
+/// Says that the newest message from the user could not be read (never more than
+/// [`UNREAD_NOTE_RESERVE`] code units).
+fn unread_prompt_note(u: &crate::extract::UnreadPrompt) -> String {
+    let starts = u
+        .starts
+        .as_deref()
+        .map(|w| format!(", starting \"{}\"", folded_line(w, 80)))
+        .unwrap_or_default();
+    cut_line(
+        &format!(
+            "**The user's newest message could not be read** (a damaged record of at least {} KB in \
+             the transcript{starts}). It is newer than every instruction shown here: ask the user \
+             what they asked last before acting on an older one.\n",
+            u.bytes.div_ceil(1024)
+        ),
+        UNREAD_NOTE_RESERVE,
+    )
 }
 
 fn plan(ex: &Extraction, budget: usize) -> String {
@@ -858,6 +896,7 @@ mod tests {
                 file: Some(format!("/p/{}", "q".repeat(2_000))),
             }),
             searched: Default::default(),
+            unread_prompt: None,
         }
     }
 
@@ -1288,6 +1327,7 @@ mod tests {
         let most = floor::HEADER
             + floor::TASKS
             + INSTRUCTIONS_FRAME
+            + UNREAD_NOTE_RESERVE
             + SECTION_END_RESERVE
             + floor::LATEST
             + floor::PLAN

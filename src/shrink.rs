@@ -26,6 +26,8 @@ pub const SOFT_CAP: usize = 1024 * 1024;
 pub const HARD_CAP: usize = 2 * 1024 * 1024;
 /// Output this long means the line is not a record of a few fields: it is not read at all.
 pub const GIVE_UP: usize = 4 * 1024 * 1024;
+/// What is kept of a line given up on.
+pub const GIVE_UP_HEAD: usize = 64 * 1024;
 /// Bytes read from the file per step.
 const PIECE: usize = 64 * 1024;
 
@@ -82,7 +84,8 @@ struct Skip {
 }
 
 /// Copies the JSON line read from `src` into `out`, shrunk. `Ok(false)` when it would not fit in
-/// [`GIVE_UP`] bytes (then `out` holds nothing useful).
+/// [`GIVE_UP`] bytes: `out` then holds the first [`GIVE_UP_HEAD`] bytes of the shrunk copy (not
+/// JSON), enough to tell what kind of record it was.
 pub fn shrink(src: impl Read, out: &mut Vec<u8>) -> io::Result<bool> {
     shrink_within(src, out, Bounds::LINE)
 }
@@ -111,7 +114,7 @@ pub fn shrink_within(mut src: impl Read, out: &mut Vec<u8>, bounds: Bounds) -> i
         };
         s.feed(&piece[..n]);
         if s.out.len() > bounds.give_up {
-            s.out.clear();
+            s.out.truncate(GIVE_UP_HEAD);
             return Ok(false);
         }
     }

@@ -56,6 +56,13 @@ pub fn directive(ex: &Extraction) -> Option<String> {
             folded_line(&plan.title, 120)
         ));
     }
+    if ex.unread_prompt.is_some() {
+        // The newest message the plugin found is not the latest: never ask for it verbatim.
+        s.push_str(
+            "The user's newest message could not be read by compact-guardian: keep the user's latest message verbatim, as the conversation shows it.\n",
+        );
+        return Some(cut_to(&s, MAX_DIRECTIVE).0);
+    }
     let Some(latest) = ex.instructions.last() else {
         s.push_str(&no_instruction_found(ex));
         s.push('\n');
@@ -211,5 +218,20 @@ mod tests {
             !d.chars().any(crate::text::is_invisible) && d.contains("<U+202E>"),
             "{d}"
         );
+    }
+
+    #[test]
+    fn an_unread_newer_message_is_not_replaced_by_the_one_before_it() {
+        let ex = Extraction {
+            instructions: vec!["the older prompt".into()],
+            unread_prompt: Some(crate::extract::UnreadPrompt {
+                bytes: 5_000_000,
+                starts: None,
+            }),
+            ..Default::default()
+        };
+        let d = directive(&ex).unwrap();
+        assert!(!d.contains("the older prompt"), "{d}");
+        assert!(d.contains("newest message could not be read"), "{d}");
     }
 }

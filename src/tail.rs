@@ -5,8 +5,8 @@
 //! it has seen enough. Memory is one chunk plus at most one line of [`MAX_LINE`] bytes: a longer
 //! line is never buffered whole but read in pieces into a shrunk copy ([`crate::shrink`]: its
 //! keys and structure, long strings cut), so the words a user typed beside megabytes of pasted
-//! images are still read; only a line that cannot be shrunk is skipped
-//! ([`TailReader::oversized_lines`]).
+//! images are still read; a line that cannot be shrunk is passed on as its head, which does not
+//! parse ([`TailReader::oversized_lines`]).
 
 use memchr::memmem::Finder;
 use std::fs::File;
@@ -200,10 +200,11 @@ impl<R: Read + Seek> TailReader<R> {
         if len > MAX_LINE {
             if crate::shrink::shrink((&mut self.file).take(end - begin), &mut self.line)? {
                 self.shrunk += 1;
-                on_line(&self.line);
             } else {
+                // Its head, which does not parse: the reader can still tell it was there.
                 self.oversized += 1;
             }
+            on_line(&self.line);
         } else {
             self.line.resize(len, 0);
             self.file.read_exact(&mut self.line)?;
@@ -335,13 +336,17 @@ mod tests {
     }
 
     #[test]
-    fn oversized_line_that_cannot_be_shrunk_is_skipped_neighbours_kept() {
+    fn oversized_line_that_cannot_be_shrunk_comes_as_its_head_neighbours_kept() {
         let mut data = b"first\n".to_vec();
         data.extend(std::iter::repeat_n(b'y', MAX_LINE + CHUNK * 2 + 17));
         data.extend_from_slice(b"\nlast\n");
         let (got, over) = all_lines(&data);
         assert_eq!(over, 1);
-        assert_eq!(got, vec![b"first".to_vec(), b"last".to_vec(), Vec::new()]);
+        let head = vec![b'y'; crate::shrink::GIVE_UP_HEAD];
+        assert_eq!(
+            got,
+            vec![b"first".to_vec(), head, b"last".to_vec(), Vec::new()]
+        );
     }
 
     #[test]

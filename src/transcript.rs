@@ -24,6 +24,9 @@ pub trait Fold {
     fn record(&mut self, rec: Record);
     /// A line reduced to its place in the parent chain.
     fn link(&mut self, link: Link);
+    /// A line that was to be parsed but could not be (damaged, or too large to read even
+    /// shrunk): the fold may need to know that something it could not see is there.
+    fn unreadable(&mut self, line: &[u8]);
     /// How many bytes from the end have been read (after each chunk).
     fn scanned(&mut self, bytes: u64);
     /// Whether reading further back can change nothing.
@@ -141,7 +144,10 @@ pub fn scan(path: &Path, limits: Limits, fold: &mut impl Fold) -> Result<ScanSta
                     stats.parsed_lines += 1;
                     match parse_line(line) {
                         Some(rec) => fold.record(rec),
-                        None => stats.skipped_lines += 1,
+                        None => {
+                            stats.skipped_lines += 1;
+                            fold.unreadable(line);
+                        }
                     }
                 }
             }

@@ -2,6 +2,7 @@
 //! writes at most one stderr line, finishes promptly, and never leaks or loses a snapshot.
 
 use crate::common::*;
+use compact_guardian::render::wholeness_error;
 use std::fs;
 use std::io::Write;
 use std::os::unix::fs::PermissionsExt;
@@ -787,4 +788,192 @@ fn audit_survives_huge_and_hostile_summaries_missing_digests_and_planted_links()
             .unwrap()
             .contains("\"session\": \"h3\"")
     );
+}
+
+// ---- Issue #26: never wrong at the edges, through the binary.
+
+/// A typed prompt record with `type` first, as Claude Code writes it.
+fn typed_line(uuid: &str, parent: &str, content: &str) -> String {
+    format!(
+        r#"{{"parentUuid":"{parent}","type":"user","promptSource":"typed","message":{{"role":"user","content":{content}}},"uuid":"{uuid}"}}"#
+    )
+}
+
+#[test]
+fn a_prompt_with_a_memory_tag_closed_by_its_own_closing_tag_is_saved() {
+    // `<user-memory-input remember this</user-memory-input>` panicked (a slice begin > end).
+    let sb = Sandbox::new();
+    let text = "<user-memory-input remember this</user-memory-input>";
+    let t = sb.transcript(
+        "t.jsonl",
+        &[typed_line("p1", "x", &serde_json::to_string(text).unwrap())],
+    );
+    let r = sb.save(&hook("s1", &t));
+    check(&r, "memory tag");
+    assert!(r.stderr.is_empty(), "{}", r.stderr);
+    let out = sb.restore(&start_hook("s1", &t));
+    assert!(out.stdout.contains(&format!("> {text}")), "{}", out.stdout);
+}
+
+#[test]
+fn megabytes_of_wrapper_tags_side_by_side_save_at_once() {
+    // 64 user records of ~32 KB of wrapper tags side by side on one line (2 MB in all), newer
+    // than the prompt: each element of a run re-read the whole run after it (quadratic), about
+    // 2 s a megabyte, so a 1 s budget ran out before the prompt was reached ("reading stopped at
+    // the time limit"), and a longer file met the watchdog with no snapshot at all.
+    let sb = Sandbox::new();
+    // Within the 32 KiB read bound, so each run is whole and counts as injected.
+    let soup = "<bash-input></bash-input>".repeat(1_300);
+    let mut lines = vec![prompt("p0", None, "fix the parser, then run the tests")];
+    lines.extend((1..=64).map(|i| {
+        let content = serde_json::to_string(&soup).unwrap();
+        format!(
+            r#"{{"parentUuid":"p{}","type":"user","message":{{"role":"user","content":{content}}},"uuid":"p{i}"}}"#,
+            i - 1
+        )
+    }));
+    let t = sb.transcript("t.jsonl", &lines);
+    assert!(fs::metadata(&t).unwrap().len() > 2_000_000);
+    let r = sb
+        .cmd(&["save"])
+        .env("COMPACT_GUARDIAN_BUDGET_MS", "1000")
+        .stdin(hook("s1", &t))
+        .run();
+    check(&r, "tag soup");
+    assert!(r.stderr.is_empty(), "{}", r.stderr);
+    let out = sb.restore(&start_hook("s1", &t)).stdout;
+    assert!(
+        out.contains("**Latest instruction:**\n> fix the parser, then run the tests"),
+        "{out}"
+    );
+    assert!(!out.contains("time limit"), "{out}");
+    assert_eq!(wholeness_error(&out), None);
+}
+
+/// A user record with four pasted screenshots around the typed words, over the 4 MiB line limit.
+fn screenshots_prompt(uuid: &str, parent: &str, words: &str) -> String {
+    let image = format!(
+        r#"{{"type":"image","source":{{"type":"base64","media_type":"image/png","data":"{}"}}}}"#,
+        "iVBORw0KGgo".repeat(110_000)
+    );
+    let words = serde_json::to_string(words).unwrap();
+    typed_line(
+        uuid,
+        parent,
+        &format!(r#"[{image},{image},{image},{image},{{"type":"text","text":{words}}}]"#),
+    )
+}
+
+#[test]
+fn a_prompt_with_megabytes_of_screenshots_is_the_latest_instruction() {
+    let sb = Sandbox::new();
+    let t = sb.transcript(
+        "t.jsonl",
+        &[
+            prompt("p1", None, "the older prompt"),
+            screenshots_prompt("p2", "p1", "make the header match these screenshots"),
+        ],
+    );
+    let r = sb.save(&hook("s1", &t));
+    check(&r, "screenshots");
+    assert!(
+        r.stdout
+            .contains("verbatim: \"make the header match these screenshots\""),
+        "{}",
+        r.stdout
+    );
+    let out = sb.restore(&start_hook("s1", &t)).stdout;
+    assert!(
+        out.contains("**Latest instruction:**\n> make the header match these screenshots"),
+        "{out}"
+    );
+}
+
+#[test]
+fn a_damaged_newer_prompt_is_never_replaced_by_the_one_before_it() {
+    // The newest prompt record is damaged (cut off in the middle of its images, then a newline:
+    // a crashed write). Nothing may call the older prompt the latest: not the snapshot, not the
+    // steering, not the audit.
+    let sb = Sandbox::new();
+    let whole = screenshots_prompt("p2", "p1", "make the header match these screenshots");
+    let damaged = &whole[..whole.len() / 2];
+    let t = sb.transcript(
+        "t.jsonl",
+        &[prompt("p1", None, "the older prompt"), damaged.to_owned()],
+    );
+    let r = sb.save(&hook("s1", &t));
+    check(&r, "damaged prompt");
+    assert!(
+        !r.stdout.contains("verbatim: \"the older prompt"),
+        "{}",
+        r.stdout
+    );
+    assert!(
+        r.stdout.contains("newest message could not be read"),
+        "{}",
+        r.stdout
+    );
+    let out = sb.restore(&start_hook("s1", &t)).stdout;
+    assert!(!out.contains("**Latest instruction:**"), "{out}");
+    assert!(
+        out.contains(
+            "**The user's newest message could not be read** (a damaged record of at least"
+        ),
+        "{out}"
+    );
+    assert!(out.contains("> the older prompt"), "{out}");
+    assert_eq!(wholeness_error(&out), None);
+    // A damaged line that is not a prompt (a tool result) changes nothing.
+    let result = r#"{"type":"user","message":{"content":[{"type":"tool_result","tool_use_id":"t1","content":"cut"#;
+    let t = sb.transcript(
+        "t2.jsonl",
+        &[prompt("p1", None, "the only prompt"), result.to_owned()],
+    );
+    sb.save(&hook("s2", &t));
+    let out = sb.restore(&start_hook("s2", &t)).stdout;
+    assert!(
+        out.contains("**Latest instruction:**\n> the only prompt"),
+        "{out}"
+    );
+}
+
+/// A Codex rollout line.
+fn rollout(kind: &str, payload: &str) -> String {
+    format!(r#"{{"timestamp":"2026-11-22T20:00:00.000Z","type":"{kind}","payload":{payload}}}"#)
+}
+
+#[test]
+fn codex_prompts_over_the_line_limit_are_read_and_damaged_ones_are_named() {
+    let sb = Sandbox::new();
+    let older = rollout(
+        "event_msg",
+        r#"{"type":"user_message","message":"the older prompt","images":[]}"#,
+    );
+    let paste = "log line: request failed with 503\\n".repeat(150_000);
+    let big = rollout(
+        "event_msg",
+        &format!(
+            r#"{{"type":"user_message","message":"why does this fail?\n{paste}","images":[]}}"#
+        ),
+    );
+    assert!(big.len() > 4 * 1024 * 1024);
+    let t = sb.transcript("t.jsonl", &[older.clone(), big.clone()]);
+    sb.save(&hook("s1", &t));
+    let out = sb.restore(&start_hook("s1", &t)).stdout;
+    assert!(
+        out.contains("**Latest instruction:**\n> why does this fail?\n> log line"),
+        "{out}"
+    );
+    // The same line cut off: named as unreadable, the older one not called the latest.
+    let t = sb.transcript("t2.jsonl", &[older, big[..big.len() / 2].to_owned()]);
+    let r = sb.save(&hook("s2", &t));
+    assert!(
+        !r.stdout.contains("verbatim: \"the older prompt"),
+        "{}",
+        r.stdout
+    );
+    let out = sb.restore(&start_hook("s2", &t)).stdout;
+    assert!(out.contains("newest message could not be read"), "{out}");
+    assert!(out.contains("starting \"why does this fail?"), "{out}");
+    assert!(!out.contains("**Latest instruction:**"), "{out}");
 }

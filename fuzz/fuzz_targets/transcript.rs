@@ -41,5 +41,6 @@ fuzz_target!(|data: &[u8]| {
         assert_eq!(streamed.instructions, reference.instructions);
         let text = render(&reference, &meta);
         assert!(utf16_len(&text) <= HARD_LIMIT);
+        assert_eq!(compact_guardian::render::wholeness_error(&text), None);
     }
 });

@@ -109,7 +109,12 @@ fn digest(ex: &Extraction, saved: bool) -> Digest {
         saved,
         open_kind: open_kind.to_owned(),
         open,
-        latest: ex.instructions.last().cloned(),
+        // The audit must not hold the summary to an older prompt than the user's newest.
+        latest: ex
+            .instructions
+            .last()
+            .filter(|_| ex.unread_prompt.is_none())
+            .cloned(),
         plan: ex.plan.as_ref().map(|p| p.title.clone()),
     }
     .bounded()
