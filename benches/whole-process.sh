@@ -12,6 +12,7 @@
 #
 #   benches/whole-process.sh                      # ours only
 #   ORIGINAL=/path/to/original/compact-guardian benches/whole-process.sh   # side by side
+#   BEFORE=/path/to/an/older/compact-guardian benches/whole-process.sh    # a previous build too
 #
 # ORIGINAL is a checkout of the original Python plugin (its scripts/compact_save.py and
 # scripts/compact-restore.sh); it is run on the same files, in a throwaway HOME. Needs GNU time
@@ -60,6 +61,22 @@ PY
 # Issue #17: Codex CLI rollouts whose prompts sit 8 MB and 80 MB back behind tool calls.
 gen codex8 8000000 --codex 640
 gen codex80 80000000 --codex 640
+# Issue #26: adversarial prompts. `soup`: 2 MB of user records that are runs of wrapper tags side
+# by side (quadratic before), behind the prompt. `shots`: 100 MB of ordinary session, then a
+# prompt with four pasted screenshots (4.8 MB, over the line limit: read shrunk) as the newest.
+[ -s "$data/soup.jsonl" ] || python3 - "$data/soup.jsonl" <<'PY'
+import json, sys
+with open(sys.argv[1], "w") as f:
+    f.write('{"type":"user","uuid":"p0","message":{"content":"fix the parser"}}\n')
+    soup = json.dumps("<bash-input></bash-input>" * 1300)
+    for i in range(1, 65):
+        f.write('{"parentUuid":"p%d","type":"user","message":{"role":"user","content":%s},"uuid":"p%d"}\n' % (i - 1, soup, i))
+PY
+[ -s "$data/shots.jsonl" ] || { cat "$data/100mb.jsonl"; python3 -c '
+import json
+img = {"type": "image", "source": {"type": "base64", "media_type": "image/png", "data": "iVBORw0KGgo" * 110000}}
+rec = {"type": "user", "promptSource": "typed", "message": {"role": "user", "content": [img, img, img, img, {"type": "text", "text": "make the header match these screenshots"}]}, "uuid": "shots"}
+print(json.dumps(rec, separators=(",", ":")))'; } > "$data/shots.jsonl"
 tiny tiny30progress '{"type":"progress","n":%07d}'
 tiny tiny30linked '{"type":"x","uuid":"u%07d"}'
 tiny tiny30untyped '{"parentUuid":"a","uuid":"%05d"}'
@@ -100,12 +117,13 @@ evict() { # drops a file from the page cache (a cold read)
 
 
 
-for name in ${CASES:-1mb 100mb 1gb gap far auto80 auto400 tiny64 common200 old200 tiny30progress tiny30linked tiny30untyped tiny30assistant codex8 codex80}; do
+for name in ${CASES:-1mb 100mb 1gb gap far auto80 auto400 tiny64 common200 old200 tiny30progress tiny30linked tiny30untyped tiny30assistant codex8 codex80 soup shots}; do
     in=$(input "$name")
     bench "save $name" "$in" "" "$bin" save
     case $name in
-    auto* | tiny* | codex*) bench "grep $name" /dev/null "" grep -c '"type":"user"' "$data/$name.jsonl" ;;
+    auto* | tiny* | codex* | soup) bench "grep $name" /dev/null "" grep -c '"type":"user"' "$data/$name.jsonl" ;;
     1mb | 100mb | 1gb | common200) bench "tail2m $name" /dev/null "" tail -c 2097152 "$data/$name.jsonl" ;;
+    shots) bench "tail6m $name" /dev/null "" tail -c 6291456 "$data/$name.jsonl" ;;
     old200) bench "grep4 $name" /dev/null "" grep -c -F -e TodoWrite -e TaskCreate -e TaskUpdate -e ExitPlanMode "$data/old200.horizon" ;;
     esac
     case $name in
@@ -118,6 +136,9 @@ for name in ${CASES:-1mb 100mb 1gb gap far auto80 auto400 tiny64 common200 old20
         bench "cold grep4 $name" /dev/null "$(evict "$data/old200.horizon")" grep -c -F -e TodoWrite -e TaskCreate -e TaskUpdate -e ExitPlanMode "$data/old200.horizon"
         ;;
     esac
+    if [ -n "${BEFORE:-}" ]; then
+        bench "before save $name" "$in" "" "$BEFORE" save
+    fi
     bench "restore $name" "$in" "$bin save < $in > /dev/null" "$bin" restore
     bench "preview $name" /dev/null "" "$bin" preview "$data/$name.jsonl"
     if [ -n "${ORIGINAL:-}" ]; then
@@ -133,7 +154,7 @@ rows = [l.rstrip("\n").split("\t") for l in open(sys.argv[1])]
 def base_kind(label):
     words = label.split(" ")
     return words[1] if words[0] == "cold" else words[0]
-floors = {r[0]: r for r in rows if base_kind(r[0]) in ("grep", "tail2m", "grep4")}
+floors = {r[0]: r for r in rows if base_kind(r[0]) in ("grep", "tail2m", "tail6m", "grep4")}
 print("| case | compact-guardian median | peak RSS | baseline | baseline median | ratio |")
 print("|---|---:|---:|---|---:|---:|")
 for r in rows:
@@ -143,12 +164,22 @@ for r in rows:
     name = r[0].split("save ", 1)[1]
     prefix = "cold " if cold else ""
     for kind, what in (("grep", "grep -c '\"type\":\"user\"'"), ("tail2m", "tail -c 2097152"),
+                       ("tail6m", "tail -c 6291456 (the shrunk record and the window)"),
                        ("grep4", "grep -c -F (4 task/plan names), last 64 MiB")):
         f = floors.get(f"{prefix}{kind} {name}")
         if f:
             print(f"| {prefix}save {name} | {float(r[1]):.2f} ms | {int(r[2])/1024:.1f} MiB | {prefix}{what} | {float(f[1]):.2f} ms | {float(r[1])/float(f[1]):.2f}x |")
 print()
-rows = [r for r in rows if r[0] not in floors]
+before = {r[0][len("before "):]: r for r in rows if r[0].startswith("before ")}
+if before:
+    print("| case | this build median | peak RSS | before median | before peak RSS | ratio |")
+    print("|---|---:|---:|---:|---:|---:|")
+    for r in rows:
+        b = before.get(r[0])
+        if b:
+            print(f"| {r[0]} | {float(r[1]):.2f} ms | {int(r[2])/1024:.1f} MiB | {float(b[1]):.2f} ms | {int(b[2])/1024:.1f} MiB | {float(r[1])/float(b[1]):.2f}x |")
+    print()
+rows = [r for r in rows if r[0] not in floors and not r[0].startswith("before ")]
 ours = {r[0]: r for r in rows if not r[0].startswith(("original ", "cold "))}
 base = {r[0][len("original "):]: r for r in rows if r[0].startswith("original ")}
 print("| case | compact-guardian median | peak RSS | original median | original peak RSS | speed-up |")

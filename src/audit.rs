@@ -40,6 +40,11 @@ pub struct Digest {
 impl Digest {
     /// A digest bounded for storage: items, instruction and title cut, at most [`MAX_ITEMS`].
     pub fn bounded(mut self) -> Digest {
+        // Read back from disk, a digest may be damaged or planted: only the two kinds `save`
+        // writes reach the user's message.
+        if !matches!(self.open_kind.as_str(), "tasks" | "checklist items") {
+            self.open_kind = "tasks".to_owned();
+        }
         self.open.truncate(MAX_ITEMS);
         for item in &mut self.open {
             *item = folded_line(item, ITEM_CHARS);
@@ -282,7 +287,7 @@ pub fn message(digest: Option<&Digest>, restored: Restored, findings: Option<&Fi
         }
     }
     match (findings, wrong.is_empty()) {
-        (Some(_), false) => s.push_str(&format!("; the summary had {}.", join(&wrong))),
+        (Some(_), false) => s.push_str(&format!("; the summary {}.", join(&wrong))),
         (Some(_), true) if !carried.is_empty() => s.push_str("; the summary kept them."),
         _ => s.push('.'),
     }
@@ -386,7 +391,7 @@ mod tests {
         let m = message(Some(&d), Restored::Snapshot, Some(&f));
         assert_eq!(
             m,
-            "compact-guardian restored 2 open tasks and your latest instruction; the summary had called 'renderer' and 'billing tests' done and left out your latest instruction."
+            "compact-guardian restored 2 open tasks and your latest instruction; the summary called 'renderer' and 'billing tests' done and left out your latest instruction."
         );
         assert!(m.chars().count() <= MAX_MESSAGE);
         let many: Vec<String> = (0..30)

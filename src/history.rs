@@ -3,18 +3,28 @@
 //! more than [`MAX_ENTRIES`] entries, and no prompt text or file name in it: times, the session
 //! id, the trigger, what was saved and restored, sizes, durations and the audit's counts. A
 //! corrupt or foreign file is replaced, never fatal. Each hook updates its compaction's entry:
-//! `save` adds it, `restore` and the PostCompact audit complete it. Two sessions compacting in
-//! the same instant may lose one update (the last writer wins): it is a log, not a ledger.
+//! `save` adds it, `restore` and the PostCompact audit complete it. Each read-modify-write holds
+//! [`LOCK_FILE`] (an OS file lock, released however the holder ends), so hooks of parallel
+//! compactions never lose each other's updates; a hook that cannot have the lock within
+//! [`LOCK_WAIT`] writes without it rather than hold up the session.
 
 use crate::store::Store;
 use serde::{Deserialize, Serialize};
-use std::time::{SystemTime, UNIX_EPOCH};
+use std::time::{Duration, SystemTime, UNIX_EPOCH};
 
 /// The history file's name in the snapshot folder.
 pub const FILE: &str = "compact-guardian-history.json";
+/// The lock file that orders updates of [`FILE`].
+pub const LOCK_FILE: &str = "compact-guardian-history.lock";
+/// How long a hook waits for the history lock: a write takes about a millisecond, so this is
+/// reached only when hundreds of hooks queue at once; it stays under the watchdog's default
+/// limit (the budget plus 3 s).
+pub const LOCK_WAIT: Duration = Duration::from_millis(4_000);
 /// How many compactions are kept.
 pub const MAX_ENTRIES: usize = 50;
-/// The largest history file read (50 entries take a few KB).
+/// The most entries kept while compactions are still in flight (their restore or audit to come).
+pub const MAX_IN_FLIGHT: usize = 4 * MAX_ENTRIES;
+/// The largest history file read (200 entries take under 100 KB).
 const MAX_BYTES: u64 = 256 * 1024;
 /// How long after a save its restore and audit still belong to it.
 const SAME_COMPACTION_SECS: u64 = 15 * 60;
@@ -92,6 +102,7 @@ pub fn record(
     step: Step,
     update: impl FnOnce(&mut Entry),
 ) -> anyhow::Result<Option<Entry>> {
+    let _held = store.lock(LOCK_FILE, LOCK_WAIT);
     let mut entries = read(store);
     let session: String = session.chars().take(128).collect();
     let now = now();
@@ -111,16 +122,35 @@ pub fn record(
         }
     };
     update(&mut entries[index]);
-    let keep_from = entries.len().saturating_sub(MAX_ENTRIES);
-    let bytes = serde_json::to_vec_pretty(&entries[keep_from..])?;
+    trim(&mut entries, now);
+    let bytes = serde_json::to_vec(&entries)?;
     store.write_file(FILE, &bytes)?;
     Ok(before)
+}
+
+/// Keeps the last [`MAX_ENTRIES`]: the oldest finished entries go first, so a compaction whose
+/// restore or audit is still to come keeps its entry however many others start meanwhile (up
+/// to [`MAX_IN_FLIGHT`] entries in all).
+fn trim(entries: &mut Vec<Entry>, now: u64) {
+    let in_flight = |e: &Entry| {
+        now.saturating_sub(e.time) <= SAME_COMPACTION_SECS && !(e.restored.is_some() && e.audited)
+    };
+    while entries.len() > MAX_ENTRIES {
+        match entries.iter().position(|e| !in_flight(e)) {
+            Some(i) => {
+                entries.remove(i);
+            }
+            None if entries.len() > MAX_IN_FLIGHT => {
+                entries.remove(0);
+            }
+            None => break,
+        }
+    }
 }
 
 #[cfg(test)]
 mod tests {
     use super::*;
-    use std::time::Duration;
 
     fn store() -> (tempfile::TempDir, Store) {
         let dir = tempfile::tempdir().unwrap();
@@ -164,14 +194,30 @@ mod tests {
     }
 
     #[test]
-    fn never_more_than_fifty_entries() {
+    fn fifty_finished_entries_and_no_compaction_in_flight_dropped() {
         let (_d, s) = store();
+        let save = |e: &mut Entry| e.save_ran = true;
         for i in 0..80 {
-            record(&s, &format!("s{i}"), Step::Save, |_| {}).unwrap();
+            record(&s, &format!("s{i}"), Step::Save, save).unwrap();
+        }
+        // 80 compactions in flight: none loses its entry before its restore and audit.
+        assert_eq!(read(&s).len(), 80);
+        for i in 0..80 {
+            record(&s, &format!("s{i}"), Step::Complete, |e| {
+                e.restored = Some("snapshot".into());
+                e.audited = true;
+            })
+            .unwrap();
         }
         let all = read(&s);
         assert_eq!(all.len(), MAX_ENTRIES);
+        assert!(all.iter().all(|e| e.save_ran && e.audited));
         assert_eq!(all.last().unwrap().session, "s79");
+        // However many start at once, the file stays bounded.
+        for i in 0..300 {
+            record(&s, &format!("t{i}"), Step::Save, save).unwrap();
+        }
+        assert_eq!(read(&s).len(), MAX_IN_FLIGHT);
     }
 
     #[test]

@@ -31,7 +31,7 @@ pub mod pipeline;
 pub mod platform;
 pub mod record;
 pub mod render;
-pub(crate) mod shrink;
+pub mod shrink;
 pub mod steer;
 pub mod store;
 pub mod tail;

@@ -37,6 +37,18 @@ mod imp {
             .open(path)
     }
 
+    pub fn create_no_follow(path: &Path) -> io::Result<File> {
+        let flags = rustix::fs::OFlags::NOFOLLOW | rustix::fs::OFlags::NONBLOCK;
+        OpenOptions::new()
+            .read(true)
+            .write(true)
+            .create(true)
+            .truncate(false)
+            .mode(0o600)
+            .custom_flags(flags.bits() as i32)
+            .open(path)
+    }
+
     pub fn owned_by_us(meta: &Metadata) -> bool {
         meta.uid() == rustix::process::geteuid().as_raw()
     }
@@ -88,6 +100,20 @@ mod imp {
         OpenOptions::new().read(true).open(path)
     }
 
+    pub fn create_no_follow(path: &Path) -> io::Result<File> {
+        let file = OpenOptions::new()
+            .read(true)
+            .write(true)
+            .create(true)
+            .truncate(false)
+            .custom_flags(FILE_FLAG_OPEN_REPARSE_POINT)
+            .open(path)?;
+        if is_link_like(&file.metadata()?) {
+            return Err(io::Error::other("a reparse point"));
+        }
+        Ok(file)
+    }
+
     pub fn owned_by_us(_: &Metadata) -> bool {
         true
     }
@@ -114,6 +140,16 @@ mod imp {
 /// and without blocking on a FIFO.
 pub fn open_no_follow(path: &Path) -> io::Result<File> {
     imp::open_no_follow(path)
+}
+
+/// Opens `path` for reading and writing, creating it private (0600 on Unix) if missing, without
+/// following a symlink (or reparse point) at its last component: a lock file.
+pub fn create_no_follow(path: &Path) -> io::Result<File> {
+    let file = imp::create_no_follow(path)?;
+    match refuse(&file.metadata()?) {
+        Some(why) => Err(io::Error::other(why)),
+        None => Ok(file),
+    }
 }
 
 /// Opens `path` for reading without ever blocking (a FIFO swapped in after a check returns at once).

@@ -1,15 +1,17 @@
-//! Renders an [`Extraction`] as the Markdown text restore prints, always within the size budget.
+//! Renders an [`Extraction`] as the Markdown text restore prints: within [`TARGET`], always whole.
 //!
 //! Claude Code inlines hook output only up to 10,000 UTF-16 code units; past that the model sees a
-//! file path and a short preview, which defeats the purpose. Sections are first laid out in
-//! priority order (header, open tasks, instructions, plan, progress, files, actions), each within
-//! a cap and within what is left of [`TARGET`], so the least important section is the one that
-//! shrinks, and every cut is visible ("... 3 more"). Then the room still left is handed to the
-//! long texts that were cut, most important first: the latest instruction, the older ones newest
-//! first, the approved plan, the last reply (`Allowances`); a pasted spec is kept whole when the
-//! snapshot has room for it. What stays cut says where the whole text is (the transcript record).
-//! Pasted text is quoted line by line, so a `## heading` or a code fence in a prompt stays inside
-//! its item.
+//! file path and a short preview, which defeats the purpose. And the snapshot tells the model to
+//! trust it over the summary, so it must never be wrong by being cut: every section owns an
+//! allowance and never exceeds it (what does not fit inside a section is dropped item by item,
+//! visibly: "... 3 more", "[... cut: N more characters]"), a section that cannot fit whole is one
+//! line saying it was left out, and [`END_LINE`] is always last (D022). Each section starts at
+//! its floor; the floors fit together by construction. The room left is then granted one
+//! allowance at a time in a fixed order (`growth`): first every section to a useful size (the
+//! newest actions, failures marked, before any older instruction), then the long texts whole,
+//! the latest instruction first. A grant is tried by rendering only its own section again. What
+//! stays cut says where the whole text is (the transcript record). Pasted text is quoted line by
+//! line, so a `## heading` or a code fence in a prompt stays inside its item.
 
 use crate::extract::Extraction;
 use crate::genuine::SNAPSHOT_MARKER;
@@ -210,6 +212,20 @@ impl Allowances {
         }
     }
 
+    /// Every section with as much room as the whole snapshot has.
+    fn all(ex: &Extraction) -> Allowances {
+        Allowances {
+            header: TARGET,
+            tasks: TARGET,
+            latest: TARGET,
+            older: vec![TARGET; ex.instructions.len().saturating_sub(1)],
+            plan: TARGET,
+            progress: TARGET,
+            files: TARGET,
+            actions: TARGET,
+        }
+    }
+
     /// The most the instructions section takes with these allowances.
     fn instructions_budget(&self) -> usize {
         INSTRUCTIONS_FRAME
@@ -343,10 +359,25 @@ pub fn wholeness_error(text: &str) -> Option<String> {
 /// has content at least at its floor, none cut in half, the end line last.
 ///
 /// Every section is first rendered at its floor (together they fit). The room left is then
-/// handed out one allowance at a time in [`growth`] order; each allowance changes one section
+/// handed out one allowance at a time in `growth` order; each allowance changes one section
 /// only, so a grant is tried by rendering that section again, and kept only if the whole still
 /// fits. No grant can shrink another section.
 pub fn render(ex: &Extraction, meta: &Meta) -> String {
+    // Most snapshots fit with every section showing all it has: that is then the layout the
+    // growth below would reach, at a seventh of its cost.
+    let all = Allowances::all(ex);
+    let whole: Vec<Option<String>> = Part::ALL
+        .iter()
+        .map(|p| p.render_whole(ex, meta, &all))
+        .collect();
+    if whole.iter().all(Option::is_some) {
+        let size: usize = whole.iter().flatten().map(|p| utf16_len(p)).sum();
+        if size + utf16_len(END_LINE) <= TARGET {
+            let mut out: String = whole.into_iter().flatten().collect();
+            out.push_str(END_LINE);
+            return out;
+        }
+    }
     let mut allow = Allowances::floor(ex);
     let mut parts: Vec<String> = Part::ALL
         .iter()
@@ -355,7 +386,7 @@ pub fn render(ex: &Extraction, meta: &Meta) -> String {
     let size = |parts: &[String]| parts.iter().map(|p| utf16_len(p)).sum::<usize>();
     let end = utf16_len(END_LINE);
     debug_assert!(size(&parts) + end <= TARGET, "floors must fit");
-    for (grant, want) in growth(ex, meta) {
+    for (grant, want) in growth(ex) {
         let current = allow.get(grant);
         let at = grant.part() as usize;
         let others = size(&parts) - utf16_len(&parts[at]);
@@ -390,16 +421,10 @@ pub fn render(ex: &Extraction, meta: &Meta) -> String {
 /// The order spare room is handed out in, with what each allowance would take: first every
 /// section up to a useful size (the newest actions, failures included, before any older
 /// instruction: D022), then each long text whole, the latest instruction first.
-fn growth(ex: &Extraction, meta: &Meta) -> Vec<(Grant, usize)> {
+fn growth(ex: &Extraction) -> Vec<(Grant, usize)> {
     let n = ex.instructions.len();
     let older = || (0..n.saturating_sub(1)).rev();
     let whole_instruction = |i: usize| whole_room(&ex.instructions[i]);
-    // What a section needs to show all it has: rendered with room to spare.
-    let all_of = |g: Grant| {
-        let mut a = Allowances::floor(ex);
-        a.set(g, TARGET * 4);
-        utf16_len(&g.part().render(ex, meta, &a))
-    };
     let mut order = vec![(Grant::Actions, cap::ACTIONS)];
     order.extend(older().map(|i| (Grant::Older(i), cap::OLDER)));
     order.extend([
@@ -421,7 +446,9 @@ fn growth(ex: &Extraction, meta: &Meta) -> Vec<(Grant, usize)> {
         Grant::Files,
         Grant::Header,
     ] {
-        order.push((g, all_of(g)));
+        // All it has: no section can use more than the target (a section that needs less
+        // renders to what it needs, and the first trial shows it).
+        order.push((g, TARGET));
     }
     order
 }

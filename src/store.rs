@@ -137,6 +137,32 @@ impl Store {
         Ok(dest)
     }
 
+    /// Holds the lock file `name` in the folder for as long as the returned file lives, waiting
+    /// at most `wait` for another process to let go of it. The OS releases the lock when the
+    /// holder ends, however it ends, so a killed hook never leaves it held. `None` when it could
+    /// not be had in time (or the lock file is refused): the caller goes on without it, as a
+    /// hook must.
+    pub fn lock(&self, name: &str, wait: Duration) -> Option<fs::File> {
+        self.ensure_dir().ok()?;
+        let file = platform::create_no_follow(&self.dir.join(name)).ok()?;
+        if file.try_lock().is_ok() {
+            return Some(file);
+        }
+        // Wait in the kernel's queue, not by polling: two hundred hooks polling at once starve
+        // the holder of the CPU. The blocking call runs on a thread so that the wait is bounded;
+        // the locked file comes back through the channel (a lock taken after the timeout is let
+        // go of when the thread's send fails and drops it).
+        let (tx, rx) = std::sync::mpsc::channel();
+        std::thread::Builder::new()
+            .spawn(move || {
+                if file.lock().is_ok() {
+                    let _ = tx.send(file);
+                }
+            })
+            .ok()?;
+        rx.recv_timeout(wait).ok()
+    }
+
     /// Reads a file of this tool's from the folder: a regular file we own (no links followed) of
     /// at most `max` bytes. `None` when it is missing, refused or larger.
     pub fn read_file(&self, name: &str, max: u64) -> Option<Vec<u8>> {

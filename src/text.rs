@@ -121,9 +121,13 @@ pub fn escaped_line(s: &str) -> String {
 /// text that long may have been longer, so the cut mark says "at least".
 pub fn quote(text: &str, room: usize, read_bound: usize) -> String {
     let text = text.trim();
-    let whole = quoted(text);
-    if utf16_len(&whole) <= room {
-        return whole;
+    // A character takes at most 3 UTF-8 bytes per UTF-16 unit: a text that long cannot fit, and
+    // is not quoted whole just to be measured.
+    if text.len() <= room.saturating_mul(3) {
+        let whole = quoted(text);
+        if utf16_len(&whole) <= room {
+            return whole;
+        }
     }
     // Cut on the source text, so the count in the mark is exact: whole lines while they fit,
     // then as much of the next one as fits, leaving room for the mark.

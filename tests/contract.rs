@@ -540,7 +540,7 @@ fn post_compact_audit_names_the_open_tasks_the_summary_called_done() {
     let m = system_message(&run.stdout);
     assert_eq!(
         m,
-        "compact-guardian restored 2 open tasks and your latest instruction; the summary had called 'renderer' and 'billing tests' done and left out your latest instruction."
+        "compact-guardian restored 2 open tasks and your latest instruction; the summary called 'renderer' and 'billing tests' done and left out your latest instruction."
     );
     // Used once: the digest is gone, and a repeated audit says it has nothing.
     let again = sb.cmd(&["audit"]).stdin(post_compact("s1", &t, "x")).run();
@@ -550,7 +550,8 @@ fn post_compact_audit_names_the_open_tasks_the_summary_called_done() {
     );
     // The history has the compaction, with counts and no words of the session.
     let history = std::fs::read_to_string(sb.store.join("compact-guardian-history.json")).unwrap();
-    assert!(history.contains("\"called_done\": 2"), "{history}");
+    let entries: serde_json::Value = serde_json::from_str(&history).unwrap();
+    assert_eq!(entries[0]["called_done"], 2, "{history}");
     for words in ["renderer", "billing", "unwrap", "importer", "run the tests"] {
         assert!(!history.contains(words), "{words} in {history}");
     }

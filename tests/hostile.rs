@@ -783,11 +783,11 @@ fn audit_survives_huge_and_hostile_summaries_missing_digests_and_planted_links()
     // A corrupt history is replaced, never fatal.
     fs::write(sb.store.join("compact-guardian-history.json"), "{{{{").unwrap();
     check(&sb.save(&hook("h3", &t)), "corrupt history");
-    assert!(
-        fs::read_to_string(sb.store.join("compact-guardian-history.json"))
-            .unwrap()
-            .contains("\"session\": \"h3\"")
-    );
+    let history: serde_json::Value = serde_json::from_str(
+        &fs::read_to_string(sb.store.join("compact-guardian-history.json")).unwrap(),
+    )
+    .unwrap();
+    assert_eq!(history[0]["session"], "h3", "{history}");
 }
 
 // ---- Issue #26: never wrong at the edges, through the binary.
@@ -976,4 +976,150 @@ fn codex_prompts_over_the_line_limit_are_read_and_damaged_ones_are_named() {
     assert!(out.contains("newest message could not be read"), "{out}");
     assert!(out.contains("starting \"why does this fail?"), "{out}");
     assert!(!out.contains("**Latest instruction:**"), "{out}");
+}
+
+// ---- Issue #29: the history under load.
+
+/// Runs `n` compactions in parallel, each its own session doing save, restore and audit in turn
+/// as separate processes (as the client runs them), and returns the history as `status --json`
+/// reports it.
+fn parallel_compactions(sb: &Sandbox, n: usize) -> Vec<serde_json::Value> {
+    let t = sb.transcript("t.jsonl", &small_session());
+    std::thread::scope(|scope| {
+        for i in 0..n {
+            let t = &t;
+            scope.spawn(move || {
+                let session = format!("par-{i}");
+                check(&sb.save(&hook(&session, t)), "parallel save");
+                check(&sb.restore(&start_hook(&session, t)), "parallel restore");
+                let post = serde_json::json!({"session_id": session, "transcript_path": t,
+                    "hook_event_name": "PostCompact", "trigger": "auto",
+                    "compact_summary": "Fixed the failing test."})
+                .to_string();
+                check(&sb.cmd(&["audit"]).stdin(post).run(), "parallel audit");
+            });
+        }
+    });
+    let raw = fs::read_to_string(sb.store.join("compact-guardian-history.json")).unwrap();
+    serde_json::from_str(&raw).unwrap()
+}
+
+#[test]
+fn fifty_parallel_compactions_lose_no_history() {
+    // Issue #29 case 6: read-modify-write without a lock lost 6 to 15 of 50 entries, and only 5
+    // to 10 of 50 compactions ended with save, restore and audit all recorded.
+    let sb = Sandbox::new();
+    let entries = parallel_compactions(&sb, 50);
+    assert_eq!(entries.len(), 50);
+    let complete = entries
+        .iter()
+        .filter(|e| e["save_ran"] == true && e["restored"] == "snapshot" && e["audited"] == true)
+        .count();
+    assert_eq!(complete, 50, "{entries:#?}");
+    let mut sessions: Vec<&str> = entries
+        .iter()
+        .map(|e| e["session"].as_str().unwrap())
+        .collect();
+    sessions.sort_unstable();
+    sessions.dedup();
+    assert_eq!(sessions.len(), 50);
+}
+
+#[test]
+fn two_hundred_parallel_compactions_keep_the_last_fifty_whole() {
+    // The history keeps the last 50 compactions; under 200 at once, each kept entry must still
+    // have its save, restore and audit, and no session twice.
+    let sb = Sandbox::new();
+    let entries = parallel_compactions(&sb, 200);
+    assert_eq!(entries.len(), 50);
+    let complete = entries
+        .iter()
+        .filter(|e| e["save_ran"] == true && e["restored"] == "snapshot" && e["audited"] == true)
+        .count();
+    let mut sessions: Vec<&str> = entries
+        .iter()
+        .map(|e| e["session"].as_str().unwrap())
+        .collect();
+    sessions.sort_unstable();
+    sessions.dedup();
+    assert_eq!((complete, sessions.len()), (50, 50), "{entries:#?}");
+}
+
+#[test]
+fn a_planted_digest_cannot_stall_the_audit_or_reach_the_terminal_raw() {
+    // Issue #29 case 9: a 64 KiB digest of thousands of items with an escape sequence as its kind, a
+    // long summary: the comparison (items x sentences) met the watchdog, and the kind reached the
+    // systemMessage uncleaned.
+    let sb = Sandbox::new();
+    let t = sb.transcript("t.jsonl", &small_session());
+    sb.save(&hook("s1", &t)).assert_fail_open();
+    let digest = fs::read_dir(&sb.store)
+        .unwrap()
+        .flatten()
+        .map(|e| e.path())
+        .find(|p| p.to_string_lossy().contains("digest"))
+        .expect("save keeps a digest");
+    let items: Vec<String> = (0..6_500).map(|i| format!("t{i}")).collect();
+    let planted = serde_json::json!({"saved_at": 1, "saved": true,
+        "open_kind": "\u{1b}[2J\u{1b}[Htasks", "open": items, "latest": null, "plan": null});
+    let planted = planted.to_string();
+    assert!(planted.len() < 64 * 1024, "{}", planted.len());
+    fs::write(&digest, planted).unwrap();
+    let summary = "The t1 task is done. ".repeat(3_000);
+    let post = serde_json::json!({"session_id": "s1", "transcript_path": t,
+        "hook_event_name": "PostCompact", "compact_summary": summary})
+    .to_string();
+    let start = Instant::now();
+    let r = sb.cmd(&["audit"]).stdin(post).run();
+    check(&r, "planted digest");
+    assert!(
+        start.elapsed() < Duration::from_secs(4),
+        "{:?}",
+        start.elapsed()
+    );
+    assert!(
+        !r.stdout.contains('\u{1b}') && !r.stdout.contains("\\u001b"),
+        "{}",
+        r.stdout
+    );
+    assert!(r.stdout.contains("systemMessage"), "{}", r.stdout);
+    let status = sb.cmd(&["status"]).run();
+    assert!(
+        status.stdout.contains("summary:"),
+        "history updated: {}",
+        status.stdout
+    );
+}
+
+#[test]
+fn status_survives_impossible_times_and_never_prints_an_escape() {
+    // Issue #29 cases 7 and 8: a history time of 2^63 or more panicked `status` (exit 101); a
+    // session id or trigger holding terminal escapes was printed raw.
+    let sb = Sandbox::new();
+    let t = sb.transcript("t.jsonl", &small_session());
+    let evil = "\u{1b}[2J\u{1b}[H";
+    let input = serde_json::json!({"session_id": evil, "transcript_path": t,
+        "hook_event_name": "PreCompact", "trigger": format!("{evil}{}", "x".repeat(5_000))})
+    .to_string();
+    sb.save(&input).assert_fail_open();
+    let history = sb.store.join("compact-guardian-history.json");
+    let mut entries: Vec<serde_json::Value> =
+        serde_json::from_str(&fs::read_to_string(&history).unwrap()).unwrap();
+    let mut impossible = entries[0].clone();
+    impossible["time"] = serde_json::json!(u64::MAX);
+    impossible["session"] = serde_json::json!("planted");
+    entries.push(impossible);
+    fs::write(&history, serde_json::to_string(&entries).unwrap()).unwrap();
+    for args in [&["status"][..], &["status", "--json"]] {
+        let r = sb.cmd(args).run();
+        assert_eq!(r.code, Some(0), "{args:?}: {}", r.stderr);
+        assert!(!r.stdout.contains('\u{1b}'), "{args:?}: {:?}", r.stdout);
+        assert!(r.stdout.len() < 20_000, "{args:?}: {}", r.stdout.len());
+    }
+    assert!(
+        sb.cmd(&["status"])
+            .run()
+            .stdout
+            .contains("an impossible time")
+    );
 }

@@ -23,7 +23,8 @@ pub fn audit(input: impl Read, cfg: &Config, out: &mut impl Write) -> Result<()>
     let snaps = hook.snapshots.as_ref().ok();
     let digest: Option<Digest> = snaps
         .and_then(|s| s.take_digest(MAX_DIGEST_BYTES))
-        .and_then(|b| serde_json::from_slice(&b).ok());
+        .and_then(|b| serde_json::from_slice::<Digest>(&b).ok())
+        .map(Digest::bounded); // as written, or planted: bounded and cleaned either way
     // Codex's PostCompact carries no summary, and Claude Code's may be empty: then only what was
     // restored is said.
     let summary = hook

@@ -5,6 +5,7 @@ use crate::config::Config;
 use crate::history::{self, Entry};
 use crate::render::format_utc;
 use crate::store::Store;
+use crate::text::folded_line;
 use anyhow::Result;
 use serde_json::json;
 use std::io::Write;
@@ -47,18 +48,19 @@ pub fn status(cfg: &Config, json: bool, out: &mut impl Write) -> Result<()> {
         writeln!(out, "{}", serde_json::to_string_pretty(&v)?)?;
         return Ok(());
     }
-    writeln!(out, "compact-guardian {version} ({binary})")?;
+    writeln!(out, "compact-guardian {version} ({})", shown(&binary))?;
     match (&folder, &problem) {
-        (Some(f), None) => writeln!(out, "Snapshot folder: {} (usable)", f.display())?,
-        (Some(f), Some(p)) => writeln!(out, "Snapshot folder: {} (NOT usable: {p})", f.display())?,
-        (None, Some(p)) => writeln!(out, "Snapshot folder: NOT usable: {p}")?,
+        (Some(f), None) => writeln!(out, "Snapshot folder: {} (usable)", shown(&f.display()))?,
+        (Some(f), Some(p)) => writeln!(
+            out,
+            "Snapshot folder: {} (NOT usable: {})",
+            shown(&f.display()),
+            shown(p)
+        )?,
+        (None, Some(p)) => writeln!(out, "Snapshot folder: NOT usable: {}", shown(p))?,
         (None, None) => {}
     }
-    let when = |t: Option<u64>| {
-        t.map_or("never".to_owned(), |t| {
-            format_utc(UNIX_EPOCH + Duration::from_secs(t))
-        })
-    };
+    let when = |t: Option<u64>| t.map_or("never".to_owned(), time_of);
     writeln!(
         out,
         "Hooks last ran: save {}; restore {}; audit {}",
@@ -90,18 +92,34 @@ fn folder_problem(dir: &std::path::Path) -> Option<String> {
     }
 }
 
+/// A time from the history (any number: the file may be damaged or planted), never a panic.
+fn time_of(secs: u64) -> String {
+    UNIX_EPOCH
+        .checked_add(Duration::from_secs(secs))
+        .filter(|t| {
+            t.duration_since(UNIX_EPOCH)
+                .is_ok_and(|d| d.as_secs() < 253_402_300_800)
+        })
+        .map_or_else(|| format!("an impossible time ({secs})"), format_utc)
+}
+
+/// Text from the history file, the hook input or the environment as a terminal may show it:
+/// control characters (escape sequences) dropped, invisible ones shown, one bounded line.
+fn shown(s: &(impl std::fmt::Display + ?Sized)) -> String {
+    folded_line(&s.to_string(), 300)
+}
+
 /// One compaction in a line.
 fn line(e: &Entry) -> String {
     let mut parts = vec![format!(
         "{}{}",
-        format_utc(UNIX_EPOCH + Duration::from_secs(e.time)),
+        time_of(e.time),
         e.trigger
             .as_deref()
-            .map(|t| format!(" ({t})"))
+            .map(|t| format!(" ({})", folded_line(t, 20)))
             .unwrap_or_default()
     )];
-    let session: String = e.session.chars().take(8).collect();
-    parts.push(format!("session {session}"));
+    parts.push(format!("session {}", folded_line(&e.session, 8)));
     parts.push(match (e.save_ran, e.saved) {
         (true, true) => format!(
             "saved {} units in {} ms ({:.1} MB read)",

@@ -679,7 +679,7 @@ fn post_compact_audit_tells_the_user_what_the_summary_called_done_in_the_real_cl
     s.run("/compact");
     // The audit's message is what the /compact command shows: the CLI records it there.
     let transcript = std::fs::read_to_string(s.transcript()).unwrap();
-    let said = "the summary had called 'renderer' and 'billing tests' done";
+    let said = "the summary called 'renderer' and 'billing tests' done";
     assert!(
         transcript.contains(said),
         "the audit message is not in the /compact output"
