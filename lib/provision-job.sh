@@ -5,6 +5,7 @@
 # only, within a few seconds; a failure is recorded only when no build can follow (no cargo).
 [ -r "$CG_ROOT/lib/provision.sh" ] || exit 0
 eval "$(tr -d '\r' <"$CG_ROOT/lib/provision.sh")" # CR-proof, like the launchers
+umask 077 # the folders the installed binary lives in are no one else's to write, whatever the umask
 cg_data=$CG_DATA
 version=$CG_VERSION
 lock="$cg_data/provision.lock"
@@ -21,6 +22,8 @@ say() { echo "== $(date -u '+%Y-%m-%d %H:%M:%S UTC') $*"; }
 install_binary() {
     ext=$(cg_exe_suffix "$CG_TARGET")
     mkdir -p "$dest_dir" || return 1
+    # Folders an older version or another umask made open to others are closed again.
+    chmod 700 "$cg_data" "$cg_data/bin" "$dest_dir" 2>/dev/null
     cp "$1" "$dest_dir/.compact-guardian$ext.new" &&
         chmod 755 "$dest_dir/.compact-guardian$ext.new" &&
         mv -f "$dest_dir/.compact-guardian$ext.new" "$dest_dir/compact-guardian$ext"
@@ -33,12 +36,13 @@ fetch() {
     asset=$(cg_asset "$CG_TARGET")
     base="$CG_URL/v$version"
     say "downloading $base/$asset"
-    if ! why=$(cg_download "$base/$asset" "$work/$asset" ${CG_NOW:+4}); then
-        kind=download detail="$why for $asset"
+    # Called directly, not in $(...): a stop (TERM) then interrupts the download's wait at once.
+    if ! cg_download "$base/$asset" "$work/$asset" "${CG_NOW:+4}" >"$work/why"; then
+        kind=download detail="$(cat "$work/why") for $asset"
         return 1
     fi
-    if ! why=$(cg_download "$base/$asset.sha256" "$work/$asset.sha256" ${CG_NOW:+2}); then
-        kind=download detail="$why for $asset.sha256"
+    if ! cg_download "$base/$asset.sha256" "$work/$asset.sha256" "${CG_NOW:+2}" 4096 >"$work/why"; then
+        kind=download detail="$(cat "$work/why") for $asset.sha256"
         return 1
     fi
     IFS=' ' read -r want _ <"$work/$asset.sha256"
@@ -51,14 +55,27 @@ fetch() {
         return 1
     fi
     say "SHA-256 verified: $have"
-    mkdir "$work/unpacked" && tar -xzf "$work/$asset" -C "$work/unpacked" || {
-        kind=download detail="could not unpack $asset"
+    # Only the binary is unpacked, from at most 64 MiB of archive stream: a decompression bomb
+    # stops there (a truncated stream fails), in well under a second.
+    name="compact-guardian$(cg_exe_suffix "$CG_TARGET")"
+    mkdir "$work/unpacked" &&
+        gzip -dc "$work/$asset" 2>/dev/null | head -c 67108864 | tar -xf - -C "$work/unpacked" "$name" 2>/dev/null || {
+        kind=download detail="could not unpack $asset (damaged, or over 64 MiB)"
         return 1
     }
-    cg_find "$work/unpacked/compact-guardian" || { kind=download detail="$asset holds no binary"; return 1; }
-    got=$("$cg_found" --version 2>/dev/null)
-    [ "$got" = "compact-guardian $version" ] || { kind=download detail="$asset is not version $version"; return 1; }
-    install_binary "$cg_found" || { kind=download detail="could not install into $dest_dir"; return 1; }
+    bin="$work/unpacked/$name"
+    # A regular file, not a link to one elsewhere (the checksum covers the archive, not a link's
+    # target), and a native executable for this platform, never a script: the hook runs it.
+    if [ -L "$bin" ] || [ ! -f "$bin" ]; then
+        kind=download detail="$asset holds no binary as a regular file"
+        return 1
+    fi
+    cg_native "$bin" "$CG_TARGET" || { kind=download detail="$asset holds no $CG_TARGET executable"; return 1; }
+    chmod 700 "$bin"
+    cg_bounded 2 "$work/version" "$bin" --version
+    got=$(cat "$work/version" 2>/dev/null)
+    [ "$got" = "compact-guardian $version" ] || { kind=download detail="$asset is not version $version (or did not answer within 2 s)"; return 1; }
+    install_binary "$bin" || { kind=download detail="could not install into $dest_dir"; return 1; }
 }
 
 build() {

@@ -121,41 +121,88 @@ cg_sha256() {
 }
 
 # Downloads URL $1 to file $2 with curl, wget or PowerShell, within $3 seconds when given (a
-# compaction waiting on it; no retries then), else within 5 minutes with retries. On failure
-# prints a short reason ("HTTP 404", "network error (curl 7)", "no downloader") and returns
-# non-zero.
+# compaction waiting on it; no retries then), else within 5 minutes with retries, and at most $4
+# bytes (default 64 MiB: a release archive is about 2 MB). The cap is kept on the stream itself
+# (curl's --max-filesize does not stop a body of unannounced length). On failure prints a short
+# reason ("HTTP 404", "timed out", "larger than 64 MB", "network error (curl exit 7)", "no
+# downloader") and returns non-zero; a partial file is removed.
 cg_download() {
     cg_max=${3:-300}
+    cg_limit=${4:-67108864}
     cg_retry=2
     [ -n "${3:-}" ] && cg_retry=0
     cg_connect=15
     [ "$cg_max" -lt 15 ] && cg_connect=$cg_max
+    rm -f "$2" "$2.rc" "$2.headers"
     if command -v curl >/dev/null 2>&1; then
-        cg_code=$(curl --location --silent --show-error --proto '=https,http' --connect-timeout "$cg_connect" \
-            --max-time "$cg_max" --retry "$cg_retry" --output "$2" --write-out '%{http_code}' "$1" 2>/dev/null)
-        cg_rc=$?
-        if [ $cg_rc -ne 0 ]; then
-            echo "network error (curl exit $cg_rc)"
-            return 1
-        fi
-        case $cg_code in 2??) return 0 ;; esac
-        echo "HTTP $cg_code"
-        return 1
+        # In the background and waited for: a job told to stop (TERM) stops at once, not after
+        # the download's own time limit.
+        { curl --location --silent --show-error --fail --proto '=https,http' --connect-timeout "$cg_connect" \
+            --max-time "$cg_max" --retry "$cg_retry" --dump-header "$2.headers" "$1" 2>/dev/null
+          echo $? >"$2.rc"; } | head -c $((cg_limit + 1)) >"$2" &
+        wait $!
+        cg_rc=$(cat "$2.rc" 2>/dev/null)
+        cg_code=$(sed -n 's/^HTTP\/[0-9.]* \([0-9][0-9]*\).*/\1/p' "$2.headers" 2>/dev/null | tail -n 1)
     elif command -v wget >/dev/null 2>&1; then
-        if wget -q -T "$cg_max" -t $((cg_retry + 1)) -O "$2" "$1" 2>/dev/null; then return 0; fi
-        echo "download failed (wget exit $?)"
-        return 1
+        { wget -q -T "$cg_max" -t $((cg_retry + 1)) -O - "$1" 2>/dev/null; echo $? >"$2.rc"; } |
+            head -c $((cg_limit + 1)) >"$2" &
+        wait $!
+        cg_rc=$(cat "$2.rc" 2>/dev/null) cg_code=
     elif command -v powershell >/dev/null 2>&1; then
         if CG_URL=$1 CG_OUT=$2 CG_MAX=$cg_max powershell -NoProfile -NonInteractive -Command \
             "\$ProgressPreference='SilentlyContinue'; Invoke-WebRequest -UseBasicParsing -TimeoutSec \$env:CG_MAX -Uri \$env:CG_URL -OutFile \$env:CG_OUT" \
             >/dev/null 2>&1; then
-            return 0
+            cg_rc=0
+        else
+            cg_rc=ps
         fi
-        echo "download failed (PowerShell)"
+        cg_code=
+    else
+        echo "no downloader (curl, wget or PowerShell)"
         return 1
     fi
-    echo "no downloader (curl, wget or PowerShell)"
+    rm -f "$2.rc" "$2.headers"
+    if [ "$(wc -c <"$2" 2>/dev/null || echo 0)" -gt "$cg_limit" ]; then
+        rm -f "$2"
+        echo "larger than $((cg_limit / 1048576)) MB (stopped there)"
+        return 1
+    fi
+    [ "$cg_rc" = 0 ] && return 0
+    rm -f "$2"
+    case $cg_rc:$cg_code in
+    22:?* | 8:?*) echo "HTTP $cg_code" ;;
+    28:*) echo "timed out after $cg_max s (the server is slow or never ends)" ;;
+    ps:*) echo "download failed (PowerShell)" ;;
+    *) echo "network error (exit $cg_rc)" ;;
+    esac
     return 1
+}
+
+# Whether file $1 is a native executable for target $2 by its first bytes (ELF, Mach-O, or a
+# Windows PE): never a script, whatever it is named.
+cg_native() {
+    cg_magic=$(od -An -tx1 -N4 "$1" 2>/dev/null | tr -d ' \n')
+    case $2:$cg_magic in
+    *linux*:7f454c46) return 0 ;;
+    *apple*:cffaedfe | *apple*:feedfacf | *apple*:cafebabe) return 0 ;;
+    *windows*:4d5a*) return 0 ;;
+    esac
+    return 1
+}
+
+# Runs "$@" with its output in file $2, ending it after $1 seconds; its exit status, or non-zero
+# when it had to be ended.
+cg_bounded() {
+    cg_secs=$1 cg_out=$2
+    shift 2
+    "$@" >"$cg_out" 2>/dev/null </dev/null &
+    cg_pid=$!
+    (sleep "$cg_secs"; kill -9 "$cg_pid") >/dev/null 2>&1 &
+    cg_watch=$!
+    wait "$cg_pid"
+    cg_rc=$?
+    kill "$cg_watch" 2>/dev/null
+    return $cg_rc
 }
 
 # The release base URL: $COMPACT_GUARDIAN_RELEASE_URL or the project's GitHub releases. Plain
@@ -213,6 +260,14 @@ cg_failure_message() {
     *)
         # What happened, in the user's words, and the one fix that applies.
         case $cg_detail in
+        "timed out"*)
+            cg_why="the download server did not finish in time ($cg_detail)"
+            cg_fix="check the network, or install Rust from https://rustup.rs; then start a new session"
+            ;;
+        "larger than"*)
+            cg_why="the download was not a release archive ($cg_detail)"
+            cg_fix="check COMPACT_GUARDIAN_RELEASE_URL, or install Rust from https://rustup.rs; then start a new session"
+            ;;
         "network error"* | "download failed"*)
             cg_why="could not reach the download server ($(cg_release_url 2>/dev/null || echo 'the release URL'))"
             cg_fix="check the network, or install Rust from https://rustup.rs; then start a new session"
@@ -256,7 +311,17 @@ cg_run_job() {
     cg_u=$(cg_release_url) || cg_u=
     if [ "${3:-}" = now ]; then
         CG_ROOT=$1 CG_DATA=$cg_data CG_VERSION=$2 CG_TARGET=$cg_t CG_URL=$cg_u CG_CARGO=${cg_cargo:-} CG_NOW=1 \
-            sh -c "$cg_job" provision-job </dev/null >>"$cg_data/provision.log" 2>&1
+            sh -c "$cg_job" provision-job </dev/null >>"$cg_data/provision.log" 2>&1 &
+        cg_job_pid=$!
+        # Bounded whatever its steps do (8 s, inside the hook's 10), and never outliving the hook
+        # that waits on it: when the client ends this hook, the job is stopped within a second
+        # and lets go of the lock ($$ is this launcher, also in the subshell).
+        (cg_i=0
+         while [ $cg_i -lt 8 ] && kill -0 $$; do sleep 1; cg_i=$((cg_i + 1)); done
+         kill "$cg_job_pid") </dev/null >/dev/null 2>&1 &
+        cg_watch=$!
+        wait "$cg_job_pid"
+        kill "$cg_watch" 2>/dev/null
         return 0
     fi
     cg_detach=

@@ -4,7 +4,7 @@
 
 use crate::common::{Server, dist, hook, small_session, start_hook, tools_without_rust};
 use std::fs;
-use std::io::Write;
+use std::io::{Read, Write};
 use std::net::TcpListener;
 use std::os::unix::fs::PermissionsExt;
 use std::path::{Path, PathBuf};
@@ -919,4 +919,283 @@ fn a_compaction_download_stopped_by_the_hook_time_limit_lets_go_of_its_lock() {
         );
         std::thread::sleep(Duration::from_millis(20));
     }
+}
+
+// ---- Issue #29: the compaction-time download holds whatever the release server sends.
+
+/// Replaces the release archive with one holding what `stage` puts in a folder, and a matching
+/// `.sha256`: a hostile or broken release server can checksum anything it serves.
+fn hostile_release(p: &Plugin, stage: impl FnOnce(&Path)) {
+    let archive = dist(&p.path("dist"));
+    let dir = p.path("stage");
+    fs::create_dir_all(&dir).unwrap();
+    stage(&dir);
+    let names: Vec<_> = fs::read_dir(&dir)
+        .unwrap()
+        .map(|e| e.unwrap().file_name())
+        .collect();
+    let ok = Command::new("tar")
+        .arg("-czf")
+        .arg(&archive)
+        .arg("-C")
+        .arg(&dir)
+        .args(&names)
+        .status()
+        .unwrap();
+    assert!(ok.success());
+    let sum = Command::new("sha256sum").arg(&archive).output().unwrap();
+    let sum = text(&sum.stdout);
+    let name = archive.file_name().unwrap().to_string_lossy().into_owned();
+    let line = format!("{}  {name}\n", sum.split(' ').next().unwrap());
+    fs::write(archive.with_file_name(format!("{name}.sha256")), line).unwrap();
+}
+
+/// The first compaction after an install, against the release at `url`: the launcher must end
+/// in time with exit 0, print no hook decision, and install nothing it should not.
+fn first_compaction(p: &Plugin, url: &str) -> (Output, Duration) {
+    let t = p.path("t.jsonl");
+    fs::write(&t, small_session().join("\n") + "\n").unwrap();
+    let env = [("COMPACT_GUARDIAN_RELEASE_URL", url)];
+    let start = Instant::now();
+    let o = p.run("compact-guardian", &["save"], &env, &hook("s1", &t));
+    let took = start.elapsed();
+    assert_eq!(o.status.code(), Some(0), "{o:?}");
+    assert!(
+        took < Duration::from_secs(9),
+        "past the hook's 10 s: {took:?}"
+    );
+    assert!(!text(&o.stdout).contains("decision"), "{o:?}");
+    assert!(
+        !p.data().join("provision.lock").exists(),
+        "lock left behind"
+    );
+    (o, took)
+}
+
+#[test]
+fn a_released_script_is_never_installed_or_run_as_the_hook() {
+    // Case 1: a "binary" that is a shell script printing a block decision and exiting 2 passed
+    // the version check and blocked the compaction.
+    let p = Plugin::new();
+    hostile_release(&p, |dir| {
+        let f = dir.join("compact-guardian");
+        fs::write(&f, format!("#!/bin/sh\necho 'compact-guardian {}'\necho '{{\"decision\":\"block\"}}'\nexit 2\n", version())).unwrap();
+        fs::set_permissions(&f, fs::Permissions::from_mode(0o755)).unwrap();
+    });
+    let server = Server::new(p.path("dist"));
+    first_compaction(&p, &server.url);
+    assert!(!p.installed().exists(), "a script was installed");
+    assert!(p.log().contains("holds no x86_64"), "{}", p.log());
+    let o = p.run(
+        "compact-guardian",
+        &["audit"],
+        &[("COMPACT_GUARDIAN_RELEASE_URL", &server.url)],
+        "{}",
+    );
+    assert_eq!(o.status.code(), Some(0));
+    assert!(!text(&o.stdout).contains("decision"));
+}
+
+#[test]
+fn a_released_link_to_a_local_file_is_never_installed() {
+    // Case 3: an archive whose compact-guardian is a symlink to a file on this machine: the
+    // checksum covers the archive, not the link's target, which was run and installed.
+    let p = Plugin::new();
+    let real = PathBuf::from(env!("CARGO_BIN_EXE_compact-guardian"));
+    hostile_release(&p, |dir| {
+        std::os::unix::fs::symlink(&real, dir.join("compact-guardian")).unwrap();
+    });
+    let server = Server::new(p.path("dist"));
+    first_compaction(&p, &server.url);
+    assert!(!p.installed().exists(), "a link's target was installed");
+    assert!(
+        p.log().contains("no binary as a regular file"),
+        "{}",
+        p.log()
+    );
+}
+
+#[test]
+fn a_binary_that_hangs_or_an_archive_that_explodes_cannot_hold_the_hook() {
+    // Case 2: a native binary whose --version never returns kept the hook past Claude Code's
+    // 10 s; an archive unpacking to gigabytes took 30 s.
+    let p = Plugin::new();
+    hostile_release(&p, |dir| {
+        let c = dir.join("hang.c");
+        fs::write(
+            &c,
+            "#include <unistd.h>\nint main(void) { for (;;) pause(); }\n",
+        )
+        .unwrap();
+        let ok = Command::new("cc")
+            .arg("-o")
+            .arg(dir.join("compact-guardian"))
+            .arg(&c)
+            .status();
+        assert!(
+            ok.is_ok_and(|s| s.success()),
+            "a C compiler (cargo links with it)"
+        );
+        fs::remove_file(c).unwrap();
+    });
+    let server = Server::new(p.path("dist"));
+    let (_, took) = first_compaction(&p, &server.url);
+    assert!(!p.installed().exists());
+    assert!(p.log().contains("did not answer within 2 s"), "{}", p.log());
+    assert!(took < Duration::from_secs(6), "{took:?}");
+
+    let p = Plugin::new();
+    hostile_release(&p, |dir| {
+        let f = fs::File::create(dir.join("compact-guardian")).unwrap();
+        f.set_len(200 * 1024 * 1024).unwrap(); // 200 MiB of zeros: a 200 KB archive
+    });
+    let server = Server::new(p.path("dist"));
+    let (_, took) = first_compaction(&p, &server.url);
+    assert!(!p.installed().exists());
+    assert!(p.log().contains("over 64 MiB"), "{}", p.log());
+    assert!(took < Duration::from_secs(4), "{took:?}");
+}
+
+/// A server that answers every request with an endless body (chunked, no length), for 20 s.
+fn endless_server() -> String {
+    let listener = TcpListener::bind("127.0.0.1:0").unwrap();
+    let url = format!("http://{}", listener.local_addr().unwrap());
+    listener.set_nonblocking(true).unwrap();
+    std::thread::spawn(move || {
+        let until = Instant::now() + Duration::from_secs(20);
+        while Instant::now() < until {
+            let Ok((mut s, _)) = listener.accept() else {
+                std::thread::sleep(Duration::from_millis(5));
+                continue;
+            };
+            std::thread::spawn(move || {
+                let _ = s.set_nonblocking(false);
+                let mut buf = [0u8; 4096];
+                let _ = s.read(&mut buf);
+                let _ = s.write_all(b"HTTP/1.1 200 OK\r\nTransfer-Encoding: chunked\r\n\r\n");
+                let chunk = format!("10000\r\n{}\r\n", "x".repeat(0x10000));
+                while Instant::now() < until && s.write_all(chunk.as_bytes()).is_ok() {}
+            });
+        }
+    });
+    url
+}
+
+#[test]
+fn an_endless_download_stops_at_its_size_cap_and_is_named_for_what_it_was() {
+    // Case 5: an endless body put 1.3 GB in the data folder, and it was reported as "could not
+    // reach the download server".
+    let p = Plugin::new();
+    let url = endless_server();
+    first_compaction(&p, &url);
+    assert!(!p.installed().exists());
+    assert!(p.log().contains("larger than 64 MB"), "{}", p.log());
+    let biggest = fs::read_dir(p.data())
+        .unwrap()
+        .flatten()
+        .filter_map(|e| e.metadata().ok())
+        .map(|m| m.len())
+        .max()
+        .unwrap_or(0);
+    assert!(
+        biggest < 1024 * 1024,
+        "{biggest} bytes left in the data folder"
+    );
+    let msg = system_message(
+        &p.run(
+            "compact-guardian",
+            &["audit"],
+            &[("COMPACT_GUARDIAN_RELEASE_URL", &url)],
+            "{}",
+        )
+        .stdout,
+    );
+    assert!(msg.contains("not a release archive"), "{msg}");
+    assert!(!msg.contains("could not reach"), "{msg}");
+}
+
+#[test]
+fn the_download_job_lets_go_of_its_lock_when_its_hook_is_killed_alone() {
+    // Case 2: Claude Code ends the hook process; the job it started survived and held the
+    // provision lock, so the next compaction waited and went unprotected.
+    let p = Plugin::new();
+    let silent = TcpListener::bind("127.0.0.1:0").unwrap(); // connects, never answers
+    let url = format!("http://{}", silent.local_addr().unwrap());
+    let mut child = Command::new("sh")
+        .arg(p.root().join("bin/compact-guardian"))
+        .arg("save")
+        .env_clear()
+        .env("PATH", p.path("tools"))
+        .env("HOME", p.path("home"))
+        .env("CLAUDE_PLUGIN_ROOT", p.root())
+        .env("CLAUDE_PLUGIN_DATA", p.data())
+        .env("COMPACT_GUARDIAN_RELEASE_URL", &url)
+        .stdin(Stdio::null())
+        .stdout(Stdio::null())
+        .stderr(Stdio::null())
+        .spawn()
+        .unwrap();
+    let lock = p.data().join("provision.lock");
+    let start = Instant::now();
+    while !lock.exists() {
+        assert!(start.elapsed() < Duration::from_secs(5), "never started");
+        std::thread::sleep(Duration::from_millis(20));
+    }
+    std::thread::sleep(Duration::from_millis(300));
+    child.kill().unwrap(); // SIGKILL to the launcher only: nothing can trap it
+    child.wait().unwrap();
+    let start = Instant::now();
+    while lock.exists() {
+        assert!(
+            start.elapsed() < Duration::from_millis(2_500),
+            "the lock stayed behind"
+        );
+        std::thread::sleep(Duration::from_millis(20));
+    }
+}
+
+#[test]
+fn folders_the_binary_lives_in_are_private_whatever_the_umask() {
+    // Case 4: with umask 000 the data folder, bin/ and bin/<version>/ were created 0777: another
+    // local user could replace the installed binary.
+    let p = Plugin::new();
+    dist(&p.path("dist"));
+    let server = Server::new(p.path("dist"));
+    let t = p.path("t.jsonl");
+    fs::write(&t, small_session().join("\n") + "\n").unwrap();
+    let script = p.root().join("bin/compact-guardian");
+    let mut child = Command::new("sh")
+        .arg("-c")
+        .arg("umask 000; exec sh \"$0\" save")
+        .arg(&script)
+        .env_clear()
+        .env("PATH", p.path("tools"))
+        .env("HOME", p.path("home"))
+        .env("CLAUDE_PLUGIN_ROOT", p.root())
+        .env("CLAUDE_PLUGIN_DATA", p.data())
+        .env("COMPACT_GUARDIAN_DIR", p.path("store"))
+        .env("COMPACT_GUARDIAN_RELEASE_URL", &server.url)
+        .stdin(Stdio::piped())
+        .stdout(Stdio::piped())
+        .stderr(Stdio::piped())
+        .spawn()
+        .unwrap();
+    child
+        .stdin
+        .take()
+        .unwrap()
+        .write_all(hook("s1", &t).as_bytes())
+        .unwrap();
+    let o = child.wait_with_output().unwrap();
+    assert!(text(&o.stdout).contains("fix the failing test"), "{o:?}");
+    for dir in [
+        p.data(),
+        p.data().join("bin"),
+        p.installed().parent().unwrap().to_owned(),
+    ] {
+        let mode = fs::metadata(&dir).unwrap().permissions().mode() & 0o777;
+        assert_eq!(mode, 0o700, "{}", dir.display());
+    }
+    let mode = fs::metadata(p.installed()).unwrap().permissions().mode() & 0o777;
+    assert_eq!(mode & 0o022, 0, "{mode:o}");
 }
