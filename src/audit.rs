@@ -8,6 +8,7 @@
 //! sentence that names it says done (or the summary claims that all work is done) without saying
 //! it is still open; an item the summary never names is **not mentioned**, nothing more.
 
+use crate::render::WhyRebuilt;
 use crate::text::folded_line;
 use serde::{Deserialize, Serialize};
 use std::collections::HashSet;
@@ -220,29 +221,82 @@ pub fn compare(digest: &Digest, summary: &str) -> Findings {
 pub enum Restored {
     /// The saved snapshot was handed to the model.
     Snapshot,
-    /// No snapshot: restore rebuilt one from the transcript.
-    Rebuilt,
+    /// No saved snapshot could be printed, for this reason: restore rebuilt one from the
+    /// transcript.
+    Rebuilt(WhyRebuilt),
     /// Restore did not run or handed nothing over.
     Nothing,
 }
 
-/// The one message the user sees after a compaction.
-pub fn message(digest: Option<&Digest>, restored: Restored, findings: Option<&Findings>) -> String {
+/// What the audit knows besides the digest: the history's record of this compaction and, when
+/// nothing arrived at all, whether the snapshot folder can be written.
+#[derive(Debug, Clone, Default)]
+pub struct Evidence {
+    /// `save` ran for this compaction (the history says so).
+    pub save_ran: bool,
+    /// `save` found nothing to save (the history says so).
+    pub nothing_to_save: bool,
+    /// Why the snapshot folder cannot be written, if it cannot.
+    pub folder_problem: Option<String>,
+}
+
+/// The one message the user sees after a compaction: each diagnosis from what the history, the
+/// folder and the digest show, never a guess (a snapshot that expired is not "never saved").
+pub fn message(
+    digest: Option<&Digest>,
+    restored: Restored,
+    findings: Option<&Findings>,
+    evidence: &Evidence,
+) -> String {
     let Some(d) = digest.filter(|d| d.saved || restored != Restored::Nothing) else {
+        let rebuilt = "the context was rebuilt from the transcript instead";
+        let folder = evidence
+            .folder_problem
+            .as_deref()
+            .map(|p| folded_line(p, 160));
         let s = match (digest, restored) {
             // Its digest was used by an earlier audit, or could not be kept.
-            (None, Restored::Snapshot) => "compact-guardian restored its snapshot.",
-            (None, Restored::Rebuilt) => {
-                "compact-guardian: no snapshot was saved before this compaction (its PreCompact hook did not run); the context was rebuilt from the transcript instead."
-            }
+            (None, Restored::Snapshot) => "compact-guardian restored its snapshot.".to_owned(),
+            (None, Restored::Rebuilt(WhyRebuilt::Expired)) => format!(
+                "compact-guardian: the snapshot saved before this compaction had expired by the time the session resumed; {rebuilt}."
+            ),
+            (None, Restored::Rebuilt(WhyRebuilt::NotOurs)) => format!(
+                "compact-guardian: a file it did not write sits where its snapshot belongs, so it was left alone; {rebuilt}."
+            ),
+            (None, Restored::Rebuilt(WhyRebuilt::FolderUnusable)) => format!(
+                "compact-guardian: its snapshot folder could not be used{}; {rebuilt}.",
+                folder.map(|p| format!(" ({p})")).unwrap_or_default()
+            ),
+            (None, Restored::Rebuilt(WhyRebuilt::NotSaved)) => match (&folder, evidence) {
+                (Some(p), _) => format!(
+                    "compact-guardian: no snapshot could be saved before this compaction: its folder cannot be written ({p}); {rebuilt}."
+                ),
+                (None, e) if e.nothing_to_save => format!(
+                    "compact-guardian: there was nothing to save before this compaction; {rebuilt}."
+                ),
+                (None, e) if e.save_ran => format!(
+                    "compact-guardian: its PreCompact hook ran but left no snapshot; {rebuilt}."
+                ),
+                (None, _) => format!(
+                    "compact-guardian: no snapshot was saved before this compaction (its PreCompact hook did not run); {rebuilt}."
+                ),
+            },
             (Some(_), _) => {
-                "compact-guardian: this compaction was NOT protected: there was nothing to save (no instruction, task or progress found)."
+                "compact-guardian: this compaction was NOT protected: there was nothing to save (no instruction, task or progress found).".to_owned()
             }
-            (None, Restored::Nothing) => {
-                "compact-guardian: this compaction was NOT protected: its PreCompact hook did not run (not installed or not trusted yet, or its binary is missing)."
-            }
+            (None, Restored::Nothing) => match folder {
+                Some(p) => format!(
+                    "compact-guardian: this compaction was NOT protected: its snapshot folder cannot be written ({p})."
+                ),
+                None if evidence.save_ran => {
+                    "compact-guardian: this compaction was NOT protected: its PreCompact hook ran but its snapshot did not reach the model.".to_owned()
+                }
+                None => {
+                    "compact-guardian: this compaction was NOT protected: its PreCompact hook did not run (not installed or not trusted yet, or its binary is missing).".to_owned()
+                }
+            },
         };
-        return s.to_owned();
+        return crate::text::cut_line(&s, MAX_MESSAGE).trim_end().to_owned();
     };
     let mut carried = Vec::new();
     if !d.open.is_empty() {
@@ -267,7 +321,7 @@ pub fn message(digest: Option<&Digest>, restored: Restored, findings: Option<&Fi
     };
     let how = match restored {
         Restored::Snapshot => "restored",
-        Restored::Rebuilt => "rebuilt and restored",
+        Restored::Rebuilt(_) => "rebuilt and restored",
         Restored::Nothing => "saved, but the restore did not run for",
     };
     let mut s = format!("compact-guardian {how} {what}");
@@ -388,7 +442,7 @@ mod tests {
     fn message_names_what_the_summary_called_done_briefly() {
         let d = digest(&["renderer", "billing tests"]);
         let f = compare(&d, "All tasks are completed.");
-        let m = message(Some(&d), Restored::Snapshot, Some(&f));
+        let m = message(Some(&d), Restored::Snapshot, Some(&f), &Evidence::default());
         assert_eq!(
             m,
             "compact-guardian restored 2 open tasks and your latest instruction; the summary called 'renderer' and 'billing tests' done and left out your latest instruction."
@@ -404,7 +458,7 @@ mod tests {
         .bounded();
         let f = compare(&d, "Everything is done.");
         assert!(
-            message(Some(&d), Restored::Snapshot, Some(&f))
+            message(Some(&d), Restored::Snapshot, Some(&f), &Evidence::default())
                 .chars()
                 .count()
                 <= MAX_MESSAGE
@@ -413,14 +467,19 @@ mod tests {
 
     #[test]
     fn unprotected_compactions_say_so_and_why() {
-        let m = message(None, Restored::Nothing, None);
+        let m = message(None, Restored::Nothing, None, &Evidence::default());
         assert!(
             m.contains("NOT protected") && m.contains("PreCompact hook did not run"),
             "{m}"
         );
-        let m = message(None, Restored::Rebuilt, None);
+        let m = message(
+            None,
+            Restored::Rebuilt(WhyRebuilt::NotSaved),
+            None,
+            &Evidence::default(),
+        );
         assert!(m.contains("rebuilt from the transcript"), "{m}");
-        let m = message(None, Restored::Snapshot, None);
+        let m = message(None, Restored::Snapshot, None, &Evidence::default());
         assert_eq!(m, "compact-guardian restored its snapshot.");
     }
 
@@ -428,8 +487,58 @@ mod tests {
     fn without_a_summary_only_what_was_restored_is_said() {
         let d = digest(&["renderer"]);
         assert_eq!(
-            message(Some(&d), Restored::Snapshot, None),
+            message(Some(&d), Restored::Snapshot, None, &Evidence::default()),
             "compact-guardian restored 1 open task and your latest instruction."
         );
+    }
+
+    // ---- Issue #29 case 10: each diagnosis from what happened.
+
+    #[test]
+    fn each_cause_is_its_own_true_sentence() {
+        let none = Evidence::default();
+        let expired = message(None, Restored::Rebuilt(WhyRebuilt::Expired), None, &none);
+        assert!(
+            expired.contains("had expired") && !expired.contains("did not run"),
+            "{expired}"
+        );
+        let folder = Evidence {
+            folder_problem: Some("Read-only file system (os error 30)".into()),
+            ..Evidence::default()
+        };
+        let m = message(None, Restored::Nothing, None, &folder);
+        assert!(
+            m.contains("NOT protected") && m.contains("Read-only file system"),
+            "{m}"
+        );
+        assert!(!m.contains("did not run"), "{m}");
+        let m = message(None, Restored::Rebuilt(WhyRebuilt::NotSaved), None, &folder);
+        assert!(
+            m.contains("cannot be written") && m.contains("rebuilt"),
+            "{m}"
+        );
+        let ran = Evidence {
+            save_ran: true,
+            ..Evidence::default()
+        };
+        let m = message(None, Restored::Nothing, None, &ran);
+        assert!(m.contains("ran but") && !m.contains("did not run"), "{m}");
+        let nothing = Evidence {
+            save_ran: true,
+            nothing_to_save: true,
+            ..Evidence::default()
+        };
+        let m = message(
+            None,
+            Restored::Rebuilt(WhyRebuilt::NotSaved),
+            None,
+            &nothing,
+        );
+        assert!(
+            m.contains("nothing to save") && m.contains("rebuilt"),
+            "{m}"
+        );
+        let m = message(None, Restored::Rebuilt(WhyRebuilt::NotOurs), None, &none);
+        assert!(m.contains("did not write") && m.contains("rebuilt"), "{m}");
     }
 }

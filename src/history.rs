@@ -53,6 +53,8 @@ pub struct Entry {
     pub restored: Option<String>,
     /// How long `restore` took.
     pub restore_ms: Option<u64>,
+    /// Why restore had no saved snapshot to print (when it did not).
+    pub rebuilt_because: Option<crate::render::WhyRebuilt>,
     /// Whether the PostCompact audit ran.
     pub audited: bool,
     /// Open items protected.

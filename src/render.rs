@@ -95,8 +95,37 @@ pub const TARGET: usize = 9_000;
 pub enum Source {
     /// Saved by the PreCompact hook.
     Saved,
-    /// Rebuilt by restore from the transcript, because no fresh snapshot existed.
-    Rebuilt,
+    /// Rebuilt by restore from the transcript, because no fresh snapshot could be printed.
+    Rebuilt(WhyRebuilt),
+}
+
+/// Why restore rebuilt the context instead of printing a saved snapshot: said in the header and
+/// recorded in the history, so that nothing claims "no snapshot was saved" when one was.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, serde::Serialize, serde::Deserialize)]
+#[serde(rename_all = "snake_case")]
+pub enum WhyRebuilt {
+    /// No snapshot for this session (PreCompact did not run, or found nothing to save).
+    NotSaved,
+    /// A snapshot was saved, but it was older than the freshness limit when the session resumed.
+    Expired,
+    /// A file at the snapshot's place was not one this tool wrote; it was left alone.
+    NotOurs,
+    /// The snapshot folder could not be used.
+    FolderUnusable,
+}
+
+impl WhyRebuilt {
+    /// The reason as the rebuilt header gives it.
+    fn said(self) -> &'static str {
+        match self {
+            WhyRebuilt::NotSaved => "no snapshot was saved beforehand",
+            WhyRebuilt::Expired => {
+                "the snapshot saved beforehand had expired before this session resumed"
+            }
+            WhyRebuilt::NotOurs => "the file at the snapshot's place was not one this plugin wrote",
+            WhyRebuilt::FolderUnusable => "the snapshot folder could not be used",
+        }
+    }
 }
 
 /// Facts about the compaction shown in the header.
@@ -456,9 +485,16 @@ fn growth(ex: &Extraction) -> Vec<(Grant, usize)> {
 fn header(ex: &Extraction, meta: &Meta, budget: usize) -> String {
     let mut h = format!("# {SNAPSHOT_MARKER} Work in progress before compaction\n\n");
     h.push_str(match meta.source {
-        Source::Saved => "Saved by the compact-guardian plugin just before this conversation was compacted. ",
-        Source::Rebuilt => "Rebuilt by the compact-guardian plugin from the session transcript after compaction (no snapshot was saved beforehand). ",
+        Source::Saved => {
+            "Saved by the compact-guardian plugin just before this conversation was compacted. "
+        }
+        Source::Rebuilt(_) => {
+            "Rebuilt by the compact-guardian plugin from the session transcript after compaction "
+        }
     });
+    if let Source::Rebuilt(why) = meta.source {
+        h.push_str(&format!("({}). ", why.said()));
+    }
     h.push_str(
         "The compaction summary may be wrong about what is finished: treat a task as open unless this \
          snapshot shows it completed, follow the user's latest instruction, and resume the work from here.\n\n",
@@ -1288,7 +1324,7 @@ mod tests {
                     git_branch,
                     focus,
                     source: if rebuilt {
-                        Source::Rebuilt
+                        Source::Rebuilt(WhyRebuilt::Expired)
                     } else {
                         Source::Saved
                     },

@@ -163,6 +163,22 @@ impl Store {
         rx.recv_timeout(wait).ok()
     }
 
+    /// Why nothing can be written in the folder, if nothing can: it is created if missing and a
+    /// file is written and removed in it, so the answer is what a hook would meet (read-only, no
+    /// space left, not a folder). For the audit's diagnosis; never on a hook's common path.
+    pub fn write_problem(&self) -> Option<String> {
+        let tried = self.ensure_dir().and_then(|()| {
+            tempfile::Builder::new()
+                .prefix(HIDDEN_PREFIX)
+                .suffix(".probe")
+                .tempfile_in(&self.dir)
+                .and_then(|mut f| f.write_all(b"probe").map(|()| f))
+                .map(drop)
+                .map_err(anyhow::Error::from)
+        });
+        tried.err().map(|e| format!("{e:#}"))
+    }
+
     /// Reads a file of this tool's from the folder: a regular file we own (no links followed) of
     /// at most `max` bytes. `None` when it is missing, refused or larger.
     pub fn read_file(&self, name: &str, max: u64) -> Option<Vec<u8>> {

@@ -1123,3 +1123,87 @@ fn status_survives_impossible_times_and_never_prints_an_escape() {
             .contains("an impossible time")
     );
 }
+
+// ---- Issue #29 case 10: the audit names the real cause.
+
+fn audit_message(sb: &Sandbox, session: &str, t: &Path, env: &[(&str, &str)]) -> String {
+    let post = serde_json::json!({"session_id": session, "transcript_path": t,
+        "hook_event_name": "PostCompact", "trigger": "auto", "compact_summary": "All done."})
+    .to_string();
+    let mut c = sb.cmd(&["audit"]).stdin(post);
+    for (k, v) in env {
+        c = c.env(k, v);
+    }
+    let r = c.run();
+    check(&r, "audit");
+    let v: serde_json::Value = serde_json::from_str(r.stdout.trim()).unwrap();
+    v["systemMessage"].as_str().unwrap().to_owned()
+}
+
+#[test]
+fn an_expired_snapshot_is_never_called_unsaved() {
+    // Saved, then the session resumed after the freshness limit: the rebuilt header and the
+    // audit said "no snapshot was saved" / "its PreCompact hook did not run".
+    let sb = Sandbox::new();
+    let t = sb.transcript("t.jsonl", &small_session());
+    sb.save(&hook("s1", &t)).assert_fail_open();
+    let old = SystemTime::now() - Duration::from_secs(11 * 60);
+    for e in fs::read_dir(&sb.store).unwrap().flatten() {
+        if e.file_name()
+            .to_string_lossy()
+            .contains("compact-snapshot-")
+        {
+            fs::File::options()
+                .write(true)
+                .open(e.path())
+                .unwrap()
+                .set_modified(old)
+                .unwrap();
+        }
+    }
+    let out = sb.restore(&start_hook("s1", &t)).stdout;
+    assert!(
+        out.contains("(the snapshot saved beforehand had expired before this session resumed)"),
+        "{out}"
+    );
+    assert!(!out.contains("no snapshot was saved"), "{out}");
+    let msg = audit_message(&sb, "s1", &t, &[]);
+    assert!(
+        msg.contains("had expired") && msg.contains("rebuilt"),
+        "{msg}"
+    );
+    assert!(!msg.contains("did not run"), "{msg}");
+}
+
+#[test]
+fn a_folder_that_cannot_be_written_is_named_as_the_cause() {
+    // Save ran but could not write: the audit said "its PreCompact hook did not run (not
+    // installed or not trusted yet...)", and a rebuild went uncredited.
+    let sb = Sandbox::new();
+    let t = sb.transcript("t.jsonl", &small_session());
+    let dir = "/proc/self/compact-guardian"; // unwritable, even for root
+    let env = [("COMPACT_GUARDIAN_DIR", dir)];
+    check(
+        &sb.cmd(&["save"])
+            .env(env[0].0, dir)
+            .stdin(hook("s1", &t))
+            .run(),
+        "save",
+    );
+    let r = sb
+        .cmd(&["restore"])
+        .env(env[0].0, dir)
+        .stdin(start_hook("s1", &t))
+        .run();
+    assert!(
+        r.stdout.contains("(the snapshot folder could not be used)"),
+        "{}",
+        r.stdout
+    );
+    let msg = audit_message(&sb, "s1", &t, &env);
+    assert!(
+        msg.contains("cannot be written") || msg.contains("could not be used"),
+        "{msg}"
+    );
+    assert!(!msg.contains("did not run"), "{msg}");
+}

@@ -3,10 +3,11 @@
 //! got wrong; records the outcome in the history. Fail-open like the other hooks.
 
 use super::hook;
-use crate::audit::{Digest, Restored, compare, message};
+use crate::audit::{Digest, Evidence, Restored, compare, message};
 use crate::config::Config;
 use crate::failopen::debug;
 use crate::history::{self, Step};
+use crate::render::WhyRebuilt;
 use anyhow::Result;
 use std::io::{Read, Write};
 use std::time::Duration;
@@ -56,11 +57,27 @@ pub fn audit(input: impl Read, cfg: &Config, out: &mut impl Write) -> Result<()>
     });
     let restored = match entry.as_ref().and_then(|e| e.restored.as_deref()) {
         Some("snapshot") => Restored::Snapshot,
-        Some("rebuilt") => Restored::Rebuilt,
+        Some("rebuilt") => Restored::Rebuilt(
+            entry
+                .as_ref()
+                .and_then(|e| e.rebuilt_because)
+                .unwrap_or(WhyRebuilt::NotSaved),
+        ),
         _ if snaps.is_some_and(|s| s.recently_restored(RECENT_RESTORE)) => Restored::Snapshot,
         _ => Restored::Nothing,
     };
-    let verdict = message(digest.as_ref(), restored, findings.as_ref());
+    // Nothing arrived: whether the folder could have held it is the first thing to know.
+    let folder_problem = match (&digest, &hook.snapshots) {
+        (Some(_), _) => None,
+        (None, Ok(s)) => s.store().write_problem(),
+        (None, Err(e)) => Some(format!("{e:#}")),
+    };
+    let evidence = Evidence {
+        save_ran: entry.as_ref().is_some_and(|e| e.save_ran),
+        nothing_to_save: entry.as_ref().is_some_and(|e| e.save_ran && !e.saved),
+        folder_problem,
+    };
+    let verdict = message(digest.as_ref(), restored, findings.as_ref(), &evidence);
     let json = serde_json::json!({ "systemMessage": verdict });
     writeln!(out, "{json}")?;
     out.flush()?;

@@ -8,7 +8,7 @@ use crate::extract::Part;
 use crate::failopen::debug;
 use crate::history;
 use crate::pipeline;
-use crate::render::{Meta, Source};
+use crate::render::{Meta, Source, WhyRebuilt};
 use crate::store::Taken;
 use crate::transcript::Limits;
 use anyhow::{Result, anyhow};
@@ -56,10 +56,22 @@ pub fn restore(
             .snapshots
             .as_ref()
             .is_ok_and(|s| s.recently_restored(RECENT_RESTORE));
+    // Why there was nothing to print, as the rebuilt header, the history and the audit say it.
+    let why = match (&taken, &hook.snapshots) {
+        (Some(Taken::Stale), _) => WhyRebuilt::Expired,
+        (Some(Taken::Refused(_)), _) => WhyRebuilt::NotOurs,
+        (None, _) => WhyRebuilt::FolderUnusable,
+        // No snapshot: in a folder that cannot be written, save could not have left one (the
+        // probe runs only on this path, never when a snapshot is printed).
+        (_, Ok(snaps)) if !already_restored && snaps.store().write_problem().is_some() => {
+            WhyRebuilt::FolderUnusable
+        }
+        _ => WhyRebuilt::NotSaved,
+    };
     let rebuilt = if already_restored {
         Ok(false)
     } else {
-        rebuild(&hook, cfg, deadline, out)
+        rebuild(&hook, cfg, deadline, why, out)
     };
     if let Ok(snaps) = &hook.snapshots {
         // A duplicate hook (already restored by another run) leaves the entry as it is.
@@ -74,6 +86,7 @@ pub fn restore(
             let recorded = history::record(snaps.store(), session, history::Step::Complete, |e| {
                 e.restored = Some(outcome.to_owned());
                 e.restore_ms = Some(started.elapsed().as_millis() as u64);
+                e.rebuilt_because = (outcome != "snapshot").then_some(why);
             });
             if let Err(e) = recorded {
                 debug(cfg.debug, || format!("history not updated: {e:#}"));
@@ -90,7 +103,13 @@ pub fn restore(
 
 /// The fallback: no usable snapshot, so extract from the conversation that was just compacted.
 /// Whether anything was printed.
-fn rebuild(hook: &Hook, cfg: &Config, deadline: Instant, out: &mut impl Write) -> Result<bool> {
+fn rebuild(
+    hook: &Hook,
+    cfg: &Config,
+    deadline: Instant,
+    why: WhyRebuilt,
+    out: &mut impl Write,
+) -> Result<bool> {
     let input = &hook.input;
     if input.source.as_deref().is_some_and(|s| s != "compact") {
         return Ok(false); // not after a compaction: nothing to restore
@@ -110,7 +129,7 @@ fn rebuild(hook: &Hook, cfg: &Config, deadline: Instant, out: &mut impl Write) -
         cwd: input.cwd.clone(),
         git_branch: None,
         focus: None,
-        source: Source::Rebuilt,
+        source: Source::Rebuilt(why),
     };
     let Some(text) = built.render(&meta) else {
         return Ok(false);
