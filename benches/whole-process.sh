@@ -89,6 +89,19 @@ mkdir -p "$HOME/.claude"
 runs=${RUNS:-50}
 results="$work/results.tsv"
 
+# Issue #31: the hook as the client runs it. The plugin is laid out as a marketplace install: its
+# files in one folder, this build as its version's binary in the data folder. Exported as the
+# client sets them (only the launcher reads them).
+plugin="$work/plugin"
+mkdir -p "$plugin" "$work/data"
+cp -r bin lib Cargo.toml "$plugin/"
+rm -f "$plugin/bin/.found"
+version=$(sed -n 's/^version = "\(.*\)"$/\1/p' Cargo.toml | head -n 1)
+mkdir -p "$work/data/bin/$version"
+cp "$bin" "$work/data/bin/$version/compact-guardian"
+hook_cmd='"${CLAUDE_PLUGIN_ROOT}/bin/compact-guardian" save' # as hooks/hooks.json has it
+export CLAUDE_PLUGIN_ROOT=$plugin CLAUDE_PLUGIN_DATA=$work/data
+
 input() { # name -> hook input path
     printf '{"session_id":"bench-%s","transcript_path":"%s","cwd":"/home/dev/project","hook_event_name":"PreCompact","trigger":"auto","source":"compact"}\n' "$1" "$data/$1.jsonl" > "$work/$1.json"
     echo "$work/$1.json"
@@ -125,6 +138,17 @@ for name in ${CASES:-1mb 100mb 1gb gap far auto80 auto400 tiny64 common200 old20
     1mb | 100mb | 1gb | common200) bench "tail2m $name" /dev/null "" tail -c 2097152 "$data/$name.jsonl" ;;
     shots) bench "tail6m $name" /dev/null "" tail -c 6291456 "$data/$name.jsonl" ;;
     old200) bench "grep4 $name" /dev/null "" grep -c -F -e TodoWrite -e TaskCreate -e TaskUpdate -e ExitPlanMode "$data/old200.horizon" ;;
+    esac
+    case $name in
+    common200 | codex8)
+        # The hook as run: sh -c and the launcher (fast path: bin/.found written by the first
+        # run), the launcher's first run (no .found: the full search), and sh -c running the
+        # binary directly (the client's shell alone).
+        sh -c "$hook_cmd" < "$in" > /dev/null
+        bench "hook save $name" "$in" "" sh -c "$hook_cmd"
+        bench "hook-first save $name" "$in" "rm -f $plugin/bin/.found" sh -c "$hook_cmd"
+        bench "sh-binary save $name" "$in" "" sh -c "\"$bin\" save"
+        ;;
     esac
     case $name in
     common200)
@@ -170,6 +194,20 @@ for r in rows:
         if f:
             print(f"| {prefix}save {name} | {float(r[1]):.2f} ms | {int(r[2])/1024:.1f} MiB | {prefix}{what} | {float(f[1]):.2f} ms | {float(r[1])/float(f[1]):.2f}x |")
 print()
+hooks = [r for r in rows if r[0].split(" ")[0] in ("hook", "hook-first", "sh-binary")]
+if hooks:
+    alone = {r[0]: r for r in rows if r[0].startswith("save ")}
+    print("| the hook as the client runs it | median | peak RSS | binary alone | added |")
+    print("|---|---:|---:|---:|---:|")
+    what = {"hook": "sh -c + launcher (fast path)", "hook-first": "sh -c + launcher (first run: full search)",
+            "sh-binary": "sh -c + binary (no launcher)"}
+    for r in hooks:
+        kind, _, name = r[0].split(" ", 2)
+        a = alone.get(f"save {name}")
+        if a:
+            print(f"| {name}: {what[kind]} | {float(r[1]):.2f} ms | {int(r[2])/1024:.1f} MiB | {float(a[1]):.2f} ms | {float(r[1]) - float(a[1]):+.2f} ms |")
+    print()
+rows = [r for r in rows if r not in hooks]
 before = {r[0][len("before "):]: r for r in rows if r[0].startswith("before ")}
 if before:
     print("| case | this build median | peak RSS | before median | before peak RSS | ratio |")

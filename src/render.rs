@@ -28,10 +28,6 @@ const SECTION_END_RESERVE: usize = 2;
 const LABEL_RESERVE: usize = 40;
 /// "- Focus the user gave /compact:" and the quote's cut mark.
 const FOCUS_LABEL_RESERVE: usize = 60;
-/// A "... N more" line.
-const MORE_LINE_RESERVE: usize = 60;
-/// What the checklist leaves for the last reply below it.
-const LAST_REPLY_RESERVE: usize = 700;
 /// The /compact focus is quoted when at least this much room is left for it.
 const MIN_FOCUS_SHOWN: usize = 150;
 /// An older instruction is shown when at least this much of it fits (or all of it).
@@ -703,34 +699,50 @@ fn progress(ex: &Extraction, budget: usize) -> String {
     if ex.last_response.is_none() && ex.checklist.is_empty() {
         return String::new();
     }
+    const CHECKLIST_LABEL: &str = "Checklist as last written (latest state of each item):\n";
+    const REPLY_LABEL: &str = "Last reply from the agent (may be cut):\n";
     let mut s = String::from("## Agent progress\n");
-    if !ex.checklist.is_empty() {
-        let room = room(budget, &s, LAST_REPLY_RESERVE).max(budget / 2);
-        s.push_str("Checklist as last written (latest state of each item):\n");
-        let lines: Vec<String> = ex
-            .checklist
-            .iter()
-            .map(|c| {
-                // A checklist line as written ("- [ ] x", "1. x"); anything else (a `#` or a
-                // fence at a line start would read as the snapshot's own structure) as an item.
-                let line = folded_line(c, 200);
-                match line.chars().next() {
-                    Some(c) if c.is_alphanumeric() || "-*+[".contains(c) => format!("{line}\n"),
-                    _ => format!("- {line}\n"),
-                }
-            })
-            .collect();
+    let avail = room(budget, &s, SECTION_END_RESERVE);
+    let lines: Vec<String> = ex
+        .checklist
+        .iter()
+        .map(|c| {
+            // A checklist line as written ("- [ ] x", "1. x"); anything else (a `#` or a
+            // fence at a line start would read as the snapshot's own structure) as an item.
+            let line = folded_line(c, 200);
+            match line.chars().next() {
+                Some(c) if c.is_alphanumeric() || "-*+[".contains(c) => format!("{line}\n"),
+                _ => format!("- {line}\n"),
+            }
+        })
+        .collect();
+    let checklist_need = if lines.is_empty() {
+        0
+    } else {
+        utf16_len(CHECKLIST_LABEL) + lines.iter().map(|l| utf16_len(l)).sum::<usize>()
+    };
+    let reply_need = ex
+        .last_response
+        .as_deref()
+        .map_or(0, |r| utf16_len(REPLY_LABEL) + crate::text::quoted_len(r));
+    // The reply's share: half the room, or all the checklist leaves, up to what it needs. Each
+    // share only grows with the section's allowance, so a larger allowance never shows less of
+    // either than a smaller one did (the floor holds).
+    let reply_room = reply_need.min((avail / 2).max(avail.saturating_sub(checklist_need)));
+    let checklist_room = avail - reply_room;
+    if !lines.is_empty() && checklist_room > utf16_len(CHECKLIST_LABEL) {
+        s.push_str(CHECKLIST_LABEL);
         s.push_str(&fit_lines(
             &lines,
-            room.saturating_sub(MORE_LINE_RESERVE),
+            checklist_room - utf16_len(CHECKLIST_LABEL),
             "checklist items",
         ));
     }
     if let Some(reply) = &ex.last_response {
-        let room = room(budget, &s, LABEL_RESERVE + SECTION_END_RESERVE);
-        if room > 120 {
-            s.push_str("Last reply from the agent (may be cut):\n");
-            s.push_str(&quote(reply, room));
+        let quote_room = reply_room.saturating_sub(utf16_len(REPLY_LABEL));
+        if quote_room > 120 {
+            s.push_str(REPLY_LABEL);
+            s.push_str(&quote(reply, quote_room));
         }
     }
     s.push('\n');
@@ -856,20 +868,28 @@ pub fn no_instruction_found(ex: &Extraction) -> String {
     )
 }
 
-/// Lines in order while they fit in `room`, then a visible "... N more" line.
+/// Lines in order while they fit in `room`, then a visible "... N more" line: a line is shown
+/// only if the line saying what is left after it still fits, so no cut is ever silent.
 fn fit_lines(lines: &[String], room: usize, what: &str) -> String {
+    let more = |n: usize| format!("- ... {n} more {what}\n");
     let mut s = String::new();
+    let mut used = 0;
     for (i, l) in lines.iter().enumerate() {
-        let more = format!("- ... {} more {what}\n", lines.len() - i);
-        if utf16_len(&s) + utf16_len(l) + utf16_len(&more) > room && i + 1 < lines.len()
-            || utf16_len(&s) + utf16_len(l) > room
-        {
-            if utf16_len(&s) + utf16_len(&more) <= room {
-                s.push_str(&more);
+        let after = lines.len() - i - 1;
+        let reserve = if after > 0 {
+            utf16_len(&more(after))
+        } else {
+            0
+        };
+        if used + utf16_len(l) + reserve > room {
+            let rest = more(lines.len() - i);
+            if used + utf16_len(&rest) <= room {
+                s.push_str(&rest);
             }
             break;
         }
         s.push_str(l);
+        used += utf16_len(l);
     }
     s
 }
@@ -1364,16 +1384,19 @@ mod tests {
                 let start = body.find(heading)?;
                 let rest = &body[start..];
                 let end = rest[1..].find("\n#").map_or(rest.len(), |e| e + 2);
-                Some(utf16_len(&rest[..end]))
+                Some(&rest[..end])
             };
             for part in Part::ALL {
                 let at_floor = part.render(&ex, &meta, &floor);
                 let Some(heading) = at_floor.lines().next() else { continue };
-                let len = shown(heading);
-                // An older instruction shown in place of the "... omitted" line can be shorter
-                // than that line.
-                let slack = if part == Part::Instructions { 60 } else { 0 };
-                prop_assert!(len.is_some_and(|l| l + slack >= utf16_len(&at_floor)), "{part:?}: {len:?} < {}", utf16_len(&at_floor));
+                let section = shown(heading);
+                prop_assert!(section.is_some(), "{part:?} missing");
+                let section = section.unwrap();
+                // Everything the floor showed is still shown (an item may stand where a "... N
+                // more" line stood, and a quote may run further than its floor's cut).
+                for line in at_floor.lines().filter(|l| !is_marker(l)) {
+                    prop_assert!(section.contains(line), "{part:?} lost {line:?} of its floor:\n{at_floor}\n---\n{section}");
+                }
             }
             // The latest instruction is named, with the latest one's text.
             if let Some(latest) = ex.instructions.last().filter(|l| !l.trim().is_empty()) {
@@ -1382,6 +1405,34 @@ mod tests {
                 let block = &out[out.find("**Latest instruction:**\n").unwrap()..];
                 prop_assert!(block.starts_with(&format!("**Latest instruction:**\n{start}")), "{start:?}");
             }
+        }
+    }
+
+    /// A line that says what was cut or left out (it changes as more is shown).
+    fn is_marker(line: &str) -> bool {
+        let said = |w: &str| line.contains(w);
+        (said("... ") && (said(" more ") || said(" earlier") || said("omitted")))
+            || said("[... cut")
+            || line.starts_with("(Cut here;")
+            || said("left out for space")
+    }
+
+    #[test]
+    fn fit_lines_never_cuts_silently() {
+        // With room for every line but the last, the last was dropped with no "... 1 more".
+        let lines: Vec<String> = ["- a\n", "- b\n", "- \n"]
+            .iter()
+            .map(|l| (*l).to_owned())
+            .collect();
+        for room in 0..60 {
+            let s = fit_lines(&lines, room, "files");
+            let shown = s.lines().filter(|l| !l.contains("more")).count();
+            let said: usize = s
+                .lines()
+                .find_map(|l| l.strip_prefix("- ... ")?.split(' ').next()?.parse().ok())
+                .unwrap_or(0);
+            assert!(utf16_len(&s) <= room, "{room}: {s:?}");
+            assert!(shown + said == 3 || s.is_empty(), "{room}: {s:?}");
         }
     }
 

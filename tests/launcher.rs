@@ -37,6 +37,9 @@ impl Plugin {
             fs::create_dir_all(root.join(dir)).unwrap();
             for e in fs::read_dir(repo().join(dir)).unwrap() {
                 let e = e.unwrap();
+                if e.file_name() == ".found" {
+                    continue; // the launcher's memory in a developer's checkout: not the plugin's
+                }
                 fs::copy(e.path(), root.join(dir).join(e.file_name())).unwrap();
             }
         }
@@ -1198,4 +1201,90 @@ fn folders_the_binary_lives_in_are_private_whatever_the_umask() {
     }
     let mode = fs::metadata(p.installed()).unwrap().permissions().mode() & 0o777;
     assert_eq!(mode & 0o022, 0, "{mode:o}");
+}
+
+// ---- Issue #31: the launcher's fast path.
+
+/// Installs the test build as this version's binary in the plugin's data folder.
+fn install_test_binary(p: &Plugin) -> PathBuf {
+    let installed = p.installed();
+    fs::create_dir_all(installed.parent().unwrap()).unwrap();
+    fs::copy(env!("CARGO_BIN_EXE_compact-guardian"), &installed).unwrap();
+    installed
+}
+
+#[test]
+fn the_launcher_remembers_its_binary_and_then_reaches_it_without_its_library() {
+    let p = Plugin::new();
+    let installed = install_test_binary(&p);
+    let t = p.path("t.jsonl");
+    fs::write(&t, small_session().join("\n") + "\n").unwrap();
+    let o = p.run("compact-guardian", &["save"], &[], &hook("s1", &t));
+    assert!(text(&o.stdout).contains("fix the failing test"), "{o:?}");
+    let found = p.root().join("bin/.found");
+    assert_eq!(
+        fs::read_to_string(&found).unwrap().trim(),
+        installed.to_str().unwrap()
+    );
+    // The next run goes straight to it: the provisioning library is not even read.
+    fs::remove_file(p.root().join("lib/provision.sh")).unwrap();
+    let o = p.run("compact-guardian", &["restore"], &[], &start_hook("s1", &t));
+    assert!(
+        text(&o.stdout).contains("Saved by the compact-guardian plugin"),
+        "{o:?}"
+    );
+    // Gone (a cleaned data folder): the ordinary search takes over, still exit 0.
+    fs::remove_file(&installed).unwrap();
+    let o = p.run("compact-guardian", &["save"], &[], &hook("s2", &t));
+    assert_eq!(o.status.code(), Some(0));
+    assert!(
+        text(&o.stderr).contains("lib/provision.sh missing"),
+        "{o:?}"
+    );
+}
+
+#[test]
+fn the_fast_path_survives_a_crlf_checkout_and_yields_to_an_override() {
+    let p = Plugin::new();
+    install_test_binary(&p);
+    let t = p.path("t.jsonl");
+    fs::write(&t, small_session().join("\n") + "\n").unwrap();
+    p.run("compact-guardian", &["save"], &[], &hook("s1", &t));
+    assert!(p.root().join("bin/.found").exists());
+    to_crlf(&p);
+    for sub in ["save", "restore", "audit"] {
+        let o = p.run("compact-guardian", &[sub], &[], &hook("s1", &t));
+        assert_eq!(o.status.code(), Some(0), "{sub}: {o:?}");
+    }
+    // An explicit override always wins over the remembered binary.
+    let echo = fake(&p.path("echo-bin"), "echo");
+    let o = p.run(
+        "compact-guardian",
+        &["save"],
+        &[("COMPACT_GUARDIAN_BIN", echo.to_str().unwrap())],
+        "{}",
+    );
+    assert_eq!(text(&o.stdout).trim(), "save", "{o:?}");
+}
+
+#[test]
+fn a_remembered_binary_of_another_version_is_forgotten_at_session_start() {
+    // A checkout's plugin folder is not per version: after a version change, bin/.found may name
+    // the old version's binary. The startup hook forgets it; this version's own is kept.
+    let p = Plugin::new();
+    let old = p.data().join("bin/0.0.1/compact-guardian");
+    fs::create_dir_all(old.parent().unwrap()).unwrap();
+    fs::copy(env!("CARGO_BIN_EXE_compact-guardian"), &old).unwrap();
+    let found = p.root().join("bin/.found");
+    fs::write(&found, format!("{}\n", old.display())).unwrap();
+    p.run("compact-guardian-provision", &[], &[], "{}");
+    p.wait_for_provisioning();
+    assert!(
+        !found.exists(),
+        "the old version's binary is still remembered"
+    );
+    let installed = install_test_binary(&p);
+    fs::write(&found, format!("{}\n", installed.display())).unwrap();
+    p.run("compact-guardian-provision", &[], &[], "{}");
+    assert!(found.exists(), "this version's binary was forgotten");
 }

@@ -85,11 +85,12 @@ pub fn triage(line: &[u8], wants: Wants) -> Triage {
                 || (wants.task_calls && has(&UPDATE_PLAN))
                 || (wants.files && has(&APPLY_PATCH)),
         ),
-        // An output matters for the recent actions and files (whether a call failed); a plan
-        // call needs none (an update is accepted as sent).
-        (b"response_item", b"function_call_output" | b"custom_tool_call_output") => {
-            parse(wants.actions || wants.files)
-        }
+        // An output says whether its call failed: for the recent actions, and for the files a
+        // patch changed. Only a custom tool (`apply_patch`) writes files, so once the actions
+        // are full a function call's output is not needed; a plan call needs none (an update is
+        // accepted as sent).
+        (b"response_item", b"function_call_output") => parse(wants.actions),
+        (b"response_item", b"custom_tool_call_output") => parse(wants.actions || wants.files),
         // Known to carry nothing used here.
         (b"world_state" | b"token_usage_record", _)
         | (b"response_item", b"reasoning")
@@ -682,6 +683,69 @@ mod tests {
             latest.starts_with("why does this fail?\nlog line"),
             "{latest:.80}"
         );
+    }
+
+    #[test]
+    fn reading_past_full_actions_skips_shell_outputs_but_keeps_every_patch_outcome() {
+        // Once the recent actions are full, a shell call's output can change nothing; a patch's
+        // output still decides whether its files count as changed. Streaming (with the byte
+        // triage) must agree with parsing every line.
+        use std::io::Write;
+        let patch = |id: &str, file: &str| {
+            line(
+                "response_item",
+                serde_json::json!({"type":"custom_tool_call","name":"apply_patch","call_id":id,
+                    "input": format!("*** Begin Patch\n*** Add File: {file}\n+x\n*** End Patch\n")}),
+            )
+        };
+        let patch_out = |id: &str, ok: bool| {
+            let output = if ok {
+                "Success. Updated the following files"
+            } else {
+                "Process exited with code 1"
+            };
+            line(
+                "response_item",
+                serde_json::json!({"type":"custom_tool_call_output","call_id":id,"output":output}),
+            )
+        };
+        let mut lines = typed("start the migration");
+        lines.push(patch("p1", "old_ok.rs"));
+        lines.push(patch_out("p1", true));
+        lines.push(patch("p2", "old_failed.rs"));
+        lines.push(patch_out("p2", false));
+        // About 2.5 MB: the reader asks what is wanted once a 1 MiB chunk.
+        for i in 0..4_000 {
+            let id = format!("c{i}");
+            lines.push(call(
+                "exec_command",
+                &id,
+                serde_json::json!({"cmd": format!("cargo test {i}")}),
+            ));
+            lines.push(out(
+                &id,
+                if i % 3 == 0 {
+                    "Process exited with code 2"
+                } else {
+                    "ok"
+                },
+            ));
+        }
+        lines.extend(typed("keep going"));
+        let mut f = tempfile::NamedTempFile::new().unwrap();
+        for l in &lines {
+            writeln!(f, "{l}").unwrap();
+        }
+        let reference = ex(&lines);
+        let mut fold = crate::extract::Extractor::new(crate::extract::Part::Whole);
+        let stats = crate::transcript::scan(f.path(), Default::default(), &mut fold).unwrap();
+        let streamed = fold.finish(Default::default());
+        assert_eq!(streamed.files_changed, reference.files_changed);
+        assert_eq!(streamed.files_changed, ["old_ok.rs"]);
+        assert_eq!(streamed.actions, reference.actions);
+        assert_eq!(streamed.instructions, reference.instructions);
+        // Most shell outputs behind the full actions were not parsed.
+        assert!(stats.skipped_unparsed >= 2_000, "{stats:?}");
     }
 
     #[test]
