@@ -313,11 +313,11 @@ cg_run_job() {
         CG_ROOT=$1 CG_DATA=$cg_data CG_VERSION=$2 CG_TARGET=$cg_t CG_URL=$cg_u CG_CARGO=${cg_cargo:-} CG_NOW=1 \
             sh -c "$cg_job" provision-job </dev/null >>"$cg_data/provision.log" 2>&1 &
         cg_job_pid=$!
-        # Bounded whatever its steps do (8 s, inside the hook's 10), and never outliving the hook
-        # that waits on it: when the client ends this hook, the job is stopped within a second
-        # and lets go of the lock ($$ is this launcher, also in the subshell).
+        # Bounded whatever its steps do (6 s: with save's 2 s budget, inside the hook's 10), and
+        # never outliving the hook that waits on it: when the client ends this hook, the job is
+        # stopped within a second and lets go of the lock ($$ is this launcher, also here).
         (cg_i=0
-         while [ $cg_i -lt 8 ] && kill -0 $$; do sleep 1; cg_i=$((cg_i + 1)); done
+         while [ $cg_i -lt 6 ] && kill -0 $$; do sleep 1; cg_i=$((cg_i + 1)); done
          kill "$cg_job_pid") </dev/null >/dev/null 2>&1 &
         cg_watch=$!
         wait "$cg_job_pid"
