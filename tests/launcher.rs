@@ -878,16 +878,19 @@ fn hooks_are_shell_form_commands_bash_and_sh_can_run() {
     );
 }
 
-#[test]
-fn a_compaction_download_stopped_by_the_hook_time_limit_lets_go_of_its_lock() {
-    // Claude Code ends a hook at its timeout; a lock left behind would make every compaction of
-    // the next hour wait on a download nobody runs.
+/// A compaction with no binary, downloading from a server that connects and never answers: the
+/// launcher, once its download job holds the provision lock (in a process group of its own when
+/// `own_group`, as a client that ends the whole group would start it). The listener must live
+/// as long as the test.
+fn compaction_downloading_from_a_silent_server(
+    p: &Plugin,
+    own_group: bool,
+) -> (std::process::Child, TcpListener) {
     use std::os::unix::process::CommandExt;
-    let p = Plugin::new();
-    let silent = TcpListener::bind("127.0.0.1:0").unwrap(); // connects, never answers
+    let silent = TcpListener::bind("127.0.0.1:0").unwrap();
     let url = format!("http://{}", silent.local_addr().unwrap());
-    let mut child = Command::new("sh")
-        .arg(p.root().join("bin/compact-guardian"))
+    let mut c = Command::new("sh");
+    c.arg(p.root().join("bin/compact-guardian"))
         .arg("save")
         .env_clear()
         .env("PATH", p.path("tools"))
@@ -897,10 +900,11 @@ fn a_compaction_download_stopped_by_the_hook_time_limit_lets_go_of_its_lock() {
         .env("COMPACT_GUARDIAN_RELEASE_URL", &url)
         .stdin(Stdio::null())
         .stdout(Stdio::null())
-        .stderr(Stdio::null())
-        .process_group(0)
-        .spawn()
-        .unwrap();
+        .stderr(Stdio::null());
+    if own_group {
+        c.process_group(0);
+    }
+    let child = c.spawn().unwrap();
     let lock = p.data().join("provision.lock");
     let start = Instant::now();
     while !lock.exists() {
@@ -908,6 +912,16 @@ fn a_compaction_download_stopped_by_the_hook_time_limit_lets_go_of_its_lock() {
         std::thread::sleep(Duration::from_millis(20));
     }
     std::thread::sleep(Duration::from_millis(300));
+    (child, silent)
+}
+
+#[test]
+fn a_compaction_download_stopped_by_the_hook_time_limit_lets_go_of_its_lock() {
+    // Claude Code ends a hook at its timeout; a lock left behind would make every compaction of
+    // the next hour wait on a download nobody runs.
+    let p = Plugin::new();
+    let (mut child, _silent) = compaction_downloading_from_a_silent_server(&p, true);
+    let lock = p.data().join("provision.lock");
     let killed = Command::new("kill")
         .args(["-TERM", "--", &format!("-{}", child.id())])
         .status()
@@ -1122,29 +1136,8 @@ fn the_download_job_lets_go_of_its_lock_when_its_hook_is_killed_alone() {
     // Case 2: Claude Code ends the hook process; the job it started survived and held the
     // provision lock, so the next compaction waited and went unprotected.
     let p = Plugin::new();
-    let silent = TcpListener::bind("127.0.0.1:0").unwrap(); // connects, never answers
-    let url = format!("http://{}", silent.local_addr().unwrap());
-    let mut child = Command::new("sh")
-        .arg(p.root().join("bin/compact-guardian"))
-        .arg("save")
-        .env_clear()
-        .env("PATH", p.path("tools"))
-        .env("HOME", p.path("home"))
-        .env("CLAUDE_PLUGIN_ROOT", p.root())
-        .env("CLAUDE_PLUGIN_DATA", p.data())
-        .env("COMPACT_GUARDIAN_RELEASE_URL", &url)
-        .stdin(Stdio::null())
-        .stdout(Stdio::null())
-        .stderr(Stdio::null())
-        .spawn()
-        .unwrap();
+    let (mut child, _silent) = compaction_downloading_from_a_silent_server(&p, false);
     let lock = p.data().join("provision.lock");
-    let start = Instant::now();
-    while !lock.exists() {
-        assert!(start.elapsed() < Duration::from_secs(5), "never started");
-        std::thread::sleep(Duration::from_millis(20));
-    }
-    std::thread::sleep(Duration::from_millis(300));
     child.kill().unwrap(); // SIGKILL to the launcher only: nothing can trap it
     child.wait().unwrap();
     let start = Instant::now();
