@@ -260,6 +260,9 @@ pub fn message(
             (None, Restored::Rebuilt(WhyRebuilt::Expired)) => format!(
                 "compact-guardian: the snapshot saved before this compaction had expired by the time the session resumed; {rebuilt}."
             ),
+            (None, Restored::Rebuilt(WhyRebuilt::AlreadyRestored)) => format!(
+                "compact-guardian: no new snapshot was saved since the last one was restored; {rebuilt}."
+            ),
             (None, Restored::Rebuilt(WhyRebuilt::NotOurs)) => format!(
                 "compact-guardian: a file it did not write sits where its snapshot belongs, so it was left alone; {rebuilt}."
             ),
@@ -540,5 +543,15 @@ mod tests {
         );
         let m = message(None, Restored::Rebuilt(WhyRebuilt::NotOurs), None, &none);
         assert!(m.contains("did not write") && m.contains("rebuilt"), "{m}");
+        let m = message(
+            None,
+            Restored::Rebuilt(WhyRebuilt::AlreadyRestored),
+            None,
+            &none,
+        );
+        assert!(
+            m.contains("no new snapshot was saved since") && !m.contains("did not run"),
+            "{m}"
+        );
     }
 }

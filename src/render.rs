@@ -108,6 +108,9 @@ pub enum WhyRebuilt {
     NotOurs,
     /// The snapshot folder could not be used.
     FolderUnusable,
+    /// No snapshot was saved since this session's last one was restored (a restore run again,
+    /// or a compaction whose PreCompact did not run soon after one that was protected).
+    AlreadyRestored,
 }
 
 impl WhyRebuilt {
@@ -120,6 +123,9 @@ impl WhyRebuilt {
             }
             WhyRebuilt::NotOurs => "the file at the snapshot's place was not one this plugin wrote",
             WhyRebuilt::FolderUnusable => "the snapshot folder could not be used",
+            WhyRebuilt::AlreadyRestored => {
+                "no new snapshot was saved since the last one was restored"
+            }
         }
     }
 }

@@ -1207,3 +1207,42 @@ fn a_folder_that_cannot_be_written_is_named_as_the_cause() {
     );
     assert!(!msg.contains("did not run"), "{msg}");
 }
+
+#[test]
+fn a_restore_run_again_never_says_no_snapshot_was_saved() {
+    // Issue #30 point 6: a restore run again after the snapshot was printed (past the minute in
+    // which it is taken for a duplicate hook) rebuilt with "no snapshot was saved beforehand"
+    // and rewrote the history from "snapshot restored" to "rebuilt".
+    let sb = Sandbox::new();
+    let t = sb.transcript("t.jsonl", &small_session());
+    sb.save(&hook("s1", &t)).assert_fail_open();
+    assert!(
+        sb.restore(&start_hook("s1", &t))
+            .stdout
+            .contains("Saved by")
+    );
+    let two_minutes_ago = SystemTime::now() - Duration::from_secs(120);
+    for e in fs::read_dir(&sb.store).unwrap().flatten() {
+        if e.file_name().to_string_lossy().contains("restored") {
+            fs::File::options()
+                .write(true)
+                .open(e.path())
+                .unwrap()
+                .set_modified(two_minutes_ago)
+                .unwrap();
+        }
+    }
+    let out = sb.restore(&start_hook("s1", &t)).stdout;
+    assert!(out.contains("Rebuilt by"), "{out}");
+    assert!(
+        out.contains("(no new snapshot was saved since the last one was restored)"),
+        "{out}"
+    );
+    assert!(!out.contains("no snapshot was saved beforehand"), "{out}");
+    let history: serde_json::Value = serde_json::from_str(
+        &fs::read_to_string(sb.store.join("compact-guardian-history.json")).unwrap(),
+    )
+    .unwrap();
+    assert_eq!(history.as_array().unwrap().len(), 1, "{history}");
+    assert_eq!(history[0]["restored"], "snapshot", "{history}");
+}

@@ -18,6 +18,9 @@ use std::time::{Duration, Instant, SystemTime};
 
 /// A snapshot restored this recently means this run is a duplicate hook, not a new compaction.
 const RECENT_RESTORE: Duration = Duration::from_secs(60);
+/// A snapshot restored this recently belongs to the compaction a later restore runs for: a
+/// rebuild then says so instead of "no snapshot was saved".
+const RESTORED_THIS_COMPACTION: Duration = Duration::from_secs(15 * 60);
 
 /// Reads hook input from `input` and prints the session's context to `out`.
 pub fn restore(
@@ -61,6 +64,11 @@ pub fn restore(
         (Some(Taken::Stale), _) => WhyRebuilt::Expired,
         (Some(Taken::Refused(_)), _) => WhyRebuilt::NotOurs,
         (None, _) => WhyRebuilt::FolderUnusable,
+        // Printed earlier for this compaction (the session's marker says when): a restore run
+        // again, past the moment a duplicate hook is recognised.
+        (_, Ok(snaps)) if snaps.recently_restored(RESTORED_THIS_COMPACTION) => {
+            WhyRebuilt::AlreadyRestored
+        }
         // No snapshot: in a folder that cannot be written, save could not have left one (the
         // probe runs only on this path, never when a snapshot is printed).
         (_, Ok(snaps)) if !already_restored && snaps.store().write_problem().is_some() => {
@@ -84,6 +92,9 @@ pub fn restore(
         if let Some(outcome) = outcome {
             let session = hook.input.session_id.as_deref().unwrap_or_default();
             let recorded = history::record(snaps.store(), session, history::Step::Complete, |e| {
+                if e.restored.as_deref() == Some("snapshot") {
+                    return; // a restore run again: the compaction's snapshot was restored
+                }
                 e.restored = Some(outcome.to_owned());
                 e.restore_ms = Some(started.elapsed().as_millis() as u64);
                 e.rebuilt_because = (outcome != "snapshot").then_some(why);
