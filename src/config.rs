@@ -36,6 +36,9 @@ pub struct Config {
     pub steer: bool,
     /// Extra diagnostics on stderr.
     pub debug: bool,
+    /// Settings that were set but not used as given, each with what was used instead (`status`
+    /// shows them: a typo must not be silent).
+    pub ignored: Vec<String>,
 }
 
 impl Config {
@@ -50,10 +53,16 @@ impl Config {
         let blank = |v: &OsString| v.to_str().is_some_and(|s| s.trim().is_empty());
         let set_os = |k: &str| var(k).filter(|v| !blank(v));
         let set = |k: &str| set_os(k).and_then(|v| v.into_string().ok());
-        let number = |k: &str, default: u64| {
-            set(k)
-                .and_then(|v| v.trim().parse::<u64>().ok())
-                .unwrap_or(default)
+        let ignored = std::cell::RefCell::new(Vec::new());
+        let number = |k: &str, default: u64| match set(k) {
+            None => default,
+            Some(v) => v.trim().parse::<u64>().unwrap_or_else(|_| {
+                ignored.borrow_mut().push(format!(
+                    "{k}={} is not a whole number; {default} is used",
+                    crate::text::folded_line(&v, 40)
+                ));
+                default
+            }),
         };
         // A folder of its own under the config root: nothing of the user's lies loose in
         // ~/.claude, and one command removes everything (README: Uninstall).
@@ -73,14 +82,24 @@ impl Config {
                 )
             })
         };
+        let budget = Duration::from_millis(number("COMPACT_GUARDIAN_BUDGET_MS", 2000));
+        if budget > MAX_BUDGET {
+            ignored.borrow_mut().push(format!(
+                "COMPACT_GUARDIAN_BUDGET_MS={} is over the most a hook may take; {} is used",
+                budget.as_millis(),
+                MAX_BUDGET.as_millis()
+            ));
+        }
+        let ttl = Duration::from_secs(number("COMPACT_GUARDIAN_TTL_SECS", 600));
+        let scan_bytes = Some(number("COMPACT_GUARDIAN_SCAN_BYTES", 0)).filter(|&n| n > 0);
         Config {
             dir,
-            ttl: Duration::from_secs(number("COMPACT_GUARDIAN_TTL_SECS", 600)),
-            scan_bytes: Some(number("COMPACT_GUARDIAN_SCAN_BYTES", 0)).filter(|&n| n > 0),
-            budget: Duration::from_millis(number("COMPACT_GUARDIAN_BUDGET_MS", 2000))
-                .min(MAX_BUDGET),
+            ttl,
+            scan_bytes,
+            budget: budget.min(MAX_BUDGET),
             steer: flag("COMPACT_GUARDIAN_STEER").unwrap_or(true),
             debug: flag("COMPACT_GUARDIAN_DEBUG").unwrap_or(false),
+            ignored: ignored.into_inner(),
         }
     }
 }
@@ -145,6 +164,10 @@ mod tests {
         assert_eq!(c.budget, MAX_BUDGET);
         let c = cfg(&[("COMPACT_GUARDIAN_TTL_SECS", "soon")]);
         assert_eq!(c.ttl, Duration::from_secs(600));
+        assert_eq!(
+            c.ignored,
+            ["COMPACT_GUARDIAN_TTL_SECS=soon is not a whole number; 600 is used"]
+        );
         assert!(c.steer && !c.debug);
     }
 }

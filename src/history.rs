@@ -51,12 +51,16 @@ pub struct Entry {
     pub scanned_bytes: u64,
     /// `snapshot`, `rebuilt`, `nothing` (restore ran, handed nothing over), or absent.
     pub restored: Option<String>,
+    /// When `restore` last ran for this compaction.
+    pub restore_time: Option<u64>,
     /// How long `restore` took.
     pub restore_ms: Option<u64>,
     /// Why restore had no saved snapshot to print (when it did not).
     pub rebuilt_because: Option<crate::render::WhyRebuilt>,
     /// Whether the PostCompact audit ran.
     pub audited: bool,
+    /// When the audit last ran for this compaction.
+    pub audit_time: Option<u64>,
     /// Open items protected.
     pub open_items: usize,
     /// Open items the summary called done.

@@ -1246,3 +1246,59 @@ fn a_restore_run_again_never_says_no_snapshot_was_saved() {
     assert_eq!(history.as_array().unwrap().len(), 1, "{history}");
     assert_eq!(history[0]["restored"], "snapshot", "{history}");
 }
+
+#[test]
+fn status_tells_the_truth_and_exits_one_when_nothing_can_be_protected() {
+    // Issue #30 point 4: a folder that could not be created read "does not exist yet (it is
+    // created at the first compaction)"; `COMPACT_GUARDIAN_TTL_SECS=abc` was ignored silently;
+    // restore's "last ran" was the compaction's time; "saved 3520 units" said units of nothing.
+    let sb = Sandbox::new();
+    let r = sb
+        .cmd(&["status"])
+        .env("COMPACT_GUARDIAN_DIR", "/proc/self/compact-guardian")
+        .env("COMPACT_GUARDIAN_TTL_SECS", "abc")
+        .run();
+    assert_eq!(r.code, Some(1), "{}", r.stdout);
+    assert!(
+        r.stdout
+            .contains("NOT usable: does not exist and cannot be created in /proc/self"),
+        "{}",
+        r.stdout
+    );
+    assert!(
+        r.stdout.contains(
+            "Ignored setting: COMPACT_GUARDIAN_TTL_SECS=abc is not a whole number; 600 is used"
+        ),
+        "{}",
+        r.stdout
+    );
+    // A healthy folder that does not exist yet: usable, exit 0, and nothing created.
+    let fresh = sb.path("not-yet");
+    let r = sb
+        .cmd(&["status"])
+        .env("COMPACT_GUARDIAN_DIR", fresh.to_str().unwrap())
+        .run();
+    assert_eq!(r.code, Some(0), "{}", r.stdout);
+    assert!(
+        r.stdout
+            .contains("(usable; it is created at the first compaction)"),
+        "{}",
+        r.stdout
+    );
+    assert!(!fresh.exists(), "status created the folder");
+    // Each hook's own time, and what the snapshot size is counted in.
+    let t = sb.transcript("t.jsonl", &small_session());
+    sb.save(&hook("s1", &t)).assert_fail_open();
+    let history = sb.store.join("compact-guardian-history.json");
+    let mut entries: Vec<serde_json::Value> =
+        serde_json::from_str(&fs::read_to_string(&history).unwrap()).unwrap();
+    entries[0]["time"] = serde_json::json!(1_000_000_000u64); // the compaction, long ago
+    fs::write(&history, serde_json::to_string(&entries).unwrap()).unwrap();
+    sb.restore(&start_hook("s1", &t));
+    let v: serde_json::Value =
+        serde_json::from_str(&sb.cmd(&["status", "--json"]).run().stdout).unwrap();
+    let restore_ran = v["last_run"]["restore"].as_u64().unwrap();
+    assert!(restore_ran > 1_700_000_000, "{v}");
+    let text = sb.cmd(&["status"]).run().stdout;
+    assert!(text.contains("-character snapshot in"), "{text}");
+}

@@ -39,6 +39,7 @@ pub fn audit(input: impl Read, cfg: &Config, out: &mut impl Write) -> Result<()>
     let entry = snaps.and_then(|s| {
         let recorded = history::record(s.store(), &session, Step::Complete, |e| {
             e.audited = true;
+            e.audit_time = Some(history::now());
             let Some(d) = &digest else {
                 return; // a repeated audit: the first one's counts stand
             };

@@ -79,8 +79,9 @@ pub fn run(args: Vec<OsString>) -> ExitCode {
         }),
         Command::Status { json } => {
             let mut out = std::io::stdout().lock();
-            match status(&cfg, json, &mut out).and_then(|()| Ok(out.flush()?)) {
-                Ok(()) => ExitCode::SUCCESS,
+            match status(&cfg, json, &mut out).and_then(|healthy| Ok((healthy, out.flush()?))) {
+                Ok((true, ())) => ExitCode::SUCCESS,
+                Ok((false, ())) => ExitCode::FAILURE, // as a health check: not protected
                 Err(e) => {
                     say(&format!("compact-guardian status: {e:#}"));
                     ExitCode::FAILURE

@@ -92,6 +92,7 @@ pub fn restore(
         if let Some(outcome) = outcome {
             let session = hook.input.session_id.as_deref().unwrap_or_default();
             let recorded = history::record(snaps.store(), session, history::Step::Complete, |e| {
+                e.restore_time = Some(history::now());
                 if e.restored.as_deref() == Some("snapshot") {
                     return; // a restore run again: the compaction's snapshot was restored
                 }

@@ -14,8 +14,9 @@ use std::time::{Duration, UNIX_EPOCH};
 /// How many compactions the text form lists.
 const SHOWN: usize = 10;
 
-/// Prints the status as text, or as JSON with `json`.
-pub fn status(cfg: &Config, json: bool, out: &mut impl Write) -> Result<()> {
+/// Prints the status as text, or as JSON with `json`. `Ok(false)` when compactions cannot be
+/// protected (the snapshot folder cannot be used): the command then exits 1, as a health check.
+pub fn status(cfg: &Config, json: bool, out: &mut impl Write) -> Result<bool> {
     let binary = std::env::current_exe()
         .map(|p| p.display().to_string())
         .unwrap_or_else(|_| "unknown".into());
@@ -31,11 +32,17 @@ pub fn status(cfg: &Config, json: bool, out: &mut impl Write) -> Result<()> {
         .as_ref()
         .map(|d| history::read(&Store::new(d.clone(), cfg.ttl)))
         .unwrap_or_default();
-    let last = |pick: fn(&Entry) -> bool| entries.iter().rev().find(|e| pick(e)).map(|e| e.time);
+    // When each hook last ran: its own time where the entry has it (older entries have only
+    // the compaction's).
+    let last = |at: fn(&Entry) -> Option<u64>| entries.iter().filter_map(at).max();
     let (save, restore, audit) = (
-        last(|e| e.save_ran),
-        last(|e| e.restored.is_some()),
-        last(|e| e.audited),
+        last(|e| e.save_ran.then_some(e.time)),
+        last(|e| {
+            e.restored
+                .as_ref()
+                .map(|_| e.restore_time.unwrap_or(e.time))
+        }),
+        last(|e| e.audited.then(|| e.audit_time.unwrap_or(e.time))),
     );
     if json {
         let v = json!({
@@ -43,13 +50,19 @@ pub fn status(cfg: &Config, json: bool, out: &mut impl Write) -> Result<()> {
             "binary": binary,
             "snapshot_folder": {"path": folder, "usable": problem.is_none(), "problem": problem},
             "last_run": {"save": save, "restore": restore, "audit": audit},
+            "ignored_settings": cfg.ignored,
             "compactions": entries.iter().rev().collect::<Vec<_>>(),
         });
         writeln!(out, "{}", serde_json::to_string_pretty(&v)?)?;
-        return Ok(());
+        return Ok(problem.is_none());
     }
     writeln!(out, "compact-guardian {version} ({})", shown(&binary))?;
     match (&folder, &problem) {
+        (Some(f), None) if !f.exists() => writeln!(
+            out,
+            "Snapshot folder: {} (usable; it is created at the first compaction)",
+            shown(&f.display())
+        )?,
         (Some(f), None) => writeln!(out, "Snapshot folder: {} (usable)", shown(&f.display()))?,
         (Some(f), Some(p)) => writeln!(
             out,
@@ -59,6 +72,9 @@ pub fn status(cfg: &Config, json: bool, out: &mut impl Write) -> Result<()> {
         )?,
         (None, Some(p)) => writeln!(out, "Snapshot folder: NOT usable: {}", shown(p))?,
         (None, None) => {}
+    }
+    for i in &cfg.ignored {
+        writeln!(out, "Ignored setting: {}", shown(i))?;
     }
     let when = |t: Option<u64>| t.map_or("never".to_owned(), time_of);
     writeln!(
@@ -70,23 +86,38 @@ pub fn status(cfg: &Config, json: bool, out: &mut impl Write) -> Result<()> {
     )?;
     if entries.is_empty() {
         writeln!(out, "No compaction recorded yet.")?;
-        return Ok(());
+        return Ok(problem.is_none());
     }
     writeln!(out, "Last compactions (newest first):")?;
     for e in entries.iter().rev().take(SHOWN) {
         writeln!(out, "- {}", line(e))?;
     }
-    Ok(())
+    Ok(problem.is_none())
 }
 
-/// Why the folder cannot be used, if it cannot.
+/// Why the folder cannot be used, if it cannot: found by writing a file there (or, when it does
+/// not exist yet, in the nearest folder above it that does, where the hooks would create it),
+/// and removing it again. `status` changes nothing.
 fn folder_problem(dir: &std::path::Path) -> Option<String> {
+    let probe = |d: &std::path::Path| tempfile::tempfile_in(d).err().map(|e| e.to_string());
     match std::fs::metadata(dir) {
-        Ok(m) if m.is_dir() && !m.permissions().readonly() => None,
-        Ok(m) if m.is_dir() => Some("read-only".into()),
+        Ok(m) if m.is_dir() => probe(dir).map(|e| format!("cannot be written: {e}")),
         Ok(_) => Some("not a folder".into()),
         Err(e) if e.kind() == std::io::ErrorKind::NotFound => {
-            Some("does not exist yet (it is created at the first compaction)".into())
+            let above = dir.ancestors().skip(1).find(|a| a.exists());
+            match above.map(|a| (a, std::fs::metadata(a))) {
+                Some((a, Ok(m))) if m.is_dir() => probe(a).map(|e| {
+                    format!(
+                        "does not exist and cannot be created in {}: {e}",
+                        a.display()
+                    )
+                }),
+                Some((a, _)) => Some(format!(
+                    "does not exist and cannot be created: {} is not a folder",
+                    a.display()
+                )),
+                None => Some("does not exist and no folder above it does".into()),
+            }
         }
         Err(e) => Some(e.to_string()),
     }
@@ -122,7 +153,7 @@ fn line(e: &Entry) -> String {
     parts.push(format!("session {}", folded_line(&e.session, 8)));
     parts.push(match (e.save_ran, e.saved) {
         (true, true) => format!(
-            "saved {} units in {} ms ({:.1} MB read)",
+            "saved a {}-character snapshot in {} ms ({:.1} MB read)",
             e.snapshot_units,
             e.save_ms,
             e.scanned_bytes as f64 / 1e6
