@@ -414,14 +414,18 @@ pub fn render(ex: &Extraction, meta: &Meta) -> String {
         .iter()
         .map(|p| p.render(ex, meta, &allow))
         .collect();
-    let size = |parts: &[String]| parts.iter().map(|p| utf16_len(p)).sum::<usize>();
+    // Each part's size, kept as parts change: a grant's test needs only the others' total.
+    let mut sizes: Vec<usize> = parts.iter().map(|p| utf16_len(p)).collect();
     let end = utf16_len(END_LINE);
-    debug_assert!(size(&parts) + end <= TARGET, "floors must fit");
+    debug_assert!(
+        sizes.iter().sum::<usize>() + end <= TARGET,
+        "floors must fit"
+    );
     for (grant, want) in growth(ex) {
         let current = allow.get(grant);
         let at = grant.part() as usize;
-        let others = size(&parts) - utf16_len(&parts[at]);
-        if want <= current || others + utf16_len(&parts[at]) + end + GRANT_STEP > TARGET {
+        let others = sizes.iter().sum::<usize>() - sizes[at];
+        if want <= current || others + sizes[at] + end + GRANT_STEP > TARGET {
             continue;
         }
         // All it wants, or else the most that still fits (bisection: `lo` fits, `hi` does not).
@@ -433,6 +437,7 @@ pub fn render(ex: &Extraction, meta: &Meta) -> String {
             // Only a section that stays whole: never a grant that turns it into its notice.
             match grant.part().render_whole(ex, meta, &trial) {
                 Some(text) if others + utf16_len(&text) + end <= TARGET => {
+                    sizes[at] = utf16_len(&text);
                     (allow, parts[at]) = (trial, text);
                     lo = try_at;
                 }

@@ -163,20 +163,39 @@ impl Store {
         rx.recv_timeout(wait).ok()
     }
 
-    /// Why nothing can be written in the folder, if nothing can: it is created if missing and a
-    /// file is written and removed in it, so the answer is what a hook would meet (read-only, no
-    /// space left, not a folder). For the audit's diagnosis; never on a hook's common path.
+    /// Why nothing can be written in the folder, if nothing can: found by writing a file and
+    /// removing it, in the folder or, when it does not exist yet, in the nearest folder above it
+    /// (where a hook would create it). The answer is what a hook would meet (read-only, no space
+    /// left, not a folder); nothing is created. For `status` and the audit's and restore's
+    /// diagnoses; never on a hook's common path.
     pub fn write_problem(&self) -> Option<String> {
-        let tried = self.ensure_dir().and_then(|()| {
-            tempfile::Builder::new()
-                .prefix(HIDDEN_PREFIX)
-                .suffix(".probe")
-                .tempfile_in(&self.dir)
-                .and_then(|mut f| f.write_all(b"probe").map(|()| f))
-                .map(drop)
-                .map_err(anyhow::Error::from)
-        });
-        tried.err().map(|e| format!("{e:#}"))
+        let probe = |d: &Path| {
+            tempfile::tempfile_in(d)
+                .and_then(|mut f| f.write_all(b"probe"))
+                .err()
+                .map(|e| e.to_string())
+        };
+        match fs::metadata(&self.dir) {
+            Ok(m) if m.is_dir() => probe(&self.dir).map(|e| format!("cannot be written: {e}")),
+            Ok(_) => Some("not a folder".into()),
+            Err(e) if e.kind() == io::ErrorKind::NotFound => {
+                let above = self.dir.ancestors().skip(1).find(|a| a.exists());
+                match above.map(|a| (a, fs::metadata(a))) {
+                    Some((a, Ok(m))) if m.is_dir() => probe(a).map(|e| {
+                        format!(
+                            "does not exist and cannot be created in {}: {e}",
+                            a.display()
+                        )
+                    }),
+                    Some((a, _)) => Some(format!(
+                        "does not exist and cannot be created: {} is not a folder",
+                        a.display()
+                    )),
+                    None => Some("does not exist and no folder above it does".into()),
+                }
+            }
+            Err(e) => Some(e.to_string()),
+        }
     }
 
     /// Reads a file of this tool's from the folder: a regular file we own (no links followed) of
@@ -414,14 +433,15 @@ impl Snapshots {
 
     /// Whether a snapshot of this session was claimed by a restore within `within`.
     pub fn recently_restored(&self, within: Duration) -> bool {
-        let Ok(meta) = fs::symlink_metadata(self.restored_marker()) else {
-            return false;
-        };
-        let age = meta
-            .modified()
-            .ok()
-            .and_then(|m| SystemTime::now().duration_since(m).ok());
-        platform::refuse(&meta).is_none() && age.is_some_and(|a| a <= within)
+        self.restored_ago().is_some_and(|a| a <= within)
+    }
+
+    /// How long ago a restore last claimed a snapshot of this session (its marker, when it is
+    /// ours).
+    pub fn restored_ago(&self) -> Option<Duration> {
+        let meta = fs::symlink_metadata(self.restored_marker()).ok()?;
+        platform::refuse(&meta).is_none().then_some(())?;
+        SystemTime::now().duration_since(meta.modified().ok()?).ok()
     }
 
     fn restored_marker(&self) -> PathBuf {

@@ -161,7 +161,7 @@ pub fn scan(path: &Path, limits: Limits, fold: &mut impl Fold) -> Result<ScanSta
         .with_context(|| format!("could not read transcript {}", path.display()))?;
         stats.bytes_scanned = file_bytes - reader.remaining();
         fold.scanned(stats.bytes_scanned);
-        if clock.passed {
+        if clock.expired {
             // Lines of this chunk were skipped unread: the file was not read to its start.
             stats.hit_deadline = true;
             break;
@@ -192,7 +192,8 @@ struct Clock {
     deadline: Option<Instant>,
     /// Lines and kilobytes until the next look.
     until_look: u32,
-    passed: bool,
+    /// The deadline was seen passed: every line from then on is skipped unread.
+    expired: bool,
 }
 
 impl Clock {
@@ -203,29 +204,29 @@ impl Clock {
         Clock {
             deadline,
             until_look: Self::EVERY,
-            passed: false,
+            expired: false,
         }
     }
 
     /// Whether the deadline has passed, looked at after every [`Clock::EVERY`] lines or so (a
     /// line of `len` bytes brings the look closer by its kilobytes).
     fn out_of_time(&mut self, len: usize) -> bool {
-        if self.passed || self.deadline.is_none() {
-            return self.passed;
+        if self.expired || self.deadline.is_none() {
+            return self.expired;
         }
         let cost = 1 + u32::try_from(len / 1024).unwrap_or(u32::MAX);
         self.until_look = self.until_look.saturating_sub(cost);
         if self.until_look == 0 {
             self.until_look = Self::EVERY;
-            self.passed = self.deadline.is_some_and(|d| Instant::now() >= d);
+            self.passed();
         }
-        self.passed
+        self.expired
     }
 
     /// Whether the deadline has passed (looked at now).
     fn passed(&mut self) -> bool {
-        self.passed = self.passed || self.deadline.is_some_and(|d| Instant::now() >= d);
-        self.passed
+        self.expired = self.expired || self.deadline.is_some_and(|d| Instant::now() >= d);
+        self.expired
     }
 }
 

@@ -915,6 +915,15 @@ fn compaction_downloading_from_a_silent_server(
     (child, silent)
 }
 
+/// Waits for the provision lock to go, failing the test if it stays longer than `within`.
+fn lock_released_within(lock: &Path, within: Duration) {
+    let start = Instant::now();
+    while lock.exists() {
+        assert!(start.elapsed() < within, "the lock stayed behind");
+        std::thread::sleep(Duration::from_millis(20));
+    }
+}
+
 #[test]
 fn a_compaction_download_stopped_by_the_hook_time_limit_lets_go_of_its_lock() {
     // Claude Code ends a hook at its timeout; a lock left behind would make every compaction of
@@ -928,14 +937,7 @@ fn a_compaction_download_stopped_by_the_hook_time_limit_lets_go_of_its_lock() {
         .unwrap();
     assert!(killed.success());
     child.wait().unwrap();
-    let start = Instant::now();
-    while lock.exists() {
-        assert!(
-            start.elapsed() < Duration::from_secs(2),
-            "the lock stayed behind"
-        );
-        std::thread::sleep(Duration::from_millis(20));
-    }
+    lock_released_within(&lock, Duration::from_secs(2));
 }
 
 // ---- Issue #29: the compaction-time download holds whatever the release server sends.
@@ -1140,14 +1142,7 @@ fn the_download_job_lets_go_of_its_lock_when_its_hook_is_killed_alone() {
     let lock = p.data().join("provision.lock");
     child.kill().unwrap(); // SIGKILL to the launcher only: nothing can trap it
     child.wait().unwrap();
-    let start = Instant::now();
-    while lock.exists() {
-        assert!(
-            start.elapsed() < Duration::from_millis(2_500),
-            "the lock stayed behind"
-        );
-        std::thread::sleep(Duration::from_millis(20));
-    }
+    lock_released_within(&lock, Duration::from_millis(2_500));
 }
 
 #[test]

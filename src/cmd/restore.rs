@@ -53,33 +53,32 @@ pub fn restore(
         format!("snapshot for this session: {taken:?}")
     });
     // Printed here, or by a restore racing this one, or by a duplicate hook moments ago: the model
-    // already has the saved context, and a rebuilt copy would only repeat it.
-    let already_restored = matches!(taken, Some(Taken::Printed | Taken::TakenByOther))
-        || hook
-            .snapshots
-            .as_ref()
-            .is_ok_and(|s| s.recently_restored(RECENT_RESTORE));
-    // Why there was nothing to print, as the rebuilt header, the history and the audit say it.
-    let why = match (&taken, &hook.snapshots) {
+    // already has the saved context, and a rebuilt copy would only repeat it. The session's
+    // restored marker is read once, and only when nothing was printed here.
+    let printed = matches!(taken, Some(Taken::Printed | Taken::TakenByOther));
+    let restored_ago = match &hook.snapshots {
+        Ok(snaps) if !printed => snaps.restored_ago(),
+        _ => None,
+    };
+    let already_restored = printed || restored_ago.is_some_and(|a| a <= RECENT_RESTORE);
+    // Why there is nothing to print (only when a rebuild follows), as the rebuilt header, the
+    // history and the audit say it.
+    let why = (!already_restored).then(|| match (&taken, &hook.snapshots) {
         (Some(Taken::Stale), _) => WhyRebuilt::Expired,
         (Some(Taken::Refused(_)), _) => WhyRebuilt::NotOurs,
         (None, _) => WhyRebuilt::FolderUnusable,
-        // Printed earlier for this compaction (the session's marker says when): a restore run
-        // again, past the moment a duplicate hook is recognised.
-        (_, Ok(snaps)) if snaps.recently_restored(RESTORED_THIS_COMPACTION) => {
+        // Printed earlier for this compaction: a restore run again, past the moment a duplicate
+        // hook is recognised.
+        _ if restored_ago.is_some_and(|a| a <= RESTORED_THIS_COMPACTION) => {
             WhyRebuilt::AlreadyRestored
         }
-        // No snapshot: in a folder that cannot be written, save could not have left one (the
-        // probe runs only on this path, never when a snapshot is printed).
-        (_, Ok(snaps)) if !already_restored && snaps.store().write_problem().is_some() => {
-            WhyRebuilt::FolderUnusable
-        }
+        // No snapshot: in a folder that cannot be written, save could not have left one.
+        (_, Ok(snaps)) if snaps.store().write_problem().is_some() => WhyRebuilt::FolderUnusable,
         _ => WhyRebuilt::NotSaved,
-    };
-    let rebuilt = if already_restored {
-        Ok(false)
-    } else {
-        rebuild(&hook, cfg, deadline, why, out)
+    });
+    let rebuilt = match why {
+        Some(why) => rebuild(&hook, cfg, deadline, why, out),
+        None => Ok(false),
     };
     if let Ok(snaps) = &hook.snapshots {
         // A duplicate hook (already restored by another run) leaves the entry as it is.
@@ -98,7 +97,7 @@ pub fn restore(
                 }
                 e.restored = Some(outcome.to_owned());
                 e.restore_ms = Some(started.elapsed().as_millis() as u64);
-                e.rebuilt_because = (outcome != "snapshot").then_some(why);
+                e.rebuilt_because = why.filter(|_| outcome != "snapshot");
             });
             if let Err(e) = recorded {
                 debug(cfg.debug, || format!("history not updated: {e:#}"));

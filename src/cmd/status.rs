@@ -21,17 +21,13 @@ pub fn status(cfg: &Config, json: bool, out: &mut impl Write) -> Result<bool> {
         .map(|p| p.display().to_string())
         .unwrap_or_else(|_| "unknown".into());
     let version = env!("CARGO_PKG_VERSION");
-    let (folder, problem) = match &cfg.dir {
-        Some(dir) => (Some(dir.clone()), folder_problem(dir)),
-        None => (
-            None,
-            Some("no folder: set COMPACT_GUARDIAN_DIR or HOME".to_owned()),
-        ),
+    let store = cfg.dir.as_ref().map(|d| Store::new(d.clone(), cfg.ttl));
+    let folder = cfg.dir.clone();
+    let problem = match &store {
+        Some(store) => store.write_problem(),
+        None => Some("no folder: set COMPACT_GUARDIAN_DIR or HOME".to_owned()),
     };
-    let entries: Vec<Entry> = folder
-        .as_ref()
-        .map(|d| history::read(&Store::new(d.clone(), cfg.ttl)))
-        .unwrap_or_default();
+    let entries: Vec<Entry> = store.as_ref().map(history::read).unwrap_or_default();
     // When each hook last ran: its own time where the entry has it (older entries have only
     // the compaction's).
     let last = |at: fn(&Entry) -> Option<u64>| entries.iter().filter_map(at).max();
@@ -93,34 +89,6 @@ pub fn status(cfg: &Config, json: bool, out: &mut impl Write) -> Result<bool> {
         writeln!(out, "- {}", line(e))?;
     }
     Ok(problem.is_none())
-}
-
-/// Why the folder cannot be used, if it cannot: found by writing a file there (or, when it does
-/// not exist yet, in the nearest folder above it that does, where the hooks would create it),
-/// and removing it again. `status` changes nothing.
-fn folder_problem(dir: &std::path::Path) -> Option<String> {
-    let probe = |d: &std::path::Path| tempfile::tempfile_in(d).err().map(|e| e.to_string());
-    match std::fs::metadata(dir) {
-        Ok(m) if m.is_dir() => probe(dir).map(|e| format!("cannot be written: {e}")),
-        Ok(_) => Some("not a folder".into()),
-        Err(e) if e.kind() == std::io::ErrorKind::NotFound => {
-            let above = dir.ancestors().skip(1).find(|a| a.exists());
-            match above.map(|a| (a, std::fs::metadata(a))) {
-                Some((a, Ok(m))) if m.is_dir() => probe(a).map(|e| {
-                    format!(
-                        "does not exist and cannot be created in {}: {e}",
-                        a.display()
-                    )
-                }),
-                Some((a, _)) => Some(format!(
-                    "does not exist and cannot be created: {} is not a folder",
-                    a.display()
-                )),
-                None => Some("does not exist and no folder above it does".into()),
-            }
-        }
-        Err(e) => Some(e.to_string()),
-    }
 }
 
 /// A time from the history (any number: the file may be damaged or planted), never a panic.
