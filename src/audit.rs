@@ -8,6 +8,8 @@
 //! sentence that names it says done (or the summary claims that all work is done) without saying
 //! it is still open; an item the summary never names is **not mentioned**, nothing more.
 
+use crate::corrections::{self, Correction, Kind};
+use crate::extract::Action;
 use crate::render::WhyRebuilt;
 use crate::text::folded_line;
 use serde::{Deserialize, Serialize};
@@ -18,6 +20,10 @@ pub const MAX_ITEMS: usize = 30;
 /// The most characters of one item, of the latest instruction, of the plan title.
 const ITEM_CHARS: usize = 200;
 const INSTRUCTION_CHARS: usize = 2_000;
+/// The most actions and files a digest keeps, and the longest of each.
+const MAX_ACTIONS: usize = 20;
+const MAX_FILES: usize = 50;
+const ACTION_CHARS: usize = 300;
 /// The longest message the hook prints (a line or two in the interface).
 pub const MAX_MESSAGE: usize = 400;
 
@@ -36,6 +42,21 @@ pub struct Digest {
     pub latest: Option<String>,
     /// The approved plan's title.
     pub plan: Option<String>,
+    /// Each open item's state (`in_progress`, `pending`; empty for checklist items), in the
+    /// order of [`Digest::open`]: what a correction says about it.
+    #[serde(default)]
+    pub states: Vec<String>,
+    /// The last actions, oldest first, failures marked: the evidence for claims about checks,
+    /// edits and commits.
+    #[serde(default)]
+    pub actions: Vec<Action>,
+    /// The files changed.
+    #[serde(default)]
+    pub files: Vec<String>,
+    /// The client that wrote the transcript (`codex` or `claude`), whose hook order the audit
+    /// must tell the truth about.
+    #[serde(default)]
+    pub client: Option<String>,
 }
 
 impl Digest {
@@ -54,6 +75,25 @@ impl Digest {
             .latest
             .map(|l| l.chars().take(INSTRUCTION_CHARS).collect());
         self.plan = self.plan.map(|p| folded_line(&p, ITEM_CHARS));
+        self.states.truncate(self.open.len());
+        for s in &mut self.states {
+            if !matches!(s.as_str(), "in_progress" | "pending") {
+                s.clear();
+            }
+        }
+        let skip = self.actions.len().saturating_sub(MAX_ACTIONS);
+        self.actions.drain(..skip);
+        for a in &mut self.actions {
+            a.tool = folded_line(&a.tool, 60);
+            a.summary = folded_line(&a.summary, ACTION_CHARS);
+        }
+        self.files.truncate(MAX_FILES);
+        for f in &mut self.files {
+            *f = folded_line(f, ACTION_CHARS);
+        }
+        if !matches!(self.client.as_deref(), Some("codex" | "claude")) {
+            self.client = None;
+        }
         self
     }
 }
@@ -61,8 +101,9 @@ impl Digest {
 /// How the summary treats what was protected.
 #[derive(Debug, Clone, Default, PartialEq, Eq, Serialize, Deserialize)]
 pub struct Findings {
-    /// Open items the summary calls done.
-    pub called_done: Vec<String>,
+    /// What the record contradicts (see [`crate::corrections`]): the model is told these, and
+    /// the user's line names the same.
+    pub corrections: Vec<Correction>,
     /// Open items the summary never names.
     pub not_mentioned: Vec<String>,
     /// Whether the summary names the latest instruction (`None`: there is none, or it is too
@@ -70,150 +111,59 @@ pub struct Findings {
     pub latest_kept: Option<bool>,
     /// Whether the summary names the approved plan.
     pub plan_kept: Option<bool>,
-    /// The summary claims that all work is done.
-    pub claims_all_done: bool,
 }
 
-const DONE: &[&str] = &[
-    "done",
-    "completed",
-    "complete",
-    "finished",
-    "implemented",
-    "fixed",
-    "resolved",
-    "shipped",
-    "merged",
-];
-const OPEN: &[&str] = &[
-    "pending",
-    "remaining",
-    "remains",
-    "todo",
-    "open",
-    "unfinished",
-    "incomplete",
-    "progress",
-    "next",
-    "still",
-    "yet",
-    "not",
-    "outstanding",
-    "left",
-    "need",
-    "needs",
-    "wip",
-    "blocked",
-    "started",
-];
-const STOP: &[&str] = &[
-    "the", "and", "for", "with", "into", "from", "that", "this", "then", "than", "are", "was",
-    "were", "its", "our", "your", "all", "any", "can", "should", "will",
-];
-
-/// Lowercased runs of letters and digits.
-fn words(s: &str) -> Vec<String> {
-    s.split(|c: char| !c.is_alphanumeric())
-        .filter(|w| !w.is_empty())
-        .map(str::to_lowercase)
-        .collect()
-}
-
-/// The words that identify a text: not stop words, at least three characters or a number.
-fn significant(s: &str) -> Vec<String> {
-    let mut seen = HashSet::new();
-    words(s)
-        .into_iter()
-        .filter(|w| {
-            (w.chars().count() >= 3 || w.chars().all(|c| c.is_ascii_digit()))
-                && !STOP.contains(&w.as_str())
-        })
-        .filter(|w| seen.insert(w.clone()))
-        .collect()
-}
-
-/// The summary's sentences, each as a set of words.
-fn sentences(summary: &str) -> Vec<HashSet<String>> {
-    summary
-        .split(['.', '!', '?', '\n', ';'])
-        .map(|s| words(s).into_iter().collect::<HashSet<_>>())
-        .filter(|s| !s.is_empty())
-        .collect()
-}
-
-fn has_any(sentence: &HashSet<String>, list: &[&str]) -> bool {
-    list.iter().any(|w| sentence.contains(*w))
-}
-
-/// Whether a sentence names an item: all its identifying words, or three in four of them when it
-/// has more than four.
-fn names(sentence: &HashSet<String>, item: &[String]) -> bool {
-    if item.is_empty() {
-        return false;
-    }
-    let found = item.iter().filter(|w| sentence.contains(*w)).count();
-    if item.len() > 4 {
-        found * 4 >= item.len() * 3
-    } else {
-        found == item.len()
-    }
-}
-
-/// A claim that everything is finished: "All tasks are completed", "There is no remaining
-/// work", "Nothing is left to do", with no word saying something is still open... other than
-/// the claim's own.
-fn claims_all_done(sentence: &HashSet<String>) -> bool {
-    let all = ["all", "every", "everything"]
-        .iter()
-        .any(|w| sentence.contains(*w));
-    let none_left = (sentence.contains("no")
-        && ["remaining", "pending", "outstanding", "further", "open"]
+impl Findings {
+    /// The open items the summary calls done (one by one, or by saying all work is done).
+    pub fn called_done(&self) -> Vec<&str> {
+        self.corrections
             .iter()
-            .any(|w| sentence.contains(*w)))
-        || (sentence.contains("nothing")
-            && ["remains", "remaining", "left", "pending"]
-                .iter()
-                .any(|w| sentence.contains(*w)));
-    let negated = ["not", "yet", "still", "except", "but"]
-        .iter()
-        .any(|w| sentence.contains(*w));
-    (all && has_any(sentence, DONE) && !negated) || (none_left && !negated)
+            .filter(|c| matches!(c.kind, Kind::CalledDone | Kind::AllDone))
+            .flat_map(|c| c.items.iter().map(String::as_str))
+            .collect()
+    }
+
+    /// How many corrections of `kind` there are.
+    fn count(&self, kind: Kind) -> usize {
+        self.corrections.iter().filter(|c| c.kind == kind).count()
+    }
 }
 
 /// Compares what was protected with the summary.
 pub fn compare(digest: &Digest, summary: &str) -> Findings {
-    let sentences = sentences(summary);
-    let everything: HashSet<String> = sentences.iter().flatten().cloned().collect();
-    let mut f = Findings {
-        claims_all_done: sentences.iter().any(claims_all_done),
-        ..Findings::default()
-    };
-    for item in &digest.open {
-        let key = significant(item);
-        let mentions: Vec<&HashSet<String>> = sentences.iter().filter(|s| names(s, &key)).collect();
-        let kept_open = mentions.iter().any(|s| has_any(s, OPEN));
-        let said_done = mentions.iter().any(|s| has_any(s, DONE));
-        if kept_open {
-            continue;
-        }
-        if said_done || (mentions.is_empty() && f.claims_all_done) {
-            f.called_done.push(item.clone());
-        } else if mentions.is_empty() {
-            f.not_mentioned.push(item.clone());
-        }
-    }
-    f.latest_kept = digest.latest.as_deref().and_then(|l| {
-        let key: Vec<String> = significant(l).into_iter().take(40).collect();
-        (key.len() >= 2).then(|| {
-            let found = key.iter().filter(|w| everything.contains(*w)).count();
-            found * 5 >= key.len() * 3
+    let corrections = corrections::corrections(digest, summary);
+    let sentences = corrections::sentences(summary);
+    let everything: HashSet<&str> = sentences
+        .iter()
+        .flat_map(|s| s.words.iter().map(String::as_str))
+        .collect();
+    let corrected: HashSet<&str> = corrections
+        .iter()
+        .flat_map(|c| c.items.iter().map(String::as_str))
+        .collect();
+    let not_mentioned = digest
+        .open
+        .iter()
+        .filter(|item| !corrected.contains(item.as_str()))
+        .filter(|item| {
+            let key = corrections::significant(item);
+            !key.is_empty()
+                && !sentences
+                    .iter()
+                    .any(|s| key.iter().all(|k| s.words.contains(k)))
         })
+        .cloned()
+        .collect();
+    let plan_kept = digest.plan.as_deref().map(|p| {
+        let key = corrections::significant(p);
+        !key.is_empty() && key.iter().all(|w| everything.contains(w.as_str()))
     });
-    f.plan_kept = digest.plan.as_deref().map(|p| {
-        let key = significant(p);
-        !key.is_empty() && key.iter().all(|w| everything.contains(w))
-    });
-    f
+    Findings {
+        latest_kept: corrections::latest_left_out(digest, summary).map(|out| !out),
+        corrections,
+        not_mentioned,
+        plan_kept,
+    }
 }
 
 /// How the compaction went, for the message.
@@ -226,6 +176,8 @@ pub enum Restored {
     Rebuilt(WhyRebuilt),
     /// Restore did not run or handed nothing over.
     Nothing,
+    /// The client runs the restore after this hook, when the next turn starts (Codex).
+    Deferred,
 }
 
 /// What the audit knows besides the digest: the history's record of this compaction and, when
@@ -247,8 +199,11 @@ pub fn message(
     restored: Restored,
     findings: Option<&Findings>,
     evidence: &Evidence,
+    told: bool,
 ) -> String {
-    let Some(d) = digest.filter(|d| d.saved || restored != Restored::Nothing) else {
+    let Some(d) =
+        digest.filter(|d| d.saved || !matches!(restored, Restored::Nothing | Restored::Deferred))
+    else {
         let rebuilt = "the context was rebuilt from the transcript instead";
         let folder = evidence
             .folder_problem
@@ -284,6 +239,23 @@ pub fn message(
                     "compact-guardian: no snapshot was saved before this compaction (its PreCompact hook did not run); {rebuilt}."
                 ),
             },
+            (None, Restored::Deferred) => {
+                let next = "the context will be rebuilt from the transcript when the next turn starts";
+                match (&folder, evidence) {
+                    (Some(p), _) => format!(
+                        "compact-guardian: no snapshot could be saved before this compaction: its folder cannot be written ({p}); {next}."
+                    ),
+                    (None, e) if e.nothing_to_save => format!(
+                        "compact-guardian: there was nothing to save before this compaction; {next}."
+                    ),
+                    (None, e) if e.save_ran => format!(
+                        "compact-guardian: its PreCompact hook ran but left no snapshot; {next}."
+                    ),
+                    (None, _) => format!(
+                        "compact-guardian: no snapshot was saved before this compaction (its PreCompact hook did not run); {next}."
+                    ),
+                }
+            }
             (Some(_), _) => {
                 "compact-guardian: this compaction was NOT protected: there was nothing to save (no instruction, task or progress found).".to_owned()
             }
@@ -322,16 +294,31 @@ pub fn message(
     } else {
         join(&carried)
     };
-    let how = match restored {
-        Restored::Snapshot => "restored",
-        Restored::Rebuilt(_) => "rebuilt and restored",
-        Restored::Nothing => "saved, but the restore did not run for",
+    let mut s = match restored {
+        Restored::Snapshot => format!("compact-guardian restored {what}"),
+        Restored::Rebuilt(_) => format!("compact-guardian rebuilt and restored {what}"),
+        Restored::Nothing => {
+            format!("compact-guardian saved, but the restore did not run for {what}")
+        }
+        Restored::Deferred => {
+            format!("compact-guardian saved {what}: the model gets them when the next turn starts")
+        }
     };
-    let mut s = format!("compact-guardian {how} {what}");
     let mut wrong = Vec::new();
     if let Some(f) = findings {
-        if !f.called_done.is_empty() {
-            wrong.push(format!("called {} done", quoted(&f.called_done)));
+        let done = f.called_done();
+        if !done.is_empty() {
+            let done: Vec<String> = done.into_iter().map(str::to_owned).collect();
+            wrong.push(format!("called {} done", quoted(&done)));
+        }
+        if f.count(Kind::Passing) > 0 {
+            wrong.push("said checks pass whose last run failed".to_owned());
+        }
+        if f.count(Kind::Changed) > 0 {
+            wrong.push("said files were changed whose edits failed".to_owned());
+        }
+        if f.count(Kind::Committed) > 0 {
+            wrong.push("said work was committed or pushed though git failed".to_owned());
         }
         if !f.not_mentioned.is_empty() {
             wrong.push(format!("did not mention {}", quoted(&f.not_mentioned)));
@@ -343,8 +330,9 @@ pub fn message(
             wrong.push("left out the plan".to_owned());
         }
     }
+    let told = if told { ", and the model is told" } else { "" };
     match (findings, wrong.is_empty()) {
-        (Some(_), false) => s.push_str(&format!("; the summary {}.", join(&wrong))),
+        (Some(_), false) => s.push_str(&format!("; the summary {}{told}.", join(&wrong))),
         (Some(_), true) if !carried.is_empty() => s.push_str("; the summary kept them."),
         _ => s.push('.'),
     }
@@ -394,6 +382,7 @@ mod tests {
             open: open.iter().map(|s| (*s).to_owned()).collect(),
             latest: Some("never call unwrap() in the importer code".into()),
             plan: None,
+            ..Digest::default()
         }
     }
 
@@ -403,8 +392,7 @@ mod tests {
             &digest(&["renderer", "billing tests"]),
             "All of the user's requests are complete. There is no remaining work.",
         );
-        assert!(f.claims_all_done);
-        assert_eq!(f.called_done, vec!["renderer", "billing tests"]);
+        assert_eq!(f.called_done(), vec!["renderer", "billing tests"]);
         assert_eq!(f.latest_kept, Some(false));
     }
 
@@ -415,10 +403,10 @@ mod tests {
             "The renderer was written and is done. Billing tests are still pending.",
         );
         // "write renderer": "write" is not in the summary ("written"): not named, not claimed.
-        assert_eq!(f.called_done, Vec::<String>::new());
+        assert_eq!(f.called_done(), Vec::<&str>::new());
         assert_eq!(f.not_mentioned, vec!["write renderer", "docs"]);
         let f = compare(&digest(&["renderer"]), "The renderer is done.");
-        assert_eq!(f.called_done, vec!["renderer"]);
+        assert_eq!(f.called_done(), vec!["renderer"]);
     }
 
     #[test]
@@ -428,7 +416,10 @@ mod tests {
             "All tasks except billing are done.",
             "Nothing is done yet.",
         ] {
-            assert!(!sentences(s).iter().any(claims_all_done), "{s}");
+            assert!(
+                compare(&digest(&["renderer"]), s).called_done().is_empty(),
+                "{s}"
+            );
         }
     }
 
@@ -445,7 +436,13 @@ mod tests {
     fn message_names_what_the_summary_called_done_briefly() {
         let d = digest(&["renderer", "billing tests"]);
         let f = compare(&d, "All tasks are completed.");
-        let m = message(Some(&d), Restored::Snapshot, Some(&f), &Evidence::default());
+        let m = message(
+            Some(&d),
+            Restored::Snapshot,
+            Some(&f),
+            &Evidence::default(),
+            false,
+        );
         assert_eq!(
             m,
             "compact-guardian restored 2 open tasks and your latest instruction; the summary called 'renderer' and 'billing tests' done and left out your latest instruction."
@@ -461,16 +458,22 @@ mod tests {
         .bounded();
         let f = compare(&d, "Everything is done.");
         assert!(
-            message(Some(&d), Restored::Snapshot, Some(&f), &Evidence::default())
-                .chars()
-                .count()
+            message(
+                Some(&d),
+                Restored::Snapshot,
+                Some(&f),
+                &Evidence::default(),
+                false
+            )
+            .chars()
+            .count()
                 <= MAX_MESSAGE
         );
     }
 
     #[test]
     fn unprotected_compactions_say_so_and_why() {
-        let m = message(None, Restored::Nothing, None, &Evidence::default());
+        let m = message(None, Restored::Nothing, None, &Evidence::default(), false);
         assert!(
             m.contains("NOT protected") && m.contains("PreCompact hook did not run"),
             "{m}"
@@ -480,9 +483,10 @@ mod tests {
             Restored::Rebuilt(WhyRebuilt::NotSaved),
             None,
             &Evidence::default(),
+            false,
         );
         assert!(m.contains("rebuilt from the transcript"), "{m}");
-        let m = message(None, Restored::Snapshot, None, &Evidence::default());
+        let m = message(None, Restored::Snapshot, None, &Evidence::default(), false);
         assert_eq!(m, "compact-guardian restored its snapshot.");
     }
 
@@ -490,7 +494,13 @@ mod tests {
     fn without_a_summary_only_what_was_restored_is_said() {
         let d = digest(&["renderer"]);
         assert_eq!(
-            message(Some(&d), Restored::Snapshot, None, &Evidence::default()),
+            message(
+                Some(&d),
+                Restored::Snapshot,
+                None,
+                &Evidence::default(),
+                false
+            ),
             "compact-guardian restored 1 open task and your latest instruction."
         );
     }
@@ -500,7 +510,13 @@ mod tests {
     #[test]
     fn each_cause_is_its_own_true_sentence() {
         let none = Evidence::default();
-        let expired = message(None, Restored::Rebuilt(WhyRebuilt::Expired), None, &none);
+        let expired = message(
+            None,
+            Restored::Rebuilt(WhyRebuilt::Expired),
+            None,
+            &none,
+            false,
+        );
         assert!(
             expired.contains("had expired") && !expired.contains("did not run"),
             "{expired}"
@@ -509,13 +525,19 @@ mod tests {
             folder_problem: Some("Read-only file system (os error 30)".into()),
             ..Evidence::default()
         };
-        let m = message(None, Restored::Nothing, None, &folder);
+        let m = message(None, Restored::Nothing, None, &folder, false);
         assert!(
             m.contains("NOT protected") && m.contains("Read-only file system"),
             "{m}"
         );
         assert!(!m.contains("did not run"), "{m}");
-        let m = message(None, Restored::Rebuilt(WhyRebuilt::NotSaved), None, &folder);
+        let m = message(
+            None,
+            Restored::Rebuilt(WhyRebuilt::NotSaved),
+            None,
+            &folder,
+            false,
+        );
         assert!(
             m.contains("cannot be written") && m.contains("rebuilt"),
             "{m}"
@@ -524,7 +546,7 @@ mod tests {
             save_ran: true,
             ..Evidence::default()
         };
-        let m = message(None, Restored::Nothing, None, &ran);
+        let m = message(None, Restored::Nothing, None, &ran, false);
         assert!(m.contains("ran but") && !m.contains("did not run"), "{m}");
         let nothing = Evidence {
             save_ran: true,
@@ -536,18 +558,26 @@ mod tests {
             Restored::Rebuilt(WhyRebuilt::NotSaved),
             None,
             &nothing,
+            false,
         );
         assert!(
             m.contains("nothing to save") && m.contains("rebuilt"),
             "{m}"
         );
-        let m = message(None, Restored::Rebuilt(WhyRebuilt::NotOurs), None, &none);
+        let m = message(
+            None,
+            Restored::Rebuilt(WhyRebuilt::NotOurs),
+            None,
+            &none,
+            false,
+        );
         assert!(m.contains("did not write") && m.contains("rebuilt"), "{m}");
         let m = message(
             None,
             Restored::Rebuilt(WhyRebuilt::AlreadyRestored),
             None,
             &none,
+            false,
         );
         assert!(
             m.contains("no new snapshot was saved since") && !m.contains("did not run"),

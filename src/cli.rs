@@ -37,6 +37,12 @@ pub enum Command {
     /// Reads the hook JSON (session_id, compact_summary) on stdin, compares the summary with what
     /// save protected, and prints one `systemMessage`. Always exits 0.
     Audit,
+    /// UserPromptSubmit and PostToolUse hook: hand the model the summary's corrections, once.
+    ///
+    /// Reads the hook JSON (session_id, hook_event_name) on stdin. When the PostCompact audit
+    /// found claims of the summary that the record contradicts, prints them once as
+    /// `additionalContext`; otherwise prints nothing. Always exits 0.
+    Correct,
     /// Is it working? The binary, the snapshot folder, and the last compactions.
     Status {
         /// Print it as JSON.

@@ -150,7 +150,7 @@ struct PlanCandidate {
 }
 
 /// One line of recent activity.
-#[derive(Debug, Clone, PartialEq, Eq, Serialize)]
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, serde::Deserialize)]
 pub struct Action {
     /// Tool name.
     pub tool: String,

@@ -71,6 +71,10 @@ pub struct Entry {
     pub latest_kept: Option<bool>,
     /// Whether the summary kept the approved plan.
     pub plan_kept: Option<bool>,
+    /// Corrections of the summary found for the model (see [`crate::corrections`]).
+    pub corrections: usize,
+    /// When the corrections reached the model (with the snapshot, or by the `correct` hook).
+    pub corrected_time: Option<u64>,
 }
 
 /// Seconds since the epoch.

@@ -14,6 +14,7 @@
 //! | one line to one record | [`record`], on the lenient types of [`json`] |
 //! | what the user typed | [`genuine`] |
 //! | what to keep | [`extract`], [`tasks`] |
+//! | what the summary got wrong | [`corrections`] (claims against the record), [`audit`] (the user's line) |
 //! | the text the model reads | [`render`], [`steer`], on [`text`] (lengths, cuts, quoting, visible escapes) |
 //! | snapshot files | [`store`], on the OS seam [`platform`] |
 
@@ -21,6 +22,7 @@ pub mod audit;
 pub mod cli;
 pub mod cmd;
 pub mod config;
+pub mod corrections;
 pub mod extract;
 pub mod failopen;
 pub mod genuine;

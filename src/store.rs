@@ -44,6 +44,16 @@ const HELD_WAIT: Duration = Duration::from_millis(40);
 /// [`Snapshots::recently_restored`]).
 const RESTORED_PREFIX: &str = ".compact-snapshot-restored-";
 
+/// Marker prefix: "this session's compaction happened and its client restores later" (Codex):
+/// its snapshot and corrections then keep for [`DEFERRED_TTL`] instead of the TTL.
+const DEFERRED_PREFIX: &str = ".compact-snapshot-deferred-";
+/// How long a snapshot whose restore the client defers waits for it (D026): a Codex user may
+/// send the next prompt, or resume the session, hours after a manual `/compact`.
+pub const DEFERRED_TTL: Duration = Duration::from_secs(24 * 60 * 60);
+
+/// Corrections waiting for the model (hidden: stale ones are removed like any other leftover).
+const CORRECTIONS_PREFIX: &str = ".compact-snapshot-corrections-";
+
 /// The outcome of [`Snapshots::take_fresh`].
 #[derive(Debug, PartialEq, Eq)]
 pub enum Taken {
@@ -81,6 +91,18 @@ impl Store {
             dir: dir.into(),
             ttl,
         }
+    }
+
+    /// Whether any session has corrections waiting: one look at the folder, so the hook that
+    /// runs after every tool call costs almost nothing when none do.
+    pub fn corrections_pending(&self) -> bool {
+        fs::read_dir(&self.dir).is_ok_and(|entries| {
+            entries.flatten().any(|e| {
+                e.file_name()
+                    .to_str()
+                    .is_some_and(|n| n.starts_with(CORRECTIONS_PREFIX))
+            })
+        })
     }
 
     /// The folder.
@@ -123,7 +145,9 @@ impl Store {
             if platform::refuse(&meta).is_some() {
                 continue;
             }
-            if self.is_stale(meta.modified().ok(), now) && fs::remove_file(entry.path()).is_ok() {
+            let stale = self.is_stale(meta.modified().ok(), now)
+                && !self.kept_for_deferred_restore(name, meta.modified().ok(), now);
+            if stale && fs::remove_file(entry.path()).is_ok() {
                 removed += 1;
             }
         }
@@ -204,6 +228,38 @@ impl Store {
         read_ours(&self.dir.join(name), max)
     }
 
+    /// Whether the file `name` waits for a deferred restore: a deferred marker younger than
+    /// [`DEFERRED_TTL`], or a session's snapshot or corrections that such a marker covers.
+    fn kept_for_deferred_restore(
+        &self,
+        name: &str,
+        modified: Option<SystemTime>,
+        now: SystemTime,
+    ) -> bool {
+        let young = |m: Option<SystemTime>| {
+            m.and_then(|m| now.duration_since(m).ok())
+                .is_some_and(|age| age <= DEFERRED_TTL)
+        };
+        if name.starts_with(DEFERRED_PREFIX) {
+            return young(modified);
+        }
+        let snapshot = if let Some(id) = name.strip_prefix(CORRECTIONS_PREFIX) {
+            format!("{PREFIX}{}", id.trim_end_matches(".md")) + SUFFIX
+        } else if name.starts_with(PREFIX) {
+            name.to_owned()
+        } else {
+            return false;
+        };
+        self.session_named(snapshot).deferred().is_some()
+    }
+
+    fn session_named(&self, name: String) -> Snapshots {
+        Snapshots {
+            store: self.clone(),
+            name,
+        }
+    }
+
     fn is_stale(&self, modified: Option<SystemTime>, now: SystemTime) -> bool {
         let Some(modified) = modified else {
             return true;
@@ -276,6 +332,89 @@ impl Snapshots {
         format!("{HIDDEN_PREFIX}digest-{id}.json")
     }
 
+    /// Says that this session's compaction happened and its client restores later (Codex runs
+    /// PostCompact first and SessionStart at the next turn): its snapshot and corrections then
+    /// keep for [`DEFERRED_TTL`].
+    pub fn defer(&self) -> Result<()> {
+        self.store.write_atomically(&self.deferred_marker(), b"")
+    }
+
+    fn deferred_marker(&self) -> PathBuf {
+        self.store
+            .dir
+            .join(format!("{DEFERRED_PREFIX}{}", self.name))
+    }
+
+    /// When the session's restore was deferred, if it was within [`DEFERRED_TTL`] (a marker of
+    /// ours).
+    fn deferred(&self) -> Option<SystemTime> {
+        let meta = fs::symlink_metadata(self.deferred_marker()).ok()?;
+        platform::refuse(&meta).is_none().then_some(())?;
+        let at = meta.modified().ok()?;
+        let age = SystemTime::now().duration_since(at).unwrap_or_default();
+        (age <= DEFERRED_TTL).then_some(at)
+    }
+
+    /// Whether this session has a snapshot whose restore its client deferred: what a Codex
+    /// `resume` start may restore.
+    pub fn has_deferred_snapshot(&self) -> bool {
+        self.deferred().is_some() && fs::symlink_metadata(self.path()).is_ok()
+    }
+
+    /// Whether a file of this session modified at `modified` is past its freshness: the TTL, or,
+    /// for a file no newer than a deferred marker, [`DEFERRED_TTL`].
+    fn expired(&self, modified: Option<SystemTime>) -> bool {
+        if !self.store.is_stale(modified, SystemTime::now()) {
+            return false;
+        }
+        let covered = match (self.deferred(), modified) {
+            // Saved before the compaction was confirmed (a second of clock slack).
+            (Some(marker), Some(m)) => m <= marker + Duration::from_secs(1),
+            _ => false,
+        };
+        !covered
+    }
+
+    /// The name of this session's pending corrections (see [`crate::corrections`]).
+    fn corrections_name(&self) -> String {
+        let id = self
+            .name
+            .trim_start_matches(PREFIX)
+            .trim_end_matches(SUFFIX);
+        format!("{CORRECTIONS_PREFIX}{id}.md")
+    }
+
+    /// Keeps `text` as this session's corrections, for the next hook that can hand them to the
+    /// model (restore in Codex, `correct` in Claude Code).
+    pub fn save_corrections(&self, text: &str) -> Result<PathBuf> {
+        self.store
+            .write_file(&self.corrections_name(), text.as_bytes())
+    }
+
+    /// Takes this session's corrections if they are fresh, ours and shaped as
+    /// [`crate::corrections::section`] writes them: read, then deleted (given once).
+    pub fn take_corrections(&self) -> Option<String> {
+        let path = self.store.dir.join(self.corrections_name());
+        let meta = fs::symlink_metadata(&path).ok()?;
+        let fresh = platform::refuse(&meta).is_none() && !self.expired(meta.modified().ok());
+        let bytes = if fresh {
+            read_ours(&path, 4 * crate::corrections::MAX_UNITS as u64)
+        } else {
+            None
+        };
+        let _ = remove_ours(&path);
+        String::from_utf8(bytes?)
+            .ok()
+            .filter(|t| crate::corrections::is_section(t))
+    }
+
+    /// Drops this session's corrections unread and its deferred marker (a new compaction makes
+    /// them about an old summary).
+    pub fn drop_corrections(&self) {
+        let _ = remove_ours(&self.store.dir.join(self.corrections_name()));
+        let _ = remove_ours(&self.deferred_marker());
+    }
+
     /// Keeps `bytes` as this session's digest (see [`crate::audit`]).
     pub fn save_digest(&self, bytes: &[u8]) -> Result<PathBuf> {
         self.store.write_file(&self.digest_name(), bytes)
@@ -329,7 +468,7 @@ impl Snapshots {
         if let Some(why) = platform::refuse(&meta) {
             return Ok(Taken::Refused(why));
         }
-        let fresh = !self.store.is_stale(meta.modified().ok(), SystemTime::now());
+        let fresh = !self.expired(meta.modified().ok());
         if fresh && self.already_given(&meta) {
             // Printed by an earlier restore that could not delete it (held open by another
             // program on Windows): given once is enough. Delete it now if we can.
@@ -367,6 +506,9 @@ impl Snapshots {
             Err(e) => return Err(e).with_context(|| format!("could not claim {}", dest.display())),
         }
         let result = self.print_claimed(&claimed, print);
+        if matches!(result, Ok(Taken::Printed | Taken::Stale)) {
+            let _ = remove_ours(&self.deferred_marker()); // restored: nothing waits any more
+        }
         if !matches!(result, Ok(Taken::Printed | Taken::Stale)) {
             // Give it back for a later restore, unless a newer snapshot took its place; and let a
             // later restore rebuild instead of taking this run for a duplicate.
@@ -466,7 +608,7 @@ impl Snapshots {
         if let Some(why) = platform::refuse(&meta) {
             return Ok(Taken::Refused(why));
         }
-        if self.store.is_stale(meta.modified().ok(), SystemTime::now()) {
+        if self.expired(meta.modified().ok()) {
             return Ok(Taken::Stale);
         }
         let text = match read_snapshot(claimed) {

@@ -99,6 +99,47 @@ fn first_line_format(file: &mut File) -> Format {
     Format::of_first_line(head)
 }
 
+/// The summary of the newest compaction a Codex rollout records (its newest `compacted` line),
+/// read backwards within `limits`: Codex gives its PostCompact hook no summary, but writes this
+/// line before running it. `None` for a Claude Code transcript (whose PostCompact hook is given
+/// the summary) or when none is found.
+pub fn newest_codex_summary(path: &Path, limits: Limits) -> Option<String> {
+    /// Stops at the first compaction boundary met.
+    struct Newest(Option<String>);
+    impl Fold for Newest {
+        fn wants(&self) -> Wants {
+            Wants {
+                lines: true,
+                ..Wants::default()
+            }
+        }
+        fn record(&mut self, rec: Record) {
+            if self.0.is_none() && rec.kind == record::Kind::CompactBoundary {
+                self.0 = rec.texts.into_iter().next();
+            }
+        }
+        fn link(&mut self, _: Link) {}
+        fn unreadable(&mut self, _: &[u8]) {}
+        fn scanned(&mut self, _: u64) {}
+        fn satisfied(&self) -> bool {
+            self.0.is_some()
+        }
+    }
+    let mut file = open_regular(path).ok()?;
+    if first_line_format(&mut file) != Format::Codex {
+        return None;
+    }
+    let mut fold = Newest(None);
+    scan(path, limits, &mut fold).ok()?;
+    fold.0.filter(|s| !s.trim().is_empty())
+}
+
+/// The client that wrote the transcript at `path`, from its first line (`None`: unreadable).
+pub fn format_of(path: &Path) -> Option<Format> {
+    let mut file = open_regular(path).ok()?;
+    Some(first_line_format(&mut file))
+}
+
 /// Reads `path` backwards into `fold` within `limits`.
 pub fn scan(path: &Path, limits: Limits, fold: &mut impl Fold) -> Result<ScanStats> {
     let mut file = open_regular(path)?;

@@ -540,7 +540,7 @@ fn post_compact_audit_names_the_open_tasks_the_summary_called_done() {
     let m = system_message(&run.stdout);
     assert_eq!(
         m,
-        "compact-guardian restored 2 open tasks and your latest instruction; the summary called 'renderer' and 'billing tests' done and left out your latest instruction."
+        "compact-guardian restored 2 open tasks and your latest instruction; the summary called 'renderer' and 'billing tests' done and left out your latest instruction, and the model is told."
     );
     // Used once: the digest is gone, and a repeated audit says it has nothing.
     let again = sb.cmd(&["audit"]).stdin(post_compact("s1", &t, "x")).run();

@@ -336,6 +336,19 @@ fn codex_auto_compaction_restores_prompts_plan_patch_and_failing_command() {
         assert!(snapshot.contains(item), "{item}:\n{snapshot}");
     }
     assert!(snapshot.encode_utf16().count() <= 10_000);
+    // Issue #27: the audit ran before this restore (Codex's order) and read the summary from the
+    // rollout; its corrections lead the snapshot.
+    let corrections = snapshot
+        .find("## Corrections to the compaction summary")
+        .unwrap_or_else(|| panic!("no corrections in the snapshot:\n{snapshot}"));
+    assert!(
+        corrections < snapshot.find("## The user").unwrap_or(usize::MAX),
+        "{snapshot}"
+    );
+    assert!(
+        snapshot.contains("the record still has 2 open tasks: \"write renderer\" (in progress), \"billing tests\" (pending)"),
+        "{snapshot}"
+    );
     assert!(
         !snapshot.contains(FALSE_SUMMARY),
         "the summarizer's answer is never taken for the agent's reply"

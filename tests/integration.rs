@@ -7,6 +7,7 @@ mod common;
 // Unix-only suites: file modes, symlinks, the sh launcher, the real CLI (Linux). On Windows the
 // library's unit tests, the property tests and the corpus run; the CI matrix runs them.
 mod contract;
+mod corrections;
 #[cfg(unix)]
 mod e2e;
 #[cfg(unix)]

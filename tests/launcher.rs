@@ -858,7 +858,7 @@ fn hooks_are_shell_form_commands_bash_and_sh_can_run() {
                 assert!(repo().join("bin").join(script).is_file(), "{cmd}");
                 let arg = arg.trim();
                 assert!(
-                    ["save", "restore", "audit", ""].contains(&arg),
+                    ["save", "restore", "audit", "correct", ""].contains(&arg),
                     "{event}: {cmd}"
                 );
                 assert!(h["timeout"].as_u64().unwrap() <= 10, "{event}");
@@ -871,9 +871,11 @@ fn hooks_are_shell_form_commands_bash_and_sh_can_run() {
         seen,
         [
             "PostCompact:audit",
+            "PostToolUse:correct",
             "PreCompact:save",
             "SessionStart:",
-            "SessionStart:restore"
+            "SessionStart:restore",
+            "UserPromptSubmit:correct"
         ]
     );
 }

@@ -170,3 +170,94 @@ proptest! {
 
     }
 }
+
+// ---- Corrections (issue #27): any summary against any record.
+
+/// Summary-shaped text: sentences built from the words claims are made of, headings, quotes,
+/// check marks, paths and commands, mixed with arbitrary text.
+fn summary_text() -> impl Strategy<Value = String> {
+    let word = prop_oneof![
+        Just("renderer".to_owned()),
+        Just("billing".to_owned()),
+        Just("tests".to_owned()),
+        Just("pass".to_owned()),
+        Just("done".to_owned()),
+        Just("not".to_owned()),
+        Just("all".to_owned()),
+        Just("tasks".to_owned()),
+        Just("completed".to_owned()),
+        Just("committed".to_owned()),
+        Just("`src/render.rs`".to_owned()),
+        Just("updated".to_owned()),
+        Just("\"".to_owned()),
+        Just("\u{2705}".to_owned()),
+        Just("Pending Tasks:\n".to_owned()),
+        Just("## Next\n".to_owned()),
+        Just(". ".to_owned()),
+        Just(", ".to_owned()),
+        Just("\n".to_owned()),
+        ".{0,12}",
+    ];
+    prop::collection::vec(word, 0..80).prop_map(|w| w.join(" "))
+}
+
+fn digest_strategy() -> impl Strategy<Value = compact_guardian::audit::Digest> {
+    let action = (
+        prop_oneof![
+            Just("Bash"),
+            Just("Edit"),
+            Just("exec_command"),
+            Just("apply_patch")
+        ],
+        prop_oneof![
+            Just("cargo test --test billing".to_owned()),
+            Just("git commit -m x".to_owned()),
+            Just("/p/src/render.rs".to_owned()),
+            ".{0,30}"
+        ],
+        any::<bool>(),
+    )
+        .prop_map(|(tool, summary, error)| compact_guardian::extract::Action {
+            tool: tool.into(),
+            summary,
+            error,
+            count: 1,
+        });
+    (
+        prop::collection::vec(".{0,40}", 0..8),
+        prop::collection::vec(action, 0..24),
+        proptest::option::of(".{0,300}"),
+    )
+        .prop_map(|(open, actions, latest)| compact_guardian::audit::Digest {
+            saved: true,
+            open_kind: "tasks".into(),
+            states: open.iter().map(|_| "pending".to_owned()).collect(),
+            open,
+            actions,
+            latest,
+            ..Default::default()
+        })
+}
+
+proptest! {
+    #![proptest_config(ProptestConfig::with_cases(256))]
+
+    /// Any summary against any record: no panic, the section within its room and accepted as
+    /// one, and the snapshot with it inserted still within what the client inlines, ending whole.
+    #[test]
+    fn corrections_stay_bounded_and_whole(d in digest_strategy(), summary in summary_text()) {
+        use compact_guardian::corrections::{MAX_UNITS, corrections, inserted, is_section, section};
+        let d = d.bounded();
+        let found = corrections(&d, &summary);
+        if let Some(s) = section(&found) {
+            prop_assert!(utf16_len(&s) <= MAX_UNITS, "{}", utf16_len(&s));
+            prop_assert!(is_section(&s));
+            let ex = extract(&[]);
+            let snap = render(&ex, &meta());
+            let both = inserted(&snap, &s);
+            prop_assert!(utf16_len(&both) <= HARD_LIMIT);
+            prop_assert!(both.ends_with(compact_guardian::render::END_LINE));
+        }
+        let _ = compact_guardian::audit::compare(&d, &summary);
+    }
+}

@@ -3,6 +3,7 @@
 //! file: the prompts are each file's latest genuine prompts on the current branch (prefixes),
 //! oldest first.
 
+use crate::common::corpus;
 use compact_guardian::extract::{Extraction, Extractor, Part, extract};
 use compact_guardian::pipeline::{Built, build, build_with};
 use compact_guardian::record::parse_line;
@@ -28,24 +29,6 @@ fn eager(path: &Path) -> Extraction {
     let body = std::fs::read(path).unwrap();
     let records: Vec<_> = body.split(|b| *b == b'\n').filter_map(parse_line).collect();
     extract(&records)
-}
-
-fn corpus() -> Option<PathBuf> {
-    let dir = PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("../shared/transcripts");
-    if dir.is_dir() {
-        return Some(dir);
-    }
-    // CI sets this (.ci/run): there a missing corpus is a failure, not a silent pass.
-    assert!(
-        std::env::var_os("COMPACT_GUARDIAN_REQUIRE_CORPUS").is_none(),
-        "COMPACT_GUARDIAN_REQUIRE_CORPUS is set but {} is absent",
-        dir.display()
-    );
-    eprintln!(
-        "skipping: {} is absent (the shared corpus beside this checkout)",
-        dir.display()
-    );
-    None
 }
 
 struct Expect {

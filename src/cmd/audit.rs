@@ -5,20 +5,33 @@
 use super::hook;
 use crate::audit::{Digest, Evidence, Restored, compare, message};
 use crate::config::Config;
+use crate::corrections;
 use crate::failopen::debug;
 use crate::history::{self, Step};
+use crate::record::Format;
 use crate::render::WhyRebuilt;
+use crate::transcript::{self, Limits};
 use anyhow::Result;
+use std::borrow::Cow;
 use std::io::{Read, Write};
-use std::time::Duration;
+use std::path::Path;
+use std::time::{Duration, Instant};
 
 /// The largest digest read (one is a few KB).
 const MAX_DIGEST_BYTES: u64 = 64 * 1024;
 /// A restore this recent belongs to this compaction.
 const RECENT_RESTORE: Duration = Duration::from_secs(120);
+/// The most of a Codex rollout read back to its newest compaction summary (the `compacted` line
+/// was written just before this hook ran).
+const SUMMARY_SCAN_BYTES: u64 = 16 * 1024 * 1024;
 
 /// Reads the PostCompact hook input from `input` and prints the verdict to `out`.
-pub fn audit(input: impl Read, cfg: &Config, out: &mut impl Write) -> Result<()> {
+pub fn audit(
+    input: impl Read,
+    cfg: &Config,
+    deadline: Instant,
+    out: &mut impl Write,
+) -> Result<()> {
     let hook = hook::begin(input, cfg)?;
     let session = hook.input.session_id.clone().unwrap_or_default();
     let snaps = hook.snapshots.as_ref().ok();
@@ -26,14 +39,51 @@ pub fn audit(input: impl Read, cfg: &Config, out: &mut impl Write) -> Result<()>
         .and_then(|s| s.take_digest(MAX_DIGEST_BYTES))
         .and_then(|b| serde_json::from_slice::<Digest>(&b).ok())
         .map(Digest::bounded); // as written, or planted: bounded and cleaned either way
-    // Codex's PostCompact carries no summary, and Claude Code's may be empty: then only what was
-    // restored is said.
-    let summary = hook
-        .input
-        .compact_summary
-        .as_deref()
-        .filter(|s| !s.trim().is_empty());
-    let findings = digest.as_ref().zip(summary).map(|(d, s)| compare(d, s));
+    // Codex runs PostCompact before its restore (which waits for the next turn) and gives it no
+    // summary; it has written the summary into the rollout, though. Claude Code gives the
+    // summary here (it may be empty) and has already run its restore.
+    let transcript = hook.input.transcript_path.as_deref().map(Path::new);
+    let codex = digest.as_ref().and_then(|d| d.client.as_deref()) == Some("codex")
+        || transcript.and_then(transcript::format_of) == Some(Format::Codex);
+    let summary: Option<Cow<str>> = match hook.input.compact_summary.as_deref() {
+        Some(s) if !s.trim().is_empty() => Some(Cow::Borrowed(s)),
+        _ if codex && digest.is_some() => transcript
+            .and_then(|p| {
+                let limits = Limits {
+                    max_bytes: Some(SUMMARY_SCAN_BYTES),
+                    deadline: Some(deadline),
+                };
+                transcript::newest_codex_summary(p, limits)
+            })
+            .map(Cow::Owned),
+        _ => None,
+    };
+    let findings = digest
+        .as_ref()
+        .zip(summary.as_deref())
+        .map(|(d, s)| compare(d, s));
+    if codex && let Some(s) = snaps {
+        // The compaction happened, and Codex restores at the next turn, however much later
+        // (the next prompt, or a resume): the snapshot waits for it (D026).
+        if let Err(e) = s.defer() {
+            debug(cfg.debug, || format!("deferral not marked: {e:#}"));
+        }
+    }
+    // The corrections go to the model through the next hook that can hand them over: Codex's
+    // restore, or, in Claude Code, whose restore has run, `correct` at the next prompt or tool
+    // call (D025).
+    let told = match (
+        findings
+            .as_ref()
+            .and_then(|f| corrections::section(&f.corrections)),
+        snaps,
+    ) {
+        (Some(section), Some(s)) => s
+            .save_corrections(&section)
+            .inspect_err(|e| debug(cfg.debug, || format!("corrections not kept: {e:#}")))
+            .is_ok(),
+        _ => false,
+    };
     debug(cfg.debug, || format!("audit: {findings:?}"));
     // One read of the history: this compaction's entry as save and restore left it, completed.
     let entry = snaps.and_then(|s| {
@@ -45,10 +95,11 @@ pub fn audit(input: impl Read, cfg: &Config, out: &mut impl Write) -> Result<()>
             };
             e.open_items = d.open.len();
             if let Some(f) = &findings {
-                e.called_done = f.called_done.len();
+                e.called_done = f.called_done().len();
                 e.not_mentioned = f.not_mentioned.len();
                 e.latest_kept = f.latest_kept;
                 e.plan_kept = f.plan_kept;
+                e.corrections = f.corrections.len();
             }
         });
         recorded
@@ -64,6 +115,9 @@ pub fn audit(input: impl Read, cfg: &Config, out: &mut impl Write) -> Result<()>
                 .and_then(|e| e.rebuilt_because)
                 .unwrap_or(WhyRebuilt::NotSaved),
         ),
+        // Codex restores when the next turn starts, after this hook: a restored marker is an
+        // earlier compaction's.
+        _ if codex => Restored::Deferred,
         _ if snaps.is_some_and(|s| s.recently_restored(RECENT_RESTORE)) => Restored::Snapshot,
         _ => Restored::Nothing,
     };
@@ -78,7 +132,13 @@ pub fn audit(input: impl Read, cfg: &Config, out: &mut impl Write) -> Result<()>
         nothing_to_save: entry.as_ref().is_some_and(|e| e.save_ran && !e.saved),
         folder_problem,
     };
-    let verdict = message(digest.as_ref(), restored, findings.as_ref(), &evidence);
+    let verdict = message(
+        digest.as_ref(),
+        restored,
+        findings.as_ref(),
+        &evidence,
+        told,
+    );
     let json = serde_json::json!({ "systemMessage": verdict });
     writeln!(out, "{json}")?;
     out.flush()?;

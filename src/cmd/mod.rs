@@ -1,6 +1,7 @@
 //! Subcommand dispatch and the process-level policy: hooks fail open, preview fails loudly.
 
 mod audit;
+mod correct;
 mod hook;
 mod preview;
 mod restore;
@@ -8,6 +9,7 @@ mod save;
 mod status;
 
 pub use audit::audit;
+pub use correct::correct;
 pub use preview::preview;
 pub use restore::restore;
 pub use save::save;
@@ -29,9 +31,11 @@ pub(crate) const HARD_LIMIT_MARGIN: Duration = Duration::from_secs(3);
 pub fn run(args: Vec<OsString>) -> ExitCode {
     // Only the hook entry points fail open; anything else on the command line is a person, who
     // gets clap's error naming the bad word (with a suggestion) and exit code 2.
-    let is_hook = args
-        .get(1)
-        .is_some_and(|a| a == "save" || a == "restore" || a == "audit");
+    let is_hook = args.get(1).is_some_and(|a| {
+        ["save", "restore", "audit", "correct"]
+            .iter()
+            .any(|h| a == h)
+    });
     if args.len() <= 1 {
         // A person trying the command: show what it does (hooks always pass a subcommand).
         let _ = <Cli as clap::CommandFactory>::command().print_help();
@@ -75,7 +79,16 @@ pub fn run(args: Vec<OsString>) -> ExitCode {
         }),
         Command::Audit => run_hook("audit", cfg.debug, hard_limit, || {
             let stdin = stdin_or_refuse()?;
-            audit(stdin, &cfg, &mut std::io::stdout().lock())
+            audit(
+                stdin,
+                &cfg,
+                Instant::now() + cfg.budget,
+                &mut std::io::stdout().lock(),
+            )
+        }),
+        Command::Correct => run_hook("correct", cfg.debug, hard_limit, || {
+            let stdin = stdin_or_refuse()?;
+            correct(stdin, &cfg, &mut std::io::stdout().lock())
         }),
         Command::Status { json } => {
             let mut out = std::io::stdout().lock();
@@ -130,7 +143,7 @@ mod tests {
             for group in groups.as_array().unwrap() {
                 for hook in group["hooks"].as_array().unwrap() {
                     let command = hook["command"].as_str().unwrap();
-                    if !["save", "restore", "audit"]
+                    if !["save", "restore", "audit", "correct"]
                         .iter()
                         .any(|sub| command.ends_with(&format!(" {sub}")))
                     {
@@ -145,6 +158,6 @@ mod tests {
                 }
             }
         }
-        assert_eq!(checked, 3);
+        assert_eq!(checked, 5);
     }
 }

@@ -31,10 +31,24 @@ pub fn restore(
 ) -> Result<()> {
     let started = Instant::now();
     let hook = hook::begin(input, cfg)?;
+    if hook.input.source.as_deref() == Some("resume") && !resumes_a_deferred_restore(&hook) {
+        return Ok(()); // a resumed session is no compaction (Claude Code, or nothing waiting)
+    }
     // What went wrong with the snapshot folder, reported after the rebuild had its chance.
     let mut problem = None;
+    // Corrections of the summary found by an audit that ran first (Codex runs PostCompact
+    // before this hook): they go at the top of whatever is printed.
+    let mut corrections = hook
+        .snapshots
+        .as_ref()
+        .ok()
+        .and_then(|s| s.take_corrections());
     let taken = match &hook.snapshots {
         Ok(snaps) => match snaps.take_fresh(|text| {
+            let text = match corrections.take() {
+                Some(c) => crate::corrections::inserted(text, &c),
+                None => text.to_owned(),
+            };
             out.write_all(text.as_bytes())?;
             out.flush()
         }) {
@@ -77,9 +91,13 @@ pub fn restore(
         _ => WhyRebuilt::NotSaved,
     });
     let rebuilt = match why {
-        Some(why) => rebuild(&hook, cfg, deadline, why, out),
+        Some(why) => rebuild(&hook, cfg, deadline, why, corrections.take(), out),
         None => Ok(false),
     };
+    if let (Some(c), Ok(snaps)) = (&corrections, &hook.snapshots) {
+        // Nothing was printed that could carry them: kept for the `correct` hook.
+        let _ = snaps.save_corrections(c);
+    }
     if let Ok(snaps) = &hook.snapshots {
         // A duplicate hook (already restored by another run) leaves the entry as it is.
         let outcome = match (&taken, &rebuilt) {
@@ -112,6 +130,16 @@ pub fn restore(
     problem.map_or(Ok(()), Err)
 }
 
+/// Whether a `resume` start should restore: Codex runs SessionStart(`compact`) only at the next
+/// turn, so a session compacted with `/compact`, quit and resumed starts with `resume` instead,
+/// and its snapshot still waits (D026). Only a snapshot the audit marked as deferred counts; a
+/// Claude Code session never has one.
+fn resumes_a_deferred_restore(hook: &Hook) -> bool {
+    hook.snapshots
+        .as_ref()
+        .is_ok_and(|s| s.has_deferred_snapshot())
+}
+
 /// The fallback: no usable snapshot, so extract from the conversation that was just compacted.
 /// Whether anything was printed.
 fn rebuild(
@@ -119,6 +147,7 @@ fn rebuild(
     cfg: &Config,
     deadline: Instant,
     why: WhyRebuilt,
+    corrections: Option<String>,
     out: &mut impl Write,
 ) -> Result<bool> {
     let input = &hook.input;
@@ -144,6 +173,10 @@ fn rebuild(
     };
     let Some(text) = built.render(&meta) else {
         return Ok(false);
+    };
+    let text = match corrections {
+        Some(c) => crate::corrections::inserted(&text, &c),
+        None => text,
     };
     out.write_all(text.as_bytes())?;
     out.flush()?;

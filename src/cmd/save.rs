@@ -11,6 +11,7 @@ use crate::pipeline;
 use crate::record::Format;
 use crate::render::{Meta, Source};
 use crate::steer::directive;
+use crate::tasks::Status;
 use crate::text::{folded_line, utf16_len};
 use crate::transcript::Limits;
 use anyhow::{Context, Result};
@@ -74,8 +75,10 @@ pub fn save(input: impl Read, cfg: &Config, deadline: Instant, out: &mut impl Wr
             .context("could not print the summarizer directive")?;
     }
     if let Ok(snaps) = &written {
+        // Corrections still waiting are about an earlier summary: this compaction replaces it.
+        snaps.drop_corrections();
         // What the PostCompact audit compares the summary with, and the history entry.
-        let digest = digest(&built.extraction, units > 0);
+        let digest = digest(&built.extraction, built.stats.format, units > 0);
         if let Err(e) = serde_json::to_vec(&digest)
             .map_err(anyhow::Error::from)
             .and_then(|b| snaps.save_digest(&b))
@@ -101,9 +104,17 @@ pub fn save(input: impl Read, cfg: &Config, deadline: Instant, out: &mut impl Wr
 
 /// What was protected, for the PostCompact audit: the open tasks (or, without a task list, the
 /// unchecked checklist items), the latest instruction, the plan's title.
-fn digest(ex: &Extraction, saved: bool) -> Digest {
+fn digest(ex: &Extraction, format: Format, saved: bool) -> Digest {
     let (open_kind, items) = ex.open_work();
     let open = items.iter().map(|(text, _)| (*text).to_owned()).collect();
+    let states = items
+        .iter()
+        .map(|(_, status)| match status {
+            Some(Status::InProgress) => "in_progress".to_owned(),
+            Some(Status::Pending) => "pending".to_owned(),
+            _ => String::new(),
+        })
+        .collect();
     Digest {
         saved_at: history::now(),
         saved,
@@ -116,6 +127,13 @@ fn digest(ex: &Extraction, saved: bool) -> Digest {
             .filter(|_| ex.unread_prompt.is_none())
             .cloned(),
         plan: ex.plan.as_ref().map(|p| p.title.clone()),
+        states,
+        actions: ex.actions.clone(),
+        files: ex.files_changed.clone(),
+        client: Some(match format {
+            Format::Codex => "codex".to_owned(),
+            _ => "claude".to_owned(),
+        }),
     }
     .bounded()
 }

@@ -147,5 +147,17 @@ fn line(e: &Entry) -> String {
             }
         ));
     }
+    if e.corrections > 0 {
+        parts.push(format!(
+            "{} correction{} for the model, {}",
+            e.corrections,
+            if e.corrections == 1 { "" } else { "s" },
+            if e.corrected_time.is_some() {
+                "handed over"
+            } else {
+                "not handed over yet"
+            }
+        ));
+    }
     parts.join("; ")
 }

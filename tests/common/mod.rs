@@ -369,3 +369,23 @@ impl Drop for Server {
         self.stop.store(true, Ordering::Relaxed);
     }
 }
+
+/// The shared corpus of real transcripts beside this checkout (`../shared/transcripts`), or
+/// `None` with a message; `COMPACT_GUARDIAN_REQUIRE_CORPUS` (set by `.ci/run`) makes its absence
+/// a failure instead.
+pub fn corpus() -> Option<PathBuf> {
+    let dir = PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("../shared/transcripts");
+    if dir.is_dir() {
+        return Some(dir);
+    }
+    assert!(
+        std::env::var_os("COMPACT_GUARDIAN_REQUIRE_CORPUS").is_none(),
+        "COMPACT_GUARDIAN_REQUIRE_CORPUS is set but {} is absent",
+        dir.display()
+    );
+    eprintln!(
+        "skipping: {} is absent (the shared corpus beside this checkout)",
+        dir.display()
+    );
+    None
+}

@@ -25,6 +25,10 @@ const MARKER: &str = "# [compact-guardian snapshot]";
 const END: &str = "(End of snapshot.)";
 /// The summary the mock writes: wrong on purpose, as real summaries sometimes are.
 const FALSE_SUMMARY: &str = "All of the user's requests are complete. There is no remaining work.";
+/// A summary that calls an open item done and a failed test run passing (issue #27).
+const CLAIMING_SUMMARY: &str = "The renderer is done. All billing tests pass.";
+/// A summary that is right about the same session.
+const RIGHT_SUMMARY: &str = "The renderer and the billing tests are still open; the last billing test run failed. The user asked never to call unwrap() in the importer code.";
 
 fn repo() -> PathBuf {
     PathBuf::from(env!("CARGO_MANIFEST_DIR"))
@@ -53,6 +57,15 @@ fn claude() -> Option<PathBuf> {
 fn brain(project: PathBuf) -> Brain {
     Arc::new(move |req: &Value| {
         if is_summarizer(req) {
+            // A session that ran PYTEST gets a summary that claims more than happened, or, with
+            // RIGHTSUMMARY, one that tells it as it was.
+            let asked = req.to_string();
+            if asked.contains("RIGHTSUMMARY") {
+                return Reply::Text(format!("<summary>{RIGHT_SUMMARY}</summary>"));
+            }
+            if asked.contains("PYTEST") {
+                return Reply::Text(format!("<summary>{CLAIMING_SUMMARY}</summary>"));
+            }
             return Reply::Text(format!("<summary>{FALSE_SUMMARY}</summary>"));
         }
         let (prompt, step) = current_prompt(req);
@@ -91,6 +104,12 @@ fn brain(project: PathBuf) -> Brain {
                     json!({"command": "ls", "description": "List files"}),
                 ),
             ]
+        } else if prompt.contains("PYTEST") {
+            // A test run that fails (exit 5 with no tests, 127 without pytest).
+            vec![tool(
+                "Bash",
+                json!({"command": "pytest -q tests/billing", "description": "Run the billing tests"}),
+            )]
         } else if prompt.contains("CHECKLIST") {
             // Task tools are disabled in `-p` sessions: the plan is a checklist reply.
             return Reply::Text("Plan:\n- [ ] renderer\n- [ ] billing tests".into());
@@ -703,7 +722,15 @@ fn automatic_compaction_is_audited_and_recorded_in_the_real_cli() {
     };
     s.run("CHECKLIST Plan the renderer and the billing tests");
     s.run("FILLCONTEXT read the whole repository");
-    s.run("continue with the renderer");
+    // The compaction comes first in this turn; the model then writes a file: the corrections
+    // (the summary called every item done) reach it after that tool call, or with the prompt.
+    s.run("WRITE:renderer.txt continue with the renderer");
+    let seen = corrections_seen(&s.requests());
+    assert!(
+        seen.first()
+            .is_some_and(|t| t.contains("the record still has 2 unchecked checklist items")),
+        "{seen:#?}"
+    );
     let v = status_json(&dir);
     let last = &v["compactions"][0];
     assert_eq!(last["trigger"], "auto", "{v}");
@@ -723,4 +750,65 @@ fn status_json(dir: &str) -> Value {
         .output()
         .unwrap();
     serde_json::from_slice(&status.stdout).unwrap()
+}
+
+/// The corrections text in the requests after the compaction request, as the model receives it.
+fn corrections_seen(requests: &[Value]) -> Vec<String> {
+    let compaction = requests
+        .iter()
+        .rposition(is_summarizer)
+        .expect("a compaction");
+    requests[compaction + 1..]
+        .iter()
+        .flat_map(|r| {
+            let mut strings = Vec::new();
+            all_strings(r, &mut strings);
+            strings
+        })
+        .filter(|s| s.contains("## Corrections to the compaction summary"))
+        .collect()
+}
+
+/// Issue #27 in the real CLI: a summary that calls an open checklist item done, says the tests
+/// pass after a failing run, and leaves out the latest instruction; the first request after the
+/// compaction that follows a prompt carries a corrections section naming all three, once.
+#[test]
+fn the_model_is_told_what_the_summary_got_wrong_in_the_real_cli() {
+    let Some(s) = Session::new(&[]) else { return };
+    s.run("CHECKLIST Plan the renderer and the billing tests");
+    s.run("PYTEST run the billing tests");
+    s.run("never call unwrap() in the importer code, use the error type");
+    s.run("/compact");
+    s.run("What is next?");
+    let seen = corrections_seen(&s.requests());
+    let text = seen.first().expect("no request carried the corrections");
+    for said in [
+        "The summary calls \"renderer\" done",
+        "still unchecked in the agent's checklist",
+        "the last test run, `pytest -q tests/billing`, failed",
+        "does not mention the user's latest instruction: \"never call unwrap() in the importer code",
+    ] {
+        assert!(text.contains(said), "{said}:\n{text}");
+    }
+    // Once: the same corrections are in later requests only as the history of that one.
+    s.run("And then?");
+    let reqs = s.requests();
+    let last = reqs.last().unwrap().to_string();
+    assert_eq!(
+        last.matches("## Corrections to the compaction summary")
+            .count(),
+        1,
+        "handed over once"
+    );
+}
+
+#[test]
+fn a_right_summary_brings_no_corrections_in_the_real_cli() {
+    let Some(s) = Session::new(&[]) else { return };
+    s.run("CHECKLIST Plan the renderer and the billing tests RIGHTSUMMARY");
+    s.run("PYTEST run the billing tests");
+    s.run("never call unwrap() in the importer code, use the error type");
+    s.run("/compact");
+    s.run("What is next?");
+    assert!(corrections_seen(&s.requests()).is_empty());
 }

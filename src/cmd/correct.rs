@@ -1,0 +1,67 @@
+//! `correct`: the UserPromptSubmit and PostToolUse hook (issue #27, D025). Hands the model the
+//! corrections the PostCompact audit found in the summary, once, as `additionalContext`: in
+//! Claude Code the summary reaches compact-guardian only in PostCompact, after restore has run,
+//! so the next prompt or the next tool call is the first moment the model can be told. Runs
+//! after every tool call, so when nothing is waiting it costs one look at the folder.
+
+use super::hook;
+use crate::config::Config;
+use crate::failopen::debug;
+use crate::history;
+use crate::record::Format;
+use crate::store::Store;
+use crate::transcript;
+use anyhow::Result;
+use std::io::{Read, Write};
+use std::path::Path;
+
+/// Events whose `additionalContext` reaches the model.
+const CONTEXT_EVENTS: &[&str] = &["UserPromptSubmit", "PostToolUse", "SessionStart"];
+
+/// Reads the hook input from `input` and, if corrections wait for its session, prints them.
+pub fn correct(mut input: impl Read, cfg: &Config, out: &mut impl Write) -> Result<()> {
+    let pending = cfg
+        .dir
+        .as_ref()
+        .is_some_and(|d| Store::new(d, cfg.ttl).corrections_pending());
+    if !pending {
+        // Read what the client sends (a tool's whole output, at times), so that it never writes
+        // into a closed pipe; nothing is parsed.
+        std::io::copy(&mut input, &mut std::io::sink())?;
+        return Ok(());
+    }
+    let hook = hook::begin(input, cfg)?;
+    let Ok(snaps) = &hook.snapshots else {
+        return Ok(());
+    };
+    let event = hook.input.hook_event_name.as_deref().unwrap_or_default();
+    if !CONTEXT_EVENTS.contains(&event) {
+        return Ok(()); // kept for a hook whose output the model reads
+    }
+    // In Codex the restore, which runs after the audit, hands them over with the snapshot.
+    let codex = hook
+        .input
+        .transcript_path
+        .as_deref()
+        .and_then(|p| transcript::format_of(Path::new(p)))
+        == Some(Format::Codex);
+    if codex && event != "SessionStart" {
+        return Ok(());
+    }
+    let Some(text) = snaps.take_corrections() else {
+        return Ok(());
+    };
+    let json = serde_json::json!({
+        "hookSpecificOutput": {"hookEventName": event, "additionalContext": text}
+    });
+    writeln!(out, "{json}")?;
+    out.flush()?;
+    let session = hook.input.session_id.as_deref().unwrap_or_default();
+    let recorded = history::record(snaps.store(), session, history::Step::Complete, |e| {
+        e.corrected_time = Some(history::now());
+    });
+    if let Err(e) = recorded {
+        debug(cfg.debug, || format!("history not updated: {e:#}"));
+    }
+    Ok(())
+}
