@@ -1,18 +1,21 @@
 //! End to end in the real Codex CLI (`@openai/codex`, pinned and installed by `.ci/run` into
-//! `.e2e/codex/`), issue #17: the plugin is installed from a marketplace as a Codex user does,
-//! sessions run offline against a local stand-in for the Responses API, and an automatic
-//! compaction fires PreCompact and SessionStart(compact). Assertions are on the first request
-//! after the compaction: it must carry the snapshot, with the user's prompts and the open plan.
+//! `.e2e/codex/`), issues #17 and #28: the plugin is installed from a marketplace as a Codex user
+//! does, its hooks trusted as the TUI's review records it (each hook's hash in config.toml,
+//! checked through the app-server's `hooks/list`), sessions run offline against a local stand-in
+//! for the Responses API. An automatic compaction (`codex exec`) and a manual one (the
+//! app-server's `thread/compact/start`, which the TUI's `/compact` sends) followed by a quit and
+//! `codex exec resume` must each hand the snapshot to the model's next request.
 //!
 //! Skipped, with a message, when the CLI is not installed; `COMPACT_GUARDIAN_REQUIRE_E2E=1` (set
 //! by `.ci/run`) turns the skip into a failure. `COMPACT_GUARDIAN_CODEX=<path>` runs another build.
 
 use super::mock_api::read_request;
 use serde_json::{Value, json};
+use std::io::BufRead;
 use std::io::{BufReader, Write};
 use std::net::{TcpListener, TcpStream};
 use std::path::{Path, PathBuf};
-use std::process::{Command, Output, Stdio};
+use std::process::{Child, ChildStdin, ChildStdout, Command, Output, Stdio};
 use std::sync::{Arc, Mutex};
 use std::time::Duration;
 
@@ -208,87 +211,12 @@ fn text(b: &[u8]) -> String {
 
 #[test]
 fn codex_auto_compaction_restores_prompts_plan_patch_and_failing_command() {
-    let Some(cli) = codex() else { return };
-    let tmp = tempfile::tempdir().unwrap();
-    let home = tmp.path().join("home");
-    let project = tmp.path().join("project");
-    let market = tmp.path().join("market");
-    for d in [&home.join(".codex"), &project, &market] {
-        std::fs::create_dir_all(d).unwrap();
-    }
-    marketplace(&market);
-    let catalog = tmp.path().join("models.json");
-    std::fs::write(&catalog, MODEL_CATALOG).unwrap();
-    let api = Responses::start();
-    let run = |args: &[&str]| -> Output {
-        Command::new(&cli)
-            .args(args)
-            .env_clear()
-            .env("PATH", std::env::var_os("PATH").unwrap_or_default())
-            .env("HOME", &home)
-            .env("CODEX_HOME", home.join(".codex"))
-            .env("MOCK_KEY", "test")
-            .env(
-                "COMPACT_GUARDIAN_BIN",
-                env!("CARGO_BIN_EXE_compact-guardian"),
-            )
-            .env("COMPACT_GUARDIAN_DIR", tmp.path().join("store"))
-            .current_dir(&project)
-            .stdin(Stdio::null())
-            .output()
-            .unwrap()
-    };
-    // Installed as a Codex user installs it: from the marketplace, unchanged.
-    let added = run(&["plugin", "marketplace", "add", market.to_str().unwrap()]);
-    assert!(added.status.success(), "{added:?}");
-    let installed = run(&["plugin", "add", "compact-guardian@compact-guardian"]);
-    assert!(installed.status.success(), "{installed:?}");
-
-    let provider = format!(
-        "model_providers.mock={{name=\"mock\",base_url=\"http://127.0.0.1:{}/v1\",wire_api=\"responses\",env_key=\"MOCK_KEY\"}}",
-        api.port
-    );
-    let catalog_cfg = format!("model_catalog_json={}", catalog.display());
-    let limit = format!("model_auto_compact_token_limit={COMPACT_LIMIT}");
-    let common = [
-        "-c",
-        "model_provider=mock",
-        "-c",
-        &provider,
-        "-c",
-        &catalog_cfg,
-        "-c",
-        "tools.update_plan.enabled=true",
-        "-c",
-        &limit,
-        "-m",
-        "mock-model",
-        "--skip-git-repo-check",
-        "--dangerously-bypass-approvals-and-sandbox",
-        // A fresh plugin's hooks need the user's trust (the TUI asks); automation vouches here.
-        "--dangerously-bypass-hook-trust",
-        "-C",
-        project.to_str().unwrap(),
-    ];
-    let exec = |extra: &[&str]| -> Output {
-        let mut args = vec!["exec"];
-        args.extend_from_slice(&common);
-        args.extend_from_slice(extra);
-        let o = run(&args);
-        assert!(
-            o.status.success(),
-            "codex exec {extra:?}: {}",
-            text(&o.stderr)
-        );
-        o
-    };
+    let Some(c) = Codex::new() else { return };
+    // Hooks trusted as a user trusts them in the TUI's review.
+    c.trust_hooks();
+    let exec = |extra: &[&str]| c.exec(extra);
     exec(&["PLAN: make the importer retry failed batches"]);
-    let rollout = walk(&home.join(".codex/sessions"))
-        .into_iter()
-        .find(|p| p.extension().is_some_and(|e| e == "jsonl"))
-        .expect("a rollout");
-    let name = rollout.file_stem().unwrap().to_string_lossy().into_owned();
-    let id = &name[name.len() - 36..];
+    let id = &c.session_id();
     exec(&["resume", id, "PATCH: add the notes file"]);
     exec(&["resume", id, "FAIL: run the tests"]);
     exec(&["resume", id, "BIG: read the whole repository"]);
@@ -298,7 +226,7 @@ fn codex_auto_compaction_restores_prompts_plan_patch_and_failing_command() {
         "continue with the renderer, then the billing tests",
     ]);
 
-    let requests = api.requests();
+    let requests = c.api.requests();
     let compaction = requests
         .iter()
         .position(|r| r.to_string().contains("CONTEXT CHECKPOINT COMPACTION"))
@@ -369,4 +297,348 @@ fn walk(dir: &Path) -> Vec<PathBuf> {
         }
     }
     out
+}
+
+/// A Codex home with the plugin installed from a marketplace, talking to its own stand-in API.
+struct Codex {
+    cli: PathBuf,
+    tmp: tempfile::TempDir,
+    api: Responses,
+}
+
+impl Codex {
+    fn new() -> Option<Codex> {
+        let cli = codex()?;
+        let tmp = tempfile::tempdir().unwrap();
+        let c = Codex {
+            cli,
+            tmp,
+            api: Responses::start(),
+        };
+        for d in [c.home().join(".codex"), c.project(), c.path("market")] {
+            std::fs::create_dir_all(d).unwrap();
+        }
+        marketplace(&c.path("market"));
+        std::fs::write(c.path("models.json"), MODEL_CATALOG).unwrap();
+        let market = c.path("market");
+        for args in [
+            &["plugin", "marketplace", "add", market.to_str().unwrap()][..],
+            &["plugin", "add", "compact-guardian@compact-guardian"],
+        ] {
+            let o = c.command().args(args).output().unwrap();
+            assert!(o.status.success(), "{args:?}: {o:?}");
+        }
+        Some(c)
+    }
+
+    fn path(&self, name: &str) -> PathBuf {
+        self.tmp.path().join(name)
+    }
+
+    fn home(&self) -> PathBuf {
+        self.path("home")
+    }
+
+    fn project(&self) -> PathBuf {
+        self.path("project")
+    }
+
+    fn command(&self) -> Command {
+        let mut c = Command::new(&self.cli);
+        c.env_clear()
+            .env("PATH", std::env::var_os("PATH").unwrap_or_default())
+            .env("HOME", self.home())
+            .env("CODEX_HOME", self.home().join(".codex"))
+            .env("MOCK_KEY", "test")
+            .env(
+                "COMPACT_GUARDIAN_BIN",
+                env!("CARGO_BIN_EXE_compact-guardian"),
+            )
+            .env("COMPACT_GUARDIAN_DIR", self.path("store"))
+            .current_dir(self.project())
+            .stdin(Stdio::null());
+        c
+    }
+
+    /// The `-c` settings that point the CLI at the stand-in.
+    fn config(&self) -> Vec<String> {
+        let provider = format!(
+            "model_providers.mock={{name=\"mock\",base_url=\"http://127.0.0.1:{}/v1\",wire_api=\"responses\",env_key=\"MOCK_KEY\"}}",
+            self.api.port
+        );
+        [
+            "model_provider=mock".to_owned(),
+            provider,
+            format!("model_catalog_json={}", self.path("models.json").display()),
+            "tools.update_plan.enabled=true".to_owned(),
+            format!("model_auto_compact_token_limit={COMPACT_LIMIT}"),
+            "model=mock-model".to_owned(),
+        ]
+        .into_iter()
+        .flat_map(|c| ["-c".to_owned(), c])
+        .collect()
+    }
+
+    /// `codex exec [extra]`, with hooks as the user trusted them (no bypass).
+    fn exec(&self, extra: &[&str]) -> Output {
+        let o = self
+            .command()
+            .arg("exec")
+            .args(self.config())
+            .args([
+                "--skip-git-repo-check",
+                "--dangerously-bypass-approvals-and-sandbox",
+            ])
+            .args(extra)
+            .output()
+            .unwrap();
+        assert!(
+            o.status.success(),
+            "codex exec {extra:?}: {}",
+            text(&o.stderr)
+        );
+        o
+    }
+
+    fn session_id(&self) -> String {
+        let rollout = walk(&self.home().join(".codex/sessions"))
+            .into_iter()
+            .find(|p| p.extension().is_some_and(|e| e == "jsonl"))
+            .expect("a rollout");
+        let name = rollout.file_stem().unwrap().to_string_lossy().into_owned();
+        name[name.len() - 36..].to_owned()
+    }
+
+    fn app_server(&self) -> AppServer {
+        let mut child = self
+            .command()
+            .arg("app-server")
+            .args(self.config())
+            .stdin(Stdio::piped())
+            .stdout(Stdio::piped())
+            .stderr(Stdio::null())
+            .spawn()
+            .unwrap();
+        let stdin = child.stdin.take().unwrap();
+        let stdout = std::io::BufReader::new(child.stdout.take().unwrap());
+        let mut s = AppServer {
+            child,
+            stdin,
+            stdout,
+            next: 0,
+        };
+        s.request(
+            "initialize",
+            json!({"clientInfo": {"name": "compact-guardian-tests", "title": "t", "version": "1"}}),
+        );
+        s.notify("initialized");
+        s
+    }
+
+    /// Trusts the plugin's hooks as the TUI's review does: each hook's current hash recorded as
+    /// trusted in config.toml. Returns each hook's event and its status before.
+    fn trust_hooks(&self) -> Vec<(String, String)> {
+        let mut server = self.app_server();
+        let listed = server.request("hooks/list", json!({"cwds": [self.project()]}));
+        let hooks = listed["data"][0]["hooks"]
+            .as_array()
+            .cloned()
+            .unwrap_or_default();
+        let mut config = std::fs::read_to_string(self.home().join(".codex/config.toml")).unwrap();
+        let mut before = Vec::new();
+        for h in &hooks {
+            let hash = h["currentHash"].as_str().unwrap();
+            let trusted = hash.split('/').next().unwrap();
+            config.push_str(&format!(
+                "\n[hooks.state.{}]\ntrusted_hash = \"{trusted}\"\n",
+                serde_json::to_string(h["key"].as_str().unwrap()).unwrap()
+            ));
+            before.push((
+                h["eventName"].as_str().unwrap().to_owned(),
+                h["trustStatus"].as_str().unwrap().to_owned(),
+            ));
+        }
+        std::fs::write(self.home().join(".codex/config.toml"), config).unwrap();
+        let after = server.request("hooks/list", json!({"cwds": [self.project()]}));
+        for h in after["data"][0]["hooks"].as_array().unwrap() {
+            assert_eq!(h["trustStatus"], "trusted", "{h}");
+        }
+        before
+    }
+
+    /// The history as `compact-guardian status --json` shows it.
+    fn status(&self) -> Value {
+        let o = Command::new(env!("CARGO_BIN_EXE_compact-guardian"))
+            .args(["status", "--json"])
+            .env("COMPACT_GUARDIAN_DIR", self.path("store"))
+            .output()
+            .unwrap();
+        serde_json::from_slice(&o.stdout).unwrap()
+    }
+}
+
+/// `codex app-server` on stdio (what the TUI and the IDE extensions drive): JSON-RPC, one message
+/// a line. Killed when dropped.
+struct AppServer {
+    child: Child,
+    stdin: ChildStdin,
+    stdout: std::io::BufReader<ChildStdout>,
+    next: u64,
+}
+
+impl AppServer {
+    fn notify(&mut self, method: &str) {
+        writeln!(self.stdin, "{}", json!({"method": method})).unwrap();
+    }
+
+    /// Sends a request and returns its result, passing over notifications (and failing the test
+    /// on an error or after 60 s of silence).
+    fn request(&mut self, method: &str, params: Value) -> Value {
+        self.next += 1;
+        let id = self.next;
+        writeln!(
+            self.stdin,
+            "{}",
+            json!({"method": method, "id": id, "params": params})
+        )
+        .unwrap();
+        loop {
+            let m = self
+                .message()
+                .unwrap_or_else(|| panic!("{method}: no answer"));
+            if m["id"] == id && m.get("method").is_none() {
+                assert!(m.get("error").is_none(), "{method}: {m}");
+                return m["result"].clone();
+            }
+        }
+    }
+
+    fn message(&mut self) -> Option<Value> {
+        let mut line = String::new();
+        self.stdout.read_line(&mut line).ok().filter(|n| *n > 0)?;
+        serde_json::from_str(&line).ok()
+    }
+}
+
+impl Drop for AppServer {
+    fn drop(&mut self) {
+        let _ = self.child.kill();
+        let _ = self.child.wait();
+    }
+}
+
+/// Issue #28: a manual compaction (the app-server's `thread/compact/start`, what the TUI's
+/// `/compact` sends), the session quit, then resumed with `codex exec resume`: Codex starts the
+/// resumed session with SessionStart(`resume`), never `compact`, and the snapshot it saved must
+/// reach the model there. Hooks run as the user trusted them (no bypass): six are listed.
+#[test]
+fn codex_manual_compact_then_quit_and_resume_hands_the_snapshot_over() {
+    let Some(c) = Codex::new() else { return };
+    let before = c.trust_hooks();
+    let mut events: Vec<&str> = before.iter().map(|(e, _)| e.as_str()).collect();
+    events.sort();
+    assert_eq!(
+        events,
+        [
+            "postCompact",
+            "postToolUse",
+            "preCompact",
+            "sessionStart",
+            "sessionStart",
+            "userPromptSubmit"
+        ],
+        "the hooks the README tells Codex users to trust"
+    );
+    assert!(before.iter().all(|(_, s)| s == "untrusted"), "{before:?}");
+    c.exec(&["PLAN: make the importer retry failed batches"]);
+    let id = c.session_id();
+    c.exec(&["resume", &id, "FAIL: run the tests"]);
+    let compacted = {
+        let mut server = c.app_server();
+        server.request("thread/resume", json!({"threadId": id}));
+        server.request("thread/compact/start", json!({"threadId": id}));
+        // Codex runs PreCompact, writes the summary, runs PostCompact; then the user quits.
+        let waited = std::time::Instant::now();
+        loop {
+            let v = c.status();
+            if v["compactions"][0]["audited"] == true {
+                break v;
+            }
+            assert!(waited.elapsed() < Duration::from_secs(60), "no audit: {v}");
+            std::thread::sleep(Duration::from_millis(100));
+        }
+    };
+    let last = &compacted["compactions"][0];
+    assert_eq!(last["saved"], true, "{compacted}");
+    assert!(
+        last["restored"].is_null(),
+        "nothing restored yet: {compacted}"
+    );
+    let before_resume = c.api.requests().len();
+    c.exec(&[
+        "resume",
+        &id,
+        "continue with the renderer, then the billing tests",
+    ]);
+    let after = &c.api.requests()[before_resume..];
+    let snapshot = after
+        .iter()
+        .flat_map(|r| r["input"].as_array().cloned().unwrap_or_default())
+        .filter(|it| it["role"] == "developer")
+        .flat_map(|it| it["content"].as_array().cloned().unwrap_or_default())
+        .filter_map(|b| b["text"].as_str().map(str::to_owned))
+        .find(|t| t.starts_with("# [compact-guardian snapshot]"))
+        .expect("the resumed session's first request carries the snapshot");
+    for item in [
+        "> PLAN: make the importer retry failed batches",
+        "[in progress] write renderer",
+        "## Corrections to the compaction summary",
+    ] {
+        assert!(snapshot.contains(item), "{item}:\n{snapshot}");
+    }
+    assert_eq!(c.status()["compactions"][0]["restored"], "snapshot");
+}
+
+/// Issue #28: after installing a newer version of the plugin, every hook is "modified since last
+/// trusted" and runs no more until trusted again (the README says so and how).
+#[test]
+fn codex_plugin_update_needs_the_hooks_trusted_again() {
+    let Some(c) = Codex::new() else { return };
+    c.trust_hooks();
+    // A newer version in the marketplace, installed as a user updates.
+    let market = c.path("market");
+    for f in [
+        ".claude-plugin/plugin.json",
+        ".claude-plugin/marketplace.json",
+    ] {
+        let p = market.join(f);
+        let body =
+            std::fs::read_to_string(&p)
+                .unwrap()
+                .replacen(env!("CARGO_PKG_VERSION"), "99.0.0", 1);
+        std::fs::write(&p, body).unwrap();
+    }
+    let git = |args: &[&str]| {
+        let o = Command::new("git")
+            .args(["-c", "user.name=t", "-c", "user.email=t@t"])
+            .args(args)
+            .current_dir(&market)
+            .output()
+            .unwrap();
+        assert!(o.status.success(), "git {args:?}: {o:?}");
+    };
+    git(&["commit", "-qam", "newer"]);
+    let o = c
+        .command()
+        .args(["plugin", "add", "compact-guardian@compact-guardian"])
+        .output()
+        .unwrap();
+    assert!(o.status.success(), "{o:?}");
+    let mut server = c.app_server();
+    let listed = server.request("hooks/list", json!({"cwds": [c.project()]}));
+    let hooks = listed["data"][0]["hooks"].as_array().unwrap();
+    assert_eq!(hooks.len(), 6, "{listed}");
+    for h in hooks {
+        assert_eq!(h["trustStatus"], "modified", "{h}");
+    }
 }
