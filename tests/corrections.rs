@@ -314,6 +314,10 @@ fn the_hook_after_every_tool_call_reads_its_input_and_prints_nothing_when_nothin
 /// lists its open work under "Pending Tasks" and quotes the user under "All user messages"; it
 /// makes no claim the record contradicts, so no correction is right.
 #[test]
+#[cfg_attr(
+    cg_no_corpus,
+    ignore = "needs the shared corpus of real transcripts in ../shared/transcripts"
+)]
 fn the_real_summary_in_the_corpus_gets_the_corrections_its_label_says() {
     let Some(dir) = corpus() else { return };
     let file = dir.join("claude-config__02fb0004-79f5-4617-90c8-faa9d1167059.jsonl");

@@ -210,6 +210,10 @@ fn text(b: &[u8]) -> String {
 }
 
 #[test]
+#[cfg_attr(
+    cg_no_codex,
+    ignore = "needs the Codex CLI: .ci/run installs it (npm install --prefix .e2e/codex @openai/codex@0.169.0)"
+)]
 fn codex_auto_compaction_restores_prompts_plan_patch_and_failing_command() {
     let Some(c) = Codex::new() else { return };
     // Hooks trusted as a user trusts them in the TUI's review.
@@ -532,6 +536,10 @@ impl Drop for AppServer {
 /// resumed session with SessionStart(`resume`), never `compact`, and the snapshot it saved must
 /// reach the model there. Hooks run as the user trusted them (no bypass): six are listed.
 #[test]
+#[cfg_attr(
+    cg_no_codex,
+    ignore = "needs the Codex CLI: .ci/run installs it (npm install --prefix .e2e/codex @openai/codex@0.169.0)"
+)]
 fn codex_manual_compact_then_quit_and_resume_hands_the_snapshot_over() {
     let Some(c) = Codex::new() else { return };
     let before = c.trust_hooks();
@@ -602,6 +610,10 @@ fn codex_manual_compact_then_quit_and_resume_hands_the_snapshot_over() {
 /// Issue #28: after installing a newer version of the plugin, every hook is "modified since last
 /// trusted" and runs no more until trusted again (the README says so and how).
 #[test]
+#[cfg_attr(
+    cg_no_codex,
+    ignore = "needs the Codex CLI: .ci/run installs it (npm install --prefix .e2e/codex @openai/codex@0.169.0)"
+)]
 fn codex_plugin_update_needs_the_hooks_trusted_again() {
     let Some(c) = Codex::new() else { return };
     c.trust_hooks();

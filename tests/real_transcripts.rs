@@ -116,6 +116,10 @@ fn budget_holds(ex: &Extraction, file: &str) {
 macro_rules! transcript_test {
     ($name:ident, $file:literal, $expect:expr) => {
         #[test]
+        #[cfg_attr(
+            cg_no_corpus,
+            ignore = "needs the shared corpus of real transcripts in ../shared/transcripts"
+        )]
         fn $name() {
             check($file, $expect);
         }
@@ -368,6 +372,10 @@ transcript_test!(
 /// The streaming pipeline (newest first, byte-level triage, early stop) gives what folding every
 /// parsed line gives, on every real transcript: the triage never drops a line that matters.
 #[test]
+#[cfg_attr(
+    cg_no_corpus,
+    ignore = "needs the shared corpus of real transcripts in ../shared/transcripts"
+)]
 fn streaming_triage_agrees_with_parsing_every_line() {
     let Some(dir) = corpus() else { return };
     let mut files = 0;
@@ -401,6 +409,10 @@ fn streaming_triage_agrees_with_parsing_every_line() {
 
 /// The compacted part of a real transcript (2.1.140 has one compaction): the fallback rebuild.
 #[test]
+#[cfg_attr(
+    cg_no_corpus,
+    ignore = "needs the shared corpus of real transcripts in ../shared/transcripts"
+)]
 fn rebuild_before_real_compaction_boundary() {
     let Some(dir) = corpus() else { return };
     let path = dir.join("claude-config__02fb0004-79f5-4617-90c8-faa9d1167059.jsonl");

@@ -43,7 +43,7 @@ fn claude() -> Option<PathBuf> {
     ];
     let found = candidates.into_iter().flatten().find(|p| p.is_file());
     if found.is_none() {
-        let msg = "the real Claude Code CLI is not installed (run .ci/run, or: npm install --prefix .e2e @anthropic-ai/claude-code)";
+        let msg = "the real Claude Code CLI is not installed (run .ci/run, or: npm install --prefix .e2e @anthropic-ai/claude-code@2.1.328)";
         if std::env::var_os("COMPACT_GUARDIAN_REQUIRE_E2E").is_some() {
             panic!("{msg}");
         }
@@ -339,6 +339,10 @@ fn instructions_section(snapshot: &str) -> &str {
 }
 
 #[test]
+#[cfg_attr(
+    cg_no_claude,
+    ignore = "needs the Claude Code CLI: .ci/run installs it (npm install --prefix .e2e @anthropic-ai/claude-code@2.1.328)"
+)]
 fn snapshot_and_steering_survive_two_compactions_in_the_real_cli() {
     let Some(s) = Session::new(&[]) else { return };
     s.run("WRITE:notes.txt Create notes.txt with a greeting — café ✓ 日本語");
@@ -437,6 +441,10 @@ fn snapshot_and_steering_survive_two_compactions_in_the_real_cli() {
 }
 
 #[test]
+#[cfg_attr(
+    cg_no_claude,
+    ignore = "needs the Claude Code CLI: .ci/run installs it (npm install --prefix .e2e @anthropic-ai/claude-code@2.1.328)"
+)]
 fn prompts_between_megabytes_of_tool_output_are_all_restored() {
     let Some(s) = Session::new(&[]) else { return };
     for i in 1..=5 {
@@ -469,6 +477,10 @@ fn prompts_between_megabytes_of_tool_output_are_all_restored() {
 }
 
 #[test]
+#[cfg_attr(
+    cg_no_claude,
+    ignore = "needs the Claude Code CLI: .ci/run installs it (npm install --prefix .e2e @anthropic-ai/claude-code@2.1.328)"
+)]
 fn typed_prompt_that_mentions_tags_comes_back_whole_in_the_real_cli() {
     // Issue #13: in the real CLI this came back as "/key to cmd_name. Never touch secrets.toml.".
     let Some(s) = Session::new(&[]) else { return };
@@ -520,6 +532,10 @@ fn typed_prompt_that_mentions_tags_comes_back_whole_in_the_real_cli() {
 }
 
 #[test]
+#[cfg_attr(
+    cg_no_claude,
+    ignore = "needs the Claude Code CLI: .ci/run installs it (npm install --prefix .e2e @anthropic-ai/claude-code@2.1.328)"
+)]
 fn marketplace_install_without_cargo_downloads_verifies_and_protects_the_first_compaction() {
     // Issue #11, the way a user without Rust installs: a marketplace (a clean copy of the plugin
     // files, no target/), the real CLI installing it, no cargo on PATH, and the release assets
@@ -632,6 +648,10 @@ fn marketplace_install_without_cargo_downloads_verifies_and_protects_the_first_c
 }
 
 #[test]
+#[cfg_attr(
+    cg_no_claude,
+    ignore = "needs the Claude Code CLI: .ci/run installs it (npm install --prefix .e2e @anthropic-ai/claude-code@2.1.328)"
+)]
 fn expired_snapshot_is_rebuilt_from_the_transcript() {
     // A TTL of zero makes every saved snapshot stale by the time restore runs: the fallback path.
     let Some(s) = Session::new(&[("COMPACT_GUARDIAN_TTL_SECS", "0")]) else {
@@ -649,6 +669,10 @@ fn expired_snapshot_is_rebuilt_from_the_transcript() {
 }
 
 #[test]
+#[cfg_attr(
+    cg_no_claude,
+    ignore = "needs the Claude Code CLI: .ci/run installs it (npm install --prefix .e2e @anthropic-ai/claude-code@2.1.328)"
+)]
 fn plugin_validates_in_the_real_cli() {
     let Some(cli) = claude() else { return };
     let home = tempfile::tempdir().unwrap();
@@ -687,6 +711,10 @@ fn plugin_and_cargo_versions_agree() {
 /// (in the `/compact` output) which open tasks the summary called done; the history and
 /// `compact-guardian status` in that HOME list the compaction.
 #[test]
+#[cfg_attr(
+    cg_no_claude,
+    ignore = "needs the Claude Code CLI: .ci/run installs it (npm install --prefix .e2e @anthropic-ai/claude-code@2.1.328)"
+)]
 fn post_compact_audit_tells_the_user_what_the_summary_called_done_in_the_real_cli() {
     let store = tempfile::tempdir().unwrap();
     let dir = store.path().to_str().unwrap().to_owned();
@@ -714,6 +742,10 @@ fn post_compact_audit_tells_the_user_what_the_summary_called_done_in_the_real_cl
 /// Issue #19: an automatic compaction runs the PostCompact hook too; it exits 0 (the session goes
 /// on) and the history records the compaction as automatic, saved, restored and audited.
 #[test]
+#[cfg_attr(
+    cg_no_claude,
+    ignore = "needs the Claude Code CLI: .ci/run installs it (npm install --prefix .e2e @anthropic-ai/claude-code@2.1.328)"
+)]
 fn automatic_compaction_is_audited_and_recorded_in_the_real_cli() {
     let store = tempfile::tempdir().unwrap();
     let dir = store.path().to_str().unwrap().to_owned();
@@ -773,6 +805,10 @@ fn corrections_seen(requests: &[Value]) -> Vec<String> {
 /// pass after a failing run, and leaves out the latest instruction; the first request after the
 /// compaction that follows a prompt carries a corrections section naming all three, once.
 #[test]
+#[cfg_attr(
+    cg_no_claude,
+    ignore = "needs the Claude Code CLI: .ci/run installs it (npm install --prefix .e2e @anthropic-ai/claude-code@2.1.328)"
+)]
 fn the_model_is_told_what_the_summary_got_wrong_in_the_real_cli() {
     let Some(s) = Session::new(&[]) else { return };
     s.run("CHECKLIST Plan the renderer and the billing tests");
@@ -803,6 +839,10 @@ fn the_model_is_told_what_the_summary_got_wrong_in_the_real_cli() {
 }
 
 #[test]
+#[cfg_attr(
+    cg_no_claude,
+    ignore = "needs the Claude Code CLI: .ci/run installs it (npm install --prefix .e2e @anthropic-ai/claude-code@2.1.328)"
+)]
 fn a_right_summary_brings_no_corrections_in_the_real_cli() {
     let Some(s) = Session::new(&[]) else { return };
     s.run("CHECKLIST Plan the renderer and the billing tests RIGHTSUMMARY");

@@ -1,0 +1,40 @@
+//! Tells the test suite which outside pieces are present: the real Claude Code and Codex CLIs
+//! (installed into `.e2e/` by `.ci/run`) and the shared corpus of real transcripts
+//! (`../shared/transcripts`). A test that needs an absent piece is then reported as ignored, with
+//! what it needs, in cargo's own summary, instead of passing without running. With
+//! `COMPACT_GUARDIAN_REQUIRE_E2E` / `COMPACT_GUARDIAN_REQUIRE_CORPUS` set (as CI sets them)
+//! nothing is ignored: an absent piece fails its tests. The binary itself is unaffected.
+
+use std::env;
+use std::path::PathBuf;
+
+fn main() {
+    let root = PathBuf::from(env::var_os("CARGO_MANIFEST_DIR").unwrap_or_default());
+    let present = |var: &str, default: PathBuf| -> bool {
+        println!("cargo::rerun-if-env-changed={var}");
+        let path = env::var_os(var).map_or(default, PathBuf::from);
+        println!("cargo::rerun-if-changed={}", path.display());
+        path.exists()
+    };
+    let required = |var: &str| {
+        println!("cargo::rerun-if-env-changed={var}");
+        env::var_os(var).is_some()
+    };
+    let e2e = required("COMPACT_GUARDIAN_REQUIRE_E2E");
+    let corpus = required("COMPACT_GUARDIAN_REQUIRE_CORPUS");
+    let claude = root.join(".e2e/node_modules/@anthropic-ai/claude-code-linux-x64/claude");
+    let codex = root.join(
+        ".e2e/codex/node_modules/@openai/codex-linux-x64/vendor/x86_64-unknown-linux-musl/bin/codex",
+    );
+    let shared = root.join("../shared/transcripts");
+    if !e2e && !present("COMPACT_GUARDIAN_CLAUDE", claude) {
+        println!("cargo::rustc-cfg=cg_no_claude");
+    }
+    if !e2e && !present("COMPACT_GUARDIAN_CODEX", codex) {
+        println!("cargo::rustc-cfg=cg_no_codex");
+    }
+    println!("cargo::rerun-if-changed={}", shared.display());
+    if !corpus && !shared.is_dir() {
+        println!("cargo::rustc-cfg=cg_no_corpus");
+    }
+}
