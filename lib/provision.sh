@@ -219,6 +219,27 @@ cg_release_url() {
 }
 
 # A JSON string body: backslashes, quotes and control characters escaped.
+# Appends "<epoch> <why>" to compact-guardian-unprotected.log in the snapshot folder (the
+# binary's COMPACT_GUARDIAN_DIR resolution), keeping the last 20 lines: a compaction no binary
+# protected, for `status`. Best effort, never fails.
+cg_record_unprotected() {
+    cg_dir=${COMPACT_GUARDIAN_DIR:-}
+    case $cg_dir in *[![:space:]]*) ;; *) cg_dir= ;; esac
+    if [ -z "$cg_dir" ]; then
+        cg_conf=${CLAUDE_CONFIG_DIR:-}
+        case $cg_conf in *[![:space:]]*) ;; *) cg_conf= ;; esac
+        [ -n "$cg_conf" ] || { [ -n "${HOME:-}" ] && cg_conf=$HOME/.claude; } || return 0
+        cg_dir=$cg_conf/compact-guardian
+    fi
+    mkdir -p "$cg_dir" 2>/dev/null && [ -d "$cg_dir" ] && [ ! -L "$cg_dir/compact-guardian-unprotected.log" ] || return 0
+    cg_log=$cg_dir/compact-guardian-unprotected.log
+    printf '%s %s\n' "$(date +%s)" "$(printf '%s' "$1" | tr -d '\000-\037')" >>"$cg_log" 2>/dev/null || return 0
+    if [ "$(wc -l <"$cg_log" 2>/dev/null)" -gt 20 ] 2>/dev/null; then
+        tail -n 20 "$cg_log" >"$cg_log.tmp" 2>/dev/null && mv -f "$cg_log.tmp" "$cg_log" 2>/dev/null
+    fi
+    return 0
+}
+
 cg_json_escape() {
     printf '%s' "$1" | tr '\n\r\t' '   ' | sed -e 's/\\/\\\\/g' -e 's/"/\\"/g'
 }

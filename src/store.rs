@@ -70,6 +70,25 @@ pub enum Taken {
     Refused(&'static str),
 }
 
+impl Taken {
+    /// What happened, in words (for `COMPACT_GUARDIAN_DEBUG`).
+    pub fn said(&self) -> String {
+        match self {
+            Taken::Printed => "the saved snapshot was printed".to_owned(),
+            Taken::Missing => "no snapshot was saved for this session".to_owned(),
+            Taken::TakenByOther => {
+                "another restore of this compaction took the snapshot".to_owned()
+            }
+            Taken::Stale => {
+                "the snapshot was past its freshness limit: deleted unprinted".to_owned()
+            }
+            Taken::Refused(why) => {
+                format!("the file at the snapshot's place was left alone: {why}")
+            }
+        }
+    }
+}
+
 /// A folder of snapshots with a freshness limit.
 #[derive(Debug, Clone)]
 pub struct Store {

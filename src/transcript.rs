@@ -71,6 +71,38 @@ pub struct ScanStats {
     pub format: Format,
 }
 
+impl ScanStats {
+    /// One line for `COMPACT_GUARDIAN_DEBUG`: how much was read and how.
+    pub fn summary(&self) -> String {
+        let mb = |b: u64| b as f64 / 1_048_576.0;
+        format!(
+            "read {:.1} of {:.1} MB of a {} transcript: {} lines parsed, {} reduced to their parent link, {} skipped unparsed, {} unreadable, {} read shrunk, {} too large; {}{}",
+            mb(self.bytes_scanned),
+            mb(self.file_bytes),
+            match self.format {
+                Format::ClaudeCode => "Claude Code",
+                Format::Codex => "Codex",
+            },
+            self.parsed_lines,
+            self.link_lines,
+            self.skipped_unparsed,
+            self.skipped_lines,
+            self.shrunk_lines,
+            self.oversized_lines,
+            if self.reached_start {
+                "reached its start"
+            } else {
+                "stopped before its start"
+            },
+            if self.hit_deadline {
+                " (the time budget ran out)"
+            } else {
+                ""
+            }
+        )
+    }
+}
+
 /// Opens `path` for reading only if it is a regular file, without ever blocking on a FIFO.
 pub fn open_regular(path: &Path) -> Result<File> {
     if path.as_os_str().is_empty() {

@@ -370,8 +370,36 @@ fn debug_mode_explains_on_stderr() {
         .stdin(hook("s1", &t))
         .run();
     assert_eq!(r.code, Some(0));
-    assert!(r.stderr.contains("debug: scan:"), "{}", r.stderr);
+    assert!(
+        r.stderr
+            .contains("debug: read 0.0 of 0.0 MB of a Claude Code transcript:")
+            && r.stderr.contains("reached its start"),
+        "{}",
+        r.stderr
+    );
     assert!(r.stderr.contains("debug: wrote"));
+    // Issue #30 point 5: words, not Rust `Debug` dumps, and a restore that prints nothing says
+    // why.
+    assert!(!r.stderr.contains("ScanStats"), "{}", r.stderr);
+    let first = sb.restore(&start_hook("s1", &t));
+    assert!(first.stdout.contains("Saved by"));
+    let again = sb
+        .cmd(&["restore"])
+        .env("COMPACT_GUARDIAN_DEBUG", "1")
+        .stdin(start_hook("s1", &t))
+        .run();
+    assert_eq!(again.stdout, "");
+    assert!(
+        again
+            .stderr
+            .contains("no snapshot was saved for this session")
+            && again
+                .stderr
+                .contains("nothing printed: a restore 0 s ago already handed"),
+        "{}",
+        again.stderr
+    );
+    assert!(!again.stderr.contains("Some("), "{}", again.stderr);
 }
 
 #[test]

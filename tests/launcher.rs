@@ -700,6 +700,49 @@ fn an_unprotected_compaction_is_told_where_the_user_looks_each_time() {
     assert!(msg.contains("still being downloaded or built"), "{msg}");
 }
 
+#[test]
+fn a_compaction_no_binary_ran_for_is_recorded_and_status_shows_it() {
+    // Issue #30 point 3: no binary ran, so nothing recorded the one failure `status` exists to
+    // show. The launcher notes it in the snapshot folder; `status` lists it and exits 1.
+    let p = Plugin::new();
+    for _ in 0..25 {
+        let o = p.run("compact-guardian", &["save"], &[], "{}");
+        assert_eq!(o.status.code(), Some(0));
+    }
+    let log = fs::read_to_string(p.path("store/compact-guardian-unprotected.log")).unwrap();
+    assert_eq!(log.lines().count(), 20, "kept bounded: {log}");
+    assert!(
+        log.lines()
+            .all(|l| l.contains("could not reach the download server")),
+        "{log}"
+    );
+    let status = Command::new(env!("CARGO_BIN_EXE_compact-guardian"))
+        .arg("status")
+        .env("COMPACT_GUARDIAN_DIR", p.path("store"))
+        .output()
+        .unwrap();
+    let shown = text(&status.stdout);
+    assert_eq!(status.status.code(), Some(1), "{shown}");
+    assert!(
+        shown.contains("Compactions NOT protected because no binary ran")
+            && shown.contains("could not reach the download server"),
+        "{shown}"
+    );
+}
+
+#[test]
+fn a_command_run_by_hand_without_a_binary_says_why_and_fails() {
+    // Issue #30 point 5: `bin/compact-guardian preview FILE` with no binary exited 0, silently
+    // to the eye. A person gets the reason and exit 1; hooks still exit 0.
+    let p = Plugin::new();
+    for args in [&["preview", "t.jsonl"][..], &["status"], &["--version"]] {
+        let o = p.run("compact-guardian", args, &[], "");
+        assert_eq!(o.status.code(), Some(1), "{args:?}");
+        assert!(text(&o.stderr).contains("no native binary"), "{args:?}");
+    }
+    assert!(!p.path("store/compact-guardian-unprotected.log").exists());
+}
+
 // ---- At the compaction itself (issue #22): no startup hook has run since the install.
 
 #[test]

@@ -84,7 +84,30 @@ pub fn audit(
             .is_ok(),
         _ => false,
     };
-    debug(cfg.debug, || format!("audit: {findings:?}"));
+    debug(cfg.debug, || match (&digest, &findings) {
+        (None, _) => {
+            "no digest: save did not run for this compaction, or an audit took it".to_owned()
+        }
+        (Some(_), None) => {
+            "no summary to compare (none given, or not found in the rollout)".to_owned()
+        }
+        (Some(d), Some(f)) => format!(
+            "{} open items; {} corrections for the model ({}); {} items not mentioned; latest instruction {}",
+            d.open.len(),
+            f.corrections.len(),
+            f.corrections
+                .iter()
+                .map(|c| format!("{:?}", c.kind))
+                .collect::<Vec<_>>()
+                .join(", "),
+            f.not_mentioned.len(),
+            match f.latest_kept {
+                Some(true) => "kept",
+                Some(false) => "left out",
+                None => "not judged",
+            }
+        ),
+    });
     // One read of the history: this compaction's entry as save and restore left it, completed.
     let entry = snaps.and_then(|s| {
         let recorded = history::record(s.store(), &session, Step::Complete, |e| {

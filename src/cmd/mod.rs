@@ -54,7 +54,7 @@ pub fn run(args: Vec<OsString>) -> ExitCode {
     let hard_limit = cfg.budget + HARD_LIMIT_MARGIN;
     match cli.command {
         Command::Save => run_hook("save", cfg.debug, hard_limit, || {
-            let stdin = stdin_or_refuse()?;
+            let stdin = stdin_or_refuse("save")?;
             save(
                 stdin,
                 &cfg,
@@ -69,7 +69,7 @@ pub fn run(args: Vec<OsString>) -> ExitCode {
                     "stdout leads nowhere (closed?): the snapshot is kept for a later restore"
                 );
             }
-            let stdin = stdin_or_refuse()?;
+            let stdin = stdin_or_refuse("restore")?;
             restore(
                 stdin,
                 &cfg,
@@ -78,7 +78,7 @@ pub fn run(args: Vec<OsString>) -> ExitCode {
             )
         }),
         Command::Audit => run_hook("audit", cfg.debug, hard_limit, || {
-            let stdin = stdin_or_refuse()?;
+            let stdin = stdin_or_refuse("audit")?;
             audit(
                 stdin,
                 &cfg,
@@ -87,7 +87,7 @@ pub fn run(args: Vec<OsString>) -> ExitCode {
             )
         }),
         Command::Correct => run_hook("correct", cfg.debug, hard_limit, || {
-            let stdin = stdin_or_refuse()?;
+            let stdin = stdin_or_refuse("correct")?;
             correct(stdin, &cfg, &mut std::io::stdout().lock())
         }),
         Command::Status { json } => {
@@ -114,12 +114,19 @@ pub fn run(args: Vec<OsString>) -> ExitCode {
     }
 }
 
-/// Stdin, unless it is a terminal: a person who runs a hook by hand gets told instead of a hang.
-fn stdin_or_refuse() -> anyhow::Result<std::io::StdinLock<'static>> {
+/// Stdin, unless it is a terminal: a person who runs a hook by hand gets told, with an example
+/// for that hook, instead of a hang.
+fn stdin_or_refuse(hook: &str) -> anyhow::Result<std::io::StdinLock<'static>> {
     let stdin = std::io::stdin();
     if stdin.is_terminal() {
+        let example = match hook {
+            "restore" => r#"{"session_id":"s","transcript_path":"t.jsonl","source":"compact"}"#,
+            "audit" => r#"{"session_id":"s","compact_summary":"All tasks are done."}"#,
+            "correct" => r#"{"session_id":"s","hook_event_name":"UserPromptSubmit"}"#,
+            _ => r#"{"session_id":"s","transcript_path":"t.jsonl","trigger":"manual"}"#,
+        };
         anyhow::bail!(
-            "expects the hook's JSON on stdin, e.g. echo '{{\"session_id\":\"s\",\"transcript_path\":\"t.jsonl\"}}' | compact-guardian save"
+            "expects the hook's JSON on stdin, e.g. echo '{example}' | compact-guardian {hook}"
         );
     }
     Ok(stdin.lock())

@@ -63,8 +63,9 @@ pub fn restore(
             None
         }
     };
-    debug(cfg.debug, || {
-        format!("snapshot for this session: {taken:?}")
+    debug(cfg.debug, || match &taken {
+        Some(t) => t.said(),
+        None => "the snapshot folder could not be used".to_owned(),
     });
     // Printed here, or by a restore racing this one, or by a duplicate hook moments ago: the model
     // already has the saved context, and a rebuilt copy would only repeat it. The session's
@@ -90,6 +91,14 @@ pub fn restore(
         (_, Ok(snaps)) if snaps.store().write_problem().is_some() => WhyRebuilt::FolderUnusable,
         _ => WhyRebuilt::NotSaved,
     });
+    if why.is_none() && !printed {
+        debug(cfg.debug, || {
+            format!(
+                "nothing printed: a restore {} s ago already handed this compaction's snapshot over (a duplicate hook)",
+                restored_ago.map_or(0, |a| a.as_secs())
+            )
+        });
+    }
     let rebuilt = match why {
         Some(why) => rebuild(&hook, cfg, deadline, why, corrections.take(), out),
         None => Ok(false),
@@ -162,7 +171,7 @@ fn rebuild(
         deadline: Some(deadline),
     };
     let built = pipeline::build(Path::new(path), Part::Compacted, limits)?;
-    debug(cfg.debug, || format!("rebuild scan: {:?}", built.stats));
+    debug(cfg.debug, || format!("rebuild: {}", built.stats.summary()));
     let meta = Meta {
         taken_at: SystemTime::now(),
         trigger: None,

@@ -36,7 +36,7 @@ pub fn save(input: impl Read, cfg: &Config, deadline: Instant, out: &mut impl Wr
         deadline: Some(deadline),
     };
     let built = pipeline::build(Path::new(path), Part::Whole, limits)?;
-    debug(cfg.debug, || format!("scan: {:?}", built.stats));
+    debug(cfg.debug, || built.stats.summary());
     let meta = Meta {
         taken_at: SystemTime::now(),
         trigger: hook.input.trigger.clone(),

@@ -14,8 +14,9 @@ use std::time::{Duration, UNIX_EPOCH};
 /// How many compactions the text form lists.
 const SHOWN: usize = 10;
 
-/// Prints the status as text, or as JSON with `json`. `Ok(false)` when compactions cannot be
-/// protected (the snapshot folder cannot be used): the command then exits 1, as a health check.
+/// Prints the status as text, or as JSON with `json`. `Ok(false)` when compactions are not
+/// protected (the snapshot folder cannot be used, or the newest compaction found no binary): the
+/// command then exits 1, as a health check.
 pub fn status(cfg: &Config, json: bool, out: &mut impl Write) -> Result<bool> {
     let binary = std::env::current_exe()
         .map(|p| p.display().to_string())
@@ -28,6 +29,12 @@ pub fn status(cfg: &Config, json: bool, out: &mut impl Write) -> Result<bool> {
         None => Some("no folder: set COMPACT_GUARDIAN_DIR or HOME".to_owned()),
     };
     let entries: Vec<Entry> = store.as_ref().map(history::read).unwrap_or_default();
+    let unprotected = store.as_ref().map(unprotected).unwrap_or_default();
+    // The newest compaction went unprotected (no binary ran for it): not healthy.
+    let last_unprotected = unprotected
+        .last()
+        .is_some_and(|(t, _)| entries.iter().filter(|e| e.save_ran).all(|e| e.time < *t));
+    let healthy = problem.is_none() && !last_unprotected;
     // When each hook last ran: its own time where the entry has it (older entries have only
     // the compaction's).
     let last = |at: fn(&Entry) -> Option<u64>| entries.iter().filter_map(at).max();
@@ -48,9 +55,10 @@ pub fn status(cfg: &Config, json: bool, out: &mut impl Write) -> Result<bool> {
             "last_run": {"save": save, "restore": restore, "audit": audit},
             "ignored_settings": cfg.ignored,
             "compactions": entries.iter().rev().collect::<Vec<_>>(),
+            "unprotected": unprotected.iter().rev().map(|(t, why)| json!({"time": t, "why": why})).collect::<Vec<_>>(),
         });
         writeln!(out, "{}", serde_json::to_string_pretty(&v)?)?;
-        return Ok(problem.is_none());
+        return Ok(healthy);
     }
     writeln!(out, "compact-guardian {version} ({})", shown(&binary))?;
     match (&folder, &problem) {
@@ -80,16 +88,43 @@ pub fn status(cfg: &Config, json: bool, out: &mut impl Write) -> Result<bool> {
         when(restore),
         when(audit)
     )?;
+    if !unprotected.is_empty() {
+        writeln!(
+            out,
+            "Compactions NOT protected because no binary ran (newest first):"
+        )?;
+        for (t, why) in unprotected.iter().rev().take(SHOWN) {
+            writeln!(out, "- {}: {}", time_of(*t), shown(why))?;
+        }
+    }
     if entries.is_empty() {
         writeln!(out, "No compaction recorded yet.")?;
-        return Ok(problem.is_none());
+        return Ok(healthy);
     }
     writeln!(out, "Last compactions (newest first):")?;
     for e in entries.iter().rev().take(SHOWN) {
         writeln!(out, "- {}", line(e))?;
     }
-    Ok(problem.is_none())
+    Ok(healthy)
 }
+
+/// The compactions the launcher found no binary for (`compact-guardian-unprotected.log`, one
+/// `<epoch> <why>` line each, oldest first), as far as the file can be read.
+fn unprotected(store: &Store) -> Vec<(u64, String)> {
+    let Some(bytes) = store.read_file(UNPROTECTED_LOG, 16 * 1024) else {
+        return Vec::new();
+    };
+    String::from_utf8_lossy(&bytes)
+        .lines()
+        .filter_map(|l| {
+            let (t, why) = l.split_once(' ')?;
+            Some((t.parse().ok()?, why.to_owned()))
+        })
+        .collect()
+}
+
+/// The file the launcher notes unprotected compactions in (`bin/compact-guardian`).
+pub const UNPROTECTED_LOG: &str = "compact-guardian-unprotected.log";
 
 /// A time from the history (any number: the file may be damaged or planted), never a panic.
 fn time_of(secs: u64) -> String {
