@@ -82,6 +82,12 @@ build() {
     [ -n "$CG_CARGO" ] || return 1
     : >"$lock/building" # a compaction does not wait for a build
     say "building compact-guardian $version from $CG_ROOT with $CG_CARGO"
+    # A user with no cargo home of their own gets none from this build: its registry and git
+    # caches go into the data folder, which uninstalling the plugin removes.
+    if [ -z "${CARGO_HOME:-}" ] && [ ! -e "${HOME:-/nonexistent}/.cargo" ]; then
+        CARGO_HOME="$cg_data/cargo-home"
+        export CARGO_HOME
+    fi
     CARGO_TARGET_DIR="$cg_data/target" "$CG_CARGO" build --release --locked --manifest-path "$CG_ROOT/Cargo.toml" || {
         kind=build detail="cargo build failed"
         return 1

@@ -219,12 +219,17 @@ cg_release_url() {
 }
 
 # A JSON string body: backslashes, quotes and control characters escaped.
-# Appends "<epoch> <why>" to compact-guardian-unprotected.log in the snapshot folder (the
-# binary's COMPACT_GUARDIAN_DIR resolution), keeping the last 20 lines: a compaction no binary
+# Appends "<epoch> <why>" to compact-guardian-unprotected.log in the snapshot folder (resolved as
+# the binary resolves it, src/config.rs), keeping the last 20 lines: a compaction no binary
 # protected, for `status`. Best effort, never fails.
 cg_record_unprotected() {
     cg_dir=${COMPACT_GUARDIAN_DIR:-}
     case $cg_dir in *[![:space:]]*) ;; *) cg_dir= ;; esac
+    cg_codex=${CODEX_HOME:-}
+    [ -n "$cg_codex" ] || { [ -n "${HOME:-}" ] && cg_codex=$HOME/.codex; }
+    if [ -z "$cg_dir" ] && [ -n "$cg_codex" ]; then
+        case ${CLAUDE_PLUGIN_ROOT:-} in "$cg_codex"/*) cg_dir=$cg_codex/compact-guardian ;; esac
+    fi
     if [ -z "$cg_dir" ]; then
         cg_conf=${CLAUDE_CONFIG_DIR:-}
         case $cg_conf in *[![:space:]]*) ;; *) cg_conf= ;; esac

@@ -2,7 +2,7 @@
 //!
 //! | variable | meaning | default |
 //! |---|---|---|
-//! | `COMPACT_GUARDIAN_DIR` | snapshot folder | `compact-guardian/` under `$CLAUDE_CONFIG_DIR`, else under `~/.claude` |
+//! | `COMPACT_GUARDIAN_DIR` | snapshot folder | `compact-guardian/` under Codex's home (`$CODEX_HOME`, else `~/.codex`) when Codex runs the plugin, else under `$CLAUDE_CONFIG_DIR`, else under `~/.claude` |
 //! | `COMPACT_GUARDIAN_TTL_SECS` | how long a snapshot stays fresh | 600 |
 //! | `COMPACT_GUARDIAN_SCAN_BYTES` | most bytes read from a transcript's end | no limit (the time budget bounds it) |
 //! | `COMPACT_GUARDIAN_BUDGET_MS` | time after which a hook stops reading and uses what it has | 2000 (at most 5000) |
@@ -26,6 +26,9 @@ pub const FOLDER: &str = "compact-guardian";
 pub struct Config {
     /// Snapshot folder; `None` when no home folder can be found and nothing is set.
     pub dir: Option<PathBuf>,
+    /// Codex's folder (`compact-guardian/` under its home): where Codex sessions keep theirs
+    /// when nothing else is set, for `status` to point at.
+    pub codex_dir: Option<PathBuf>,
     /// Freshness limit of a snapshot.
     pub ttl: Duration,
     /// Most bytes scanned from a transcript's end (`None`: no limit but the time budget).
@@ -65,9 +68,19 @@ impl Config {
             }),
         };
         // A folder of its own under the config root: nothing of the user's lies loose in
-        // ~/.claude, and one command removes everything (README: Uninstall).
+        // ~/.claude, and one command removes everything (README: Uninstall). Codex runs the
+        // plugin from under its own home: a Codex user gets a folder there, not in ~/.claude.
+        let codex_dir = set_os("CODEX_HOME")
+            .map(PathBuf::from)
+            .or_else(|| home.as_ref().map(|h| h.join(".codex")))
+            .map(|root| root.join(FOLDER));
+        let run_by_codex = set_os("CLAUDE_PLUGIN_ROOT")
+            .map(PathBuf::from)
+            .zip(codex_dir.as_ref().and_then(|d| d.parent()))
+            .is_some_and(|(plugin, codex_home)| plugin.starts_with(codex_home));
         let dir = set_os("COMPACT_GUARDIAN_DIR")
             .map(PathBuf::from)
+            .or_else(|| codex_dir.clone().filter(|_| run_by_codex))
             .or_else(|| {
                 set_os("CLAUDE_CONFIG_DIR")
                     .map(PathBuf::from)
@@ -94,6 +107,7 @@ impl Config {
         let scan_bytes = Some(number("COMPACT_GUARDIAN_SCAN_BYTES", 0)).filter(|&n| n > 0);
         Config {
             dir,
+            codex_dir,
             ttl,
             scan_bytes,
             budget: budget.min(MAX_BUDGET),
@@ -133,6 +147,39 @@ mod tests {
         );
         assert_eq!(
             cfg(&[("COMPACT_GUARDIAN_DIR", " ")]).dir,
+            Some(PathBuf::from("/home/u/.claude/compact-guardian"))
+        );
+    }
+
+    #[test]
+    fn a_plugin_codex_runs_keeps_its_folder_in_codex_home() {
+        // Issue #30 point 9: Codex-only users got a ~/.claude folder.
+        let root = (
+            "CLAUDE_PLUGIN_ROOT",
+            "/home/u/.codex/plugins/cache/m/compact-guardian/1",
+        );
+        assert_eq!(
+            cfg(&[root]).dir,
+            Some(PathBuf::from("/home/u/.codex/compact-guardian"))
+        );
+        assert_eq!(
+            cfg(&[
+                ("CODEX_HOME", "/cx"),
+                ("CLAUDE_PLUGIN_ROOT", "/cx/plugins/cache/p")
+            ])
+            .dir,
+            Some(PathBuf::from("/cx/compact-guardian"))
+        );
+        assert_eq!(
+            cfg(&[root, ("COMPACT_GUARDIAN_DIR", "/g")]).dir,
+            Some(PathBuf::from("/g"))
+        );
+        let claude = (
+            "CLAUDE_PLUGIN_ROOT",
+            "/home/u/.claude/plugins/cache/m/compact-guardian/1",
+        );
+        assert_eq!(
+            cfg(&[claude]).dir,
             Some(PathBuf::from("/home/u/.claude/compact-guardian"))
         );
     }

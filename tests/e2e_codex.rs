@@ -358,10 +358,15 @@ impl Codex {
                 "COMPACT_GUARDIAN_BIN",
                 env!("CARGO_BIN_EXE_compact-guardian"),
             )
-            .env("COMPACT_GUARDIAN_DIR", self.path("store"))
             .current_dir(self.project())
             .stdin(Stdio::null());
         c
+    }
+
+    /// Where the plugin keeps its files when Codex runs it and nothing else is set (issue #30
+    /// point 9: under Codex's home, not in a ~/.claude a Codex user may not have).
+    fn store(&self) -> PathBuf {
+        self.home().join(".codex/compact-guardian")
     }
 
     /// The `-c` settings that point the CLI at the stand-in.
@@ -474,7 +479,7 @@ impl Codex {
     fn status(&self) -> Value {
         let o = Command::new(env!("CARGO_BIN_EXE_compact-guardian"))
             .args(["status", "--json"])
-            .env("COMPACT_GUARDIAN_DIR", self.path("store"))
+            .env("COMPACT_GUARDIAN_DIR", self.store())
             .output()
             .unwrap();
         serde_json::from_slice(&o.stdout).unwrap()
@@ -605,6 +610,10 @@ fn codex_manual_compact_then_quit_and_resume_hands_the_snapshot_over() {
         assert!(snapshot.contains(item), "{item}:\n{snapshot}");
     }
     assert_eq!(c.status()["compactions"][0]["restored"], "snapshot");
+    assert!(
+        !c.home().join(".claude").exists(),
+        "a Codex user gets no ~/.claude folder"
+    );
 }
 
 /// Issue #28: after installing a newer version of the plugin, every hook is "modified since last

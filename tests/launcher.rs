@@ -858,6 +858,48 @@ fn a_failed_download_at_a_compaction_starts_the_build_when_cargo_exists() {
 }
 
 #[test]
+fn a_source_build_keeps_its_cargo_caches_in_the_data_folder_unless_the_user_has_a_cargo_home() {
+    // Issue #30 point 8: the build left 52 MB in ~/.cargo/registry of a user who had no ~/.cargo.
+    let p = Plugin::new();
+    let rust = p.path("rust-bin");
+    fs::create_dir_all(&rust).unwrap();
+    let seen = p.path("cargo-home-seen");
+    fs::write(
+        rust.join("cargo"),
+        format!(
+            "#!/bin/sh\nprintf '%s' \"${{CARGO_HOME:-unset}}\" >'{}'\nexit 1\n",
+            seen.display()
+        ),
+    )
+    .unwrap();
+    fs::set_permissions(rust.join("cargo"), fs::Permissions::from_mode(0o755)).unwrap();
+    let path = format!("{}:{}", rust.display(), p.path("tools").display());
+    let build = || {
+        let _ = fs::remove_file(&seen);
+        p.run("compact-guardian", &["save"], &[("PATH", &path)], "");
+        p.wait_for_provisioning();
+        fs::read_to_string(&seen).unwrap_or_default()
+    };
+    assert_eq!(
+        build(),
+        p.data().join("cargo-home").display().to_string(),
+        "no ~/.cargo: caches in the data folder"
+    );
+    fs::create_dir_all(p.path("home/.cargo")).unwrap();
+    let _ = fs::remove_file(p.data().join("provision-failed"));
+    for f in fs::read_dir(p.data()).unwrap().flatten() {
+        if f.file_name().to_string_lossy().contains("fail") {
+            let _ = fs::remove_file(f.path());
+        }
+    }
+    assert_eq!(
+        build(),
+        "unset",
+        "the user's own cargo home is theirs to use"
+    );
+}
+
+#[test]
 fn launcher_run_by_hand_from_an_installed_plugin_finds_its_data_folder() {
     // Issue #22: the README's debug commands run `bin/compact-guardian` from the installed plugin
     // folder, where CLAUDE_PLUGIN_DATA is unset. Claude Code's layout: the plugin in

@@ -99,13 +99,37 @@ pub fn status(cfg: &Config, json: bool, out: &mut impl Write) -> Result<bool> {
     }
     if entries.is_empty() {
         writeln!(out, "No compaction recorded yet.")?;
+        codex_folder(cfg, out)?;
         return Ok(healthy);
     }
     writeln!(out, "Last compactions (newest first):")?;
     for e in entries.iter().rev().take(SHOWN) {
         writeln!(out, "- {}", line(e))?;
     }
+    codex_folder(cfg, out)?;
     Ok(healthy)
+}
+
+/// Codex sessions keep their folder under Codex's home: when that is not the folder shown and
+/// holds a history, one line says where it is and how to see it.
+fn codex_folder(cfg: &Config, out: &mut impl Write) -> Result<()> {
+    let Some(codex) = cfg
+        .codex_dir
+        .as_ref()
+        .filter(|d| Some(*d) != cfg.dir.as_ref())
+    else {
+        return Ok(());
+    };
+    let n = history::read(&Store::new(codex.clone(), cfg.ttl)).len();
+    if n > 0 {
+        writeln!(
+            out,
+            "Codex sessions: {n} compactions recorded in {} (COMPACT_GUARDIAN_DIR={} compact-guardian status shows them)",
+            shown(&codex.display()),
+            shown(&codex.display())
+        )?;
+    }
+    Ok(())
 }
 
 /// The compactions the launcher found no binary for (`compact-guardian-unprotected.log`, one
