@@ -219,17 +219,22 @@ cg_release_url() {
 }
 
 # A JSON string body: backslashes, quotes and control characters escaped.
+# Whether Codex runs this plugin: its root lies under Codex's home ($CODEX_HOME, else ~/.codex),
+# as src/config.rs decides it. Sets cg_codex to that home.
+cg_run_by_codex() {
+    cg_codex=${CODEX_HOME:-}
+    [ -n "$cg_codex" ] || { [ -n "${HOME:-}" ] && cg_codex=$HOME/.codex; } || return 1
+    case ${CLAUDE_PLUGIN_ROOT:-} in "$cg_codex"/*) return 0 ;; esac
+    return 1
+}
+
 # Appends "<epoch> <why>" to compact-guardian-unprotected.log in the snapshot folder (resolved as
 # the binary resolves it, src/config.rs), keeping the last 20 lines: a compaction no binary
 # protected, for `status`. Best effort, never fails.
 cg_record_unprotected() {
     cg_dir=${COMPACT_GUARDIAN_DIR:-}
     case $cg_dir in *[![:space:]]*) ;; *) cg_dir= ;; esac
-    cg_codex=${CODEX_HOME:-}
-    [ -n "$cg_codex" ] || { [ -n "${HOME:-}" ] && cg_codex=$HOME/.codex; }
-    if [ -z "$cg_dir" ] && [ -n "$cg_codex" ]; then
-        case ${CLAUDE_PLUGIN_ROOT:-} in "$cg_codex"/*) cg_dir=$cg_codex/compact-guardian ;; esac
-    fi
+    if [ -z "$cg_dir" ] && cg_run_by_codex; then cg_dir=$cg_codex/compact-guardian; fi
     if [ -z "$cg_dir" ]; then
         cg_conf=${CLAUDE_CONFIG_DIR:-}
         case $cg_conf in *[![:space:]]*) ;; *) cg_conf= ;; esac

@@ -114,6 +114,48 @@ pub struct Findings {
 }
 
 impl Findings {
+    /// What the summary got wrong, each as the user's line says it ("called 'a' done", "left
+    /// out your latest instruction"); empty when it kept everything.
+    pub fn wrong(&self) -> Vec<String> {
+        let mut wrong = Vec::new();
+        let done = self.called_done();
+        if !done.is_empty() {
+            let done: Vec<String> = done.into_iter().map(str::to_owned).collect();
+            wrong.push(format!("called {} done", quoted(&done)));
+        }
+        if self.count(Kind::Passing) > 0 {
+            wrong.push("said checks pass whose last run failed".to_owned());
+        }
+        if self.count(Kind::Changed) > 0 {
+            wrong.push("said files were changed whose edits failed".to_owned());
+        }
+        if self.count(Kind::Committed) > 0 {
+            wrong.push("said work was committed or pushed though git failed".to_owned());
+        }
+        if !self.not_mentioned.is_empty() {
+            wrong.push(format!("did not mention {}", quoted(&self.not_mentioned)));
+        }
+        if self.latest_kept == Some(false) {
+            wrong.push("left out your latest instruction".to_owned());
+        }
+        if self.plan_kept == Some(false) {
+            wrong.push("left out the plan".to_owned());
+        }
+        wrong
+    }
+
+    /// The user's line about the summary alone, when restore has already said what it handed
+    /// over: `None` when the summary kept everything.
+    pub fn verdict(&self, told: bool) -> Option<String> {
+        let wrong = self.wrong();
+        if wrong.is_empty() {
+            return None;
+        }
+        let told = if told { "; the model is told" } else { "" };
+        let s = format!("compact-guardian: the summary {}{told}.", join(&wrong));
+        Some(crate::text::cut_line(&s, MAX_MESSAGE).trim_end().to_owned())
+    }
+
     /// The open items the summary calls done (one by one, or by saying all work is done).
     pub fn called_done(&self) -> Vec<&str> {
         self.corrections
@@ -190,6 +232,46 @@ pub struct Evidence {
     pub nothing_to_save: bool,
     /// Why the snapshot folder cannot be written, if it cannot.
     pub folder_problem: Option<String>,
+}
+
+/// What a digest says was protected, as the user's line names it: "2 open tasks, your latest
+/// instruction and the approved plan" (or "its progress notes").
+pub fn carried(d: &Digest) -> String {
+    let mut carried = Vec::new();
+    if !d.open.is_empty() {
+        let n = d.open.len();
+        let kind = if d.open_kind.is_empty() {
+            "tasks"
+        } else {
+            &d.open_kind
+        };
+        carried.push(format!("{n} open {}", singular(kind, n)));
+    }
+    if d.latest.is_some() {
+        carried.push("your latest instruction".to_owned());
+    }
+    if d.plan.is_some() {
+        carried.push("the approved plan".to_owned());
+    }
+    if carried.is_empty() {
+        "its progress notes".to_owned()
+    } else {
+        join(&carried)
+    }
+}
+
+/// The line restore shows the user when it hands the context over (Claude Code shows a
+/// SessionStart `systemMessage` after manual and automatic compactions alike, D027).
+pub fn restore_line(digest: Option<&Digest>, rebuilt: Option<WhyRebuilt>) -> String {
+    let s = match (rebuilt, digest) {
+        (None, Some(d)) => format!("compact-guardian restored {} for the model.", carried(d)),
+        (None, None) => "compact-guardian restored its snapshot for the model.".to_owned(),
+        (Some(why), _) => format!(
+            "compact-guardian rebuilt the context from the transcript for the model ({}).",
+            why.said()
+        ),
+    };
+    crate::text::cut_line(&s, MAX_MESSAGE).trim_end().to_owned()
 }
 
 /// The one message the user sees after a compaction: each diagnosis from what the history, the
@@ -273,27 +355,8 @@ pub fn message(
         };
         return crate::text::cut_line(&s, MAX_MESSAGE).trim_end().to_owned();
     };
-    let mut carried = Vec::new();
-    if !d.open.is_empty() {
-        let n = d.open.len();
-        let kind = if d.open_kind.is_empty() {
-            "tasks"
-        } else {
-            &d.open_kind
-        };
-        carried.push(format!("{n} open {}", singular(kind, n)));
-    }
-    if d.latest.is_some() {
-        carried.push("your latest instruction".to_owned());
-    }
-    if d.plan.is_some() {
-        carried.push("the approved plan".to_owned());
-    }
-    let what = if carried.is_empty() {
-        "its progress notes".to_owned()
-    } else {
-        join(&carried)
-    };
+    let what = carried(d);
+    let nothing_carried = d.open.is_empty() && d.latest.is_none() && d.plan.is_none();
     let mut s = match restored {
         Restored::Snapshot => format!("compact-guardian restored {what}"),
         Restored::Rebuilt(_) => format!("compact-guardian rebuilt and restored {what}"),
@@ -304,36 +367,11 @@ pub fn message(
             format!("compact-guardian saved {what}: the model gets them when the next turn starts")
         }
     };
-    let mut wrong = Vec::new();
-    if let Some(f) = findings {
-        let done = f.called_done();
-        if !done.is_empty() {
-            let done: Vec<String> = done.into_iter().map(str::to_owned).collect();
-            wrong.push(format!("called {} done", quoted(&done)));
-        }
-        if f.count(Kind::Passing) > 0 {
-            wrong.push("said checks pass whose last run failed".to_owned());
-        }
-        if f.count(Kind::Changed) > 0 {
-            wrong.push("said files were changed whose edits failed".to_owned());
-        }
-        if f.count(Kind::Committed) > 0 {
-            wrong.push("said work was committed or pushed though git failed".to_owned());
-        }
-        if !f.not_mentioned.is_empty() {
-            wrong.push(format!("did not mention {}", quoted(&f.not_mentioned)));
-        }
-        if f.latest_kept == Some(false) {
-            wrong.push("left out your latest instruction".to_owned());
-        }
-        if f.plan_kept == Some(false) {
-            wrong.push("left out the plan".to_owned());
-        }
-    }
+    let wrong = findings.map(Findings::wrong).unwrap_or_default();
     let told = if told { ", and the model is told" } else { "" };
     match (findings, wrong.is_empty()) {
         (Some(_), false) => s.push_str(&format!("; the summary {}{told}.", join(&wrong))),
-        (Some(_), true) if !carried.is_empty() => s.push_str("; the summary kept them."),
+        (Some(_), true) if !nothing_carried => s.push_str("; the summary kept them."),
         _ => s.push('.'),
     }
     crate::text::cut_line(&s, MAX_MESSAGE).trim_end().to_owned()

@@ -115,7 +115,7 @@ pub enum WhyRebuilt {
 
 impl WhyRebuilt {
     /// The reason as the rebuilt header gives it.
-    fn said(self) -> &'static str {
+    pub fn said(self) -> &'static str {
         match self {
             WhyRebuilt::NotSaved => "no snapshot was saved beforehand",
             WhyRebuilt::Expired => {

@@ -54,6 +54,16 @@ pub const DEFERRED_TTL: Duration = Duration::from_secs(24 * 60 * 60);
 /// Corrections waiting for the model (hidden: stale ones are removed like any other leftover).
 const CORRECTIONS_PREFIX: &str = ".compact-snapshot-corrections-";
 
+/// Corrections waiting for the model, and the line that tells the user, if the user has not
+/// been told yet (an automatic compaction in Claude Code shows no PostCompact output).
+#[derive(Debug, Clone, PartialEq, Eq, serde::Serialize, serde::Deserialize)]
+pub struct Pending {
+    /// The section the model reads ([`crate::corrections::section`]).
+    pub section: String,
+    /// The user's line, shown when the corrections are handed over.
+    pub line: Option<String>,
+}
+
 /// The outcome of [`Snapshots::take_fresh`].
 #[derive(Debug, PartialEq, Eq)]
 pub enum Taken {
@@ -263,7 +273,7 @@ impl Store {
             return young(modified);
         }
         let snapshot = if let Some(id) = name.strip_prefix(CORRECTIONS_PREFIX) {
-            format!("{PREFIX}{}", id.trim_end_matches(".md")) + SUFFIX
+            format!("{PREFIX}{}", id.trim_end_matches(".json")) + SUFFIX
         } else if name.starts_with(PREFIX) {
             name.to_owned()
         } else {
@@ -400,31 +410,36 @@ impl Snapshots {
             .name
             .trim_start_matches(PREFIX)
             .trim_end_matches(SUFFIX);
-        format!("{CORRECTIONS_PREFIX}{id}.md")
+        format!("{CORRECTIONS_PREFIX}{id}.json")
     }
 
-    /// Keeps `text` as this session's corrections, for the next hook that can hand them to the
-    /// model (restore in Codex, `correct` in Claude Code).
-    pub fn save_corrections(&self, text: &str) -> Result<PathBuf> {
-        self.store
-            .write_file(&self.corrections_name(), text.as_bytes())
+    /// Keeps `pending` as this session's corrections, for the next hook that can hand them to
+    /// the model (restore in Codex, `correct` in Claude Code).
+    pub fn save_corrections(&self, pending: &Pending) -> Result<PathBuf> {
+        let bytes = serde_json::to_vec(pending)?;
+        self.store.write_file(&self.corrections_name(), &bytes)
     }
 
     /// Takes this session's corrections if they are fresh, ours and shaped as
     /// [`crate::corrections::section`] writes them: read, then deleted (given once).
-    pub fn take_corrections(&self) -> Option<String> {
+    pub fn take_corrections(&self) -> Option<Pending> {
         let path = self.store.dir.join(self.corrections_name());
         let meta = fs::symlink_metadata(&path).ok()?;
         let fresh = platform::refuse(&meta).is_none() && !self.expired(meta.modified().ok());
         let bytes = if fresh {
-            read_ours(&path, 4 * crate::corrections::MAX_UNITS as u64)
+            read_ours(&path, 8 * crate::corrections::MAX_UNITS as u64)
         } else {
             None
         };
         let _ = remove_ours(&path);
-        String::from_utf8(bytes?)
-            .ok()
-            .filter(|t| crate::corrections::is_section(t))
+        let mut pending: Pending = serde_json::from_slice(&bytes?).ok()?;
+        if !crate::corrections::is_section(&pending.section) {
+            return None; // damaged or planted: nothing of it reaches the model
+        }
+        pending.line = pending
+            .line
+            .map(|l| crate::text::folded_line(&l, crate::audit::MAX_MESSAGE));
+        Some(pending)
     }
 
     /// Drops this session's corrections unread and its deferred marker (a new compaction makes
@@ -437,6 +452,12 @@ impl Snapshots {
     /// Keeps `bytes` as this session's digest (see [`crate::audit`]).
     pub fn save_digest(&self, bytes: &[u8]) -> Result<PathBuf> {
         self.store.write_file(&self.digest_name(), bytes)
+    }
+
+    /// Reads this session's digest without taking it (restore names what it hands over; the
+    /// audit takes it after).
+    pub fn peek_digest(&self, max: u64) -> Option<Vec<u8>> {
+        read_ours(&self.store.dir.join(self.digest_name()), max)
     }
 
     /// Takes this session's digest if it is fresh and ours: read, then deleted (used once).

@@ -538,9 +538,7 @@ fn post_compact(session: &str, t: &std::path::Path, summary: &str) -> String {
 }
 
 fn system_message(out: &str) -> String {
-    let v: serde_json::Value =
-        serde_json::from_str(out.trim()).unwrap_or_else(|e| panic!("{e}: {out}"));
-    v["systemMessage"].as_str().unwrap().to_owned()
+    user_line(out)
 }
 
 /// A session with two open tasks and a latest instruction.
@@ -568,14 +566,12 @@ fn post_compact_audit_names_the_open_tasks_the_summary_called_done() {
     let m = system_message(&run.stdout);
     assert_eq!(
         m,
-        "compact-guardian restored 2 open tasks and your latest instruction; the summary called 'renderer' and 'billing tests' done and left out your latest instruction, and the model is told."
+        "compact-guardian: the summary called 'renderer' and 'billing tests' done and left out your latest instruction; the model is told."
     );
-    // Used once: the digest is gone, and a repeated audit says it has nothing.
+    // Used once: the digest is gone, and a repeated audit has nothing to add (restore said what
+    // it handed over).
     let again = sb.cmd(&["audit"]).stdin(post_compact("s1", &t, "x")).run();
-    assert_eq!(
-        system_message(&again.stdout),
-        "compact-guardian restored its snapshot."
-    );
+    assert_eq!(system_message(&again.stdout), "");
     // The history has the compaction, with counts and no words of the session.
     let history = std::fs::read_to_string(sb.store.join("compact-guardian-history.json")).unwrap();
     let entries: serde_json::Value = serde_json::from_str(&history).unwrap();
@@ -610,10 +606,8 @@ fn post_compact_audit_says_when_the_summary_kept_everything() {
             .run()
             .stdout,
     );
-    assert_eq!(
-        m,
-        "compact-guardian restored 2 open tasks and your latest instruction; the summary kept them."
-    );
+    // Restore has told the user what it handed over; a right summary adds nothing (D027).
+    assert_eq!(m, "");
 }
 
 #[test]

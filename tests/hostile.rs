@@ -350,7 +350,11 @@ fn save_racing_restore_never_yields_a_torn_snapshot() {
     for i in 0..30 {
         check(&sb.save(&hook("torn", &a)), "save a");
         let saver = spawn_with(&sb, "save", &hook("torn", &b), Stdio::null());
-        let r = sb.cmd(&["restore"]).stdin(start_hook("torn", &a)).run();
+        let r = sb
+            .cmd(&["restore"])
+            .stdin(start_hook("torn", &a))
+            .run()
+            .unwrapped();
         saver.wait_with_output().unwrap();
         check(&r, "restore during save");
         let out = r.stdout;
@@ -754,9 +758,9 @@ fn audit_survives_huge_and_hostile_summaries_missing_digests_and_planted_links()
         sb.save(&hook("h1", &t)).assert_fail_open();
         let run = sb.cmd(&["audit"]).stdin(post(summary)).run();
         check(&run, case);
-        let v: serde_json::Value = serde_json::from_str(run.stdout.trim())
-            .unwrap_or_else(|e| panic!("{case}: not JSON ({e}): {}", run.stdout));
-        let m = v["systemMessage"].as_str().unwrap();
+        // Claude Code's PostCompact line is plain text, one line, bounded (D027).
+        assert!(run.stdout.lines().count() <= 1, "{case}: {}", run.stdout);
+        let m = &user_line(&run.stdout);
         assert!(m.chars().count() <= 400, "{case}: {m}");
         assert!(
             !m.contains('\u{202E}') && !m.contains('\u{0}'),
@@ -1082,7 +1086,7 @@ fn a_planted_digest_cannot_stall_the_audit_or_reach_the_terminal_raw() {
         "{}",
         r.stdout
     );
-    assert!(r.stdout.contains("systemMessage"), "{}", r.stdout);
+    assert!(r.stdout.contains("compact-guardian"), "{}", r.stdout);
     let status = sb.cmd(&["status"]).run();
     assert!(
         status.stdout.contains("summary:"),
@@ -1136,8 +1140,7 @@ fn audit_message(sb: &Sandbox, session: &str, t: &Path, env: &[(&str, &str)]) ->
     }
     let r = c.run();
     check(&r, "audit");
-    let v: serde_json::Value = serde_json::from_str(r.stdout.trim()).unwrap();
-    v["systemMessage"].as_str().unwrap().to_owned()
+    user_line(&r.stdout)
 }
 
 #[test]

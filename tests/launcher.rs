@@ -359,9 +359,12 @@ fn tampered_archive_is_refused_never_run_and_reported_once() {
         &env,
         &start_hook("s1", &t),
     );
-    assert!(o.stdout.is_empty(), "restore's output is the model's");
+    // Only a line for the user (Claude Code shows a SessionStart `systemMessage`): nothing of
+    // it reaches the model.
+    let v: serde_json::Value = serde_json::from_slice(&o.stdout).unwrap();
+    assert!(v.get("hookSpecificOutput").is_none(), "{v}");
     assert_eq!(text(&o.stderr).lines().count(), 1);
-    let msg = system_message(&p.run("compact-guardian", &["audit"], &env, "{}").stdout);
+    let msg = system_message(&o.stdout);
     assert!(
         msg.contains("SHA-256") && msg.contains("NOT protected"),
         "{msg}"
@@ -438,10 +441,10 @@ fn unreachable_or_unreleased_url_falls_back_and_reports_once() {
         if case == "404" {
             assert!(!msg.contains("network"), "{case}: {msg}");
         }
-        // Every compaction that goes unprotected says so where the user looks (PostCompact),
-        // not only the first one, and not on stderr alone.
+        // Every compaction that goes unprotected says so where the user looks (the SessionStart
+        // line), not only the first one, and not on stderr alone.
         for _ in 0..2 {
-            let o = p.run("compact-guardian", &["audit"], &env, "{}");
+            let o = p.run("compact-guardian", &["restore"], &env, "{}");
             let msg = system_message(&o.stdout);
             assert!(
                 msg.starts_with("compact-guardian: ") && msg.contains(reason),
@@ -683,21 +686,28 @@ fn an_unprotected_compaction_is_told_where_the_user_looks_each_time() {
     // Issue #22: the first compaction after an in-session install finds no binary. PostCompact
     // (`audit`) says so as a systemMessage, at every such compaction; save and restore stay silent
     // on stdout (their output goes to the summarizer and the model).
+    // D027: in Claude Code that is the SessionStart hook (`restore`), whose `systemMessage` is
+    // shown after manual and automatic compactions alike; in Codex the PostCompact hook.
     let p = Plugin::new();
     for _ in 0..2 {
-        let o = p.run("compact-guardian", &["audit"], &[], "{}");
+        let o = p.run("compact-guardian", &["restore"], &[], "{}");
         assert_eq!(o.status.code(), Some(0));
         let msg = system_message(&o.stdout);
-        assert!(msg.contains("this compaction was NOT protected"), "{msg}");
-        assert!(msg.contains("not installed yet"), "{msg}");
+        assert!(msg.contains("NOT protected"), "{msg}");
     }
-    for hook in ["save", "restore"] {
+    for hook in ["save", "audit", "correct"] {
         let o = p.run("compact-guardian", &[hook], &[], "{}");
         assert!(o.stdout.is_empty(), "{hook}: {}", text(&o.stdout));
     }
     fs::create_dir_all(p.data().join("provision.lock")).unwrap();
-    let msg = system_message(&p.run("compact-guardian", &["audit"], &[], "{}").stdout);
+    let msg = system_message(&p.run("compact-guardian", &["restore"], &[], "{}").stdout);
     assert!(msg.contains("still being downloaded or built"), "{msg}");
+    // Run by Codex (the plugin under its home): the PostCompact hook tells, restore stays quiet.
+    let codex = [("CODEX_HOME", p.tmp.path().to_str().unwrap())];
+    let msg = system_message(&p.run("compact-guardian", &["audit"], &codex, "{}").stdout);
+    assert!(msg.contains("NOT protected"), "{msg}");
+    let o = p.run("compact-guardian", &["restore"], &codex, "{}");
+    assert!(o.stdout.is_empty(), "{}", text(&o.stdout));
 }
 
 #[test]
@@ -802,7 +812,7 @@ fn a_compaction_does_not_wait_on_a_failed_download_twice_within_the_hour() {
         assert_eq!(text(&o.stderr).lines().count(), 1, "{}", text(&o.stderr));
     }
     assert_eq!(p.log().matches("downloading").count(), 1, "{}", p.log());
-    let msg = system_message(&p.run("compact-guardian", &["audit"], &[], "{}").stdout);
+    let msg = system_message(&p.run("compact-guardian", &["restore"], &[], "{}").stdout);
     assert!(
         msg.contains("could not reach the download server") && msg.contains("NOT protected"),
         "{msg}"
@@ -851,7 +861,7 @@ fn a_failed_download_at_a_compaction_starts_the_build_when_cargo_exists() {
     assert_eq!(log.matches("downloading").count(), 2, "{log}");
     // The build failed: that is what the user is told, not the download.
     let msg = system_message(
-        &p.run("compact-guardian", &["audit"], &[("PATH", &path)], "{}")
+        &p.run("compact-guardian", &["restore"], &[("PATH", &path)], "{}")
             .stdout,
     );
     assert!(msg.contains("building") && msg.contains("failed"), "{msg}");
@@ -1210,7 +1220,7 @@ fn an_endless_download_stops_at_its_size_cap_and_is_named_for_what_it_was() {
     let msg = system_message(
         &p.run(
             "compact-guardian",
-            &["audit"],
+            &["restore"],
             &[("COMPACT_GUARDIAN_RELEASE_URL", &url)],
             "{}",
         )

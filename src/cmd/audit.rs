@@ -1,6 +1,8 @@
 //! `audit`: the PostCompact hook (issue #19). Compares the compaction summary with what `save`
-//! protected and tells the user, in one `systemMessage`, what was restored and what the summary
-//! got wrong; records the outcome in the history. Fail-open like the other hooks.
+//! protected, keeps the corrections for the model, and tells the user what the summary got wrong
+//! (or why nothing was protected): plain text in Claude Code, whose restore has already said what
+//! it handed over and which prints PostCompact output as it is; a `systemMessage` in Codex, whose
+//! restore comes later (D027). Records the outcome in the history. Fail-open like the other hooks.
 
 use super::hook;
 use crate::audit::{Digest, Evidence, Restored, compare, message};
@@ -10,6 +12,7 @@ use crate::failopen::debug;
 use crate::history::{self, Step};
 use crate::record::Format;
 use crate::render::WhyRebuilt;
+use crate::store::Pending;
 use crate::transcript::{self, Limits};
 use anyhow::Result;
 use std::borrow::Cow;
@@ -69,21 +72,32 @@ pub fn audit(
             debug(cfg.debug, || format!("deferral not marked: {e:#}"));
         }
     }
+    // Claude Code shows PostCompact output only after a manual `/compact`; after an automatic
+    // one the summary's verdict travels with the corrections and `correct` shows it (D027).
+    let unseen = !codex && hook.input.trigger.as_deref() == Some("auto");
     // The corrections go to the model through the next hook that can hand them over: Codex's
     // restore, or, in Claude Code, whose restore has run, `correct` at the next prompt or tool
     // call (D025).
-    let told = match (
-        findings
-            .as_ref()
-            .and_then(|f| corrections::section(&f.corrections)),
-        snaps,
-    ) {
-        (Some(section), Some(s)) => s
-            .save_corrections(&section)
+    let pending = findings.as_ref().and_then(|f| {
+        corrections::section(&f.corrections).map(|section| Pending {
+            section,
+            line: f.verdict(true).filter(|_| unseen),
+        })
+    });
+    let told = match (pending, snaps) {
+        (Some(p), Some(s)) => s
+            .save_corrections(&p)
             .inspect_err(|e| debug(cfg.debug, || format!("corrections not kept: {e:#}")))
             .is_ok(),
         _ => false,
     };
+    if codex && let Some(s) = snaps {
+        // The compaction happened, and Codex restores at the next turn, however much later
+        // (the next prompt, or a resume): the snapshot waits for it (D026).
+        if let Err(e) = s.defer() {
+            debug(cfg.debug, || format!("deferral not marked: {e:#}"));
+        }
+    }
     debug(cfg.debug, || match (&digest, &findings) {
         (None, _) => {
             "no digest: save did not run for this compaction, or an audit took it".to_owned()
@@ -155,15 +169,44 @@ pub fn audit(
         nothing_to_save: entry.as_ref().is_some_and(|e| e.save_ran && !e.saved),
         folder_problem,
     };
-    let verdict = message(
+    if codex {
+        // Codex shows a hook's `systemMessage`; its restore has not run yet.
+        let verdict = message(
+            digest.as_ref(),
+            restored,
+            findings.as_ref(),
+            &evidence,
+            told,
+        );
+        writeln!(out, "{}", serde_json::json!({ "systemMessage": verdict }))?;
+    } else if let Some(line) = claude_line(
         digest.as_ref(),
         restored,
         findings.as_ref(),
         &evidence,
         told,
-    );
-    let json = serde_json::json!({ "systemMessage": verdict });
-    writeln!(out, "{json}")?;
+    ) {
+        // Claude Code prints PostCompact output as it is after a manual `/compact`: plain text
+        // reads there, where JSON would show raw.
+        writeln!(out, "{line}")?;
+    }
     out.flush()?;
     Ok(())
+}
+
+/// The PostCompact line in Claude Code, whose restore has already told the user what it handed
+/// over: only what the summary got wrong, or, when no snapshot reached the model, why. `None`
+/// when there is nothing more to say.
+fn claude_line(
+    digest: Option<&Digest>,
+    restored: Restored,
+    findings: Option<&crate::audit::Findings>,
+    evidence: &Evidence,
+    told: bool,
+) -> Option<String> {
+    match restored {
+        Restored::Snapshot if digest.is_some() => findings.and_then(|f| f.verdict(told)),
+        Restored::Snapshot => None,
+        _ => Some(message(digest, restored, findings, evidence, told)),
+    }
 }

@@ -1,5 +1,7 @@
 //! `correct`: the UserPromptSubmit and PostToolUse hook (issue #27, D025). Hands the model the
-//! corrections the PostCompact audit found in the summary, once, as `additionalContext`: in
+//! corrections the PostCompact audit found in the summary, once, as `additionalContext` (and,
+//! after an automatic compaction, whose PostCompact line Claude Code does not show, tells the
+//! user in a `systemMessage`): in
 //! Claude Code the summary reaches compact-guardian only in PostCompact, after restore has run,
 //! so the next prompt or the next tool call is the first moment the model can be told. Runs
 //! after every tool call, so when nothing is waiting it costs one look at the folder.
@@ -48,12 +50,17 @@ pub fn correct(mut input: impl Read, cfg: &Config, out: &mut impl Write) -> Resu
     if codex && event != "SessionStart" {
         return Ok(());
     }
-    let Some(text) = snaps.take_corrections() else {
+    let Some(pending) = snaps.take_corrections() else {
         return Ok(());
     };
-    let json = serde_json::json!({
-        "hookSpecificOutput": {"hookEventName": event, "additionalContext": text}
+    let mut json = serde_json::json!({
+        "hookSpecificOutput": {"hookEventName": event, "additionalContext": pending.section}
     });
+    if let Some(line) = pending.line {
+        // After an automatic compaction the user saw no PostCompact line: this is where the
+        // summary's verdict reaches them, once.
+        json["systemMessage"] = line.into();
+    }
     writeln!(out, "{json}")?;
     out.flush()?;
     let session = hook.input.session_id.as_deref().unwrap_or_default();

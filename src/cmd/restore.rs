@@ -3,16 +3,19 @@
 //! from the transcript part that was just compacted ([`Part::Compacted`]).
 
 use super::hook::{self, Hook};
+use crate::audit::{Digest, restore_line};
 use crate::config::Config;
 use crate::extract::Part;
 use crate::failopen::debug;
 use crate::history;
 use crate::pipeline;
+use crate::record::Format;
 use crate::render::{Meta, Source, WhyRebuilt};
-use crate::store::Taken;
+use crate::store::{Pending, Taken};
+use crate::transcript;
 use crate::transcript::Limits;
 use anyhow::{Result, anyhow};
-use std::io::{Read, Write};
+use std::io::{IsTerminal, Read, Write};
 use std::path::Path;
 use std::time::{Duration, Instant, SystemTime};
 
@@ -43,13 +46,23 @@ pub fn restore(
         .as_ref()
         .ok()
         .and_then(|s| s.take_corrections());
+    let form = Form::of(&hook);
+    let digest: Option<Digest> = hook
+        .snapshots
+        .as_ref()
+        .ok()
+        .filter(|_| form == Form::WithUserLine)
+        .and_then(|s| s.peek_digest(64 * 1024))
+        .and_then(|b| serde_json::from_slice::<Digest>(&b).ok())
+        .map(Digest::bounded);
     let taken = match &hook.snapshots {
         Ok(snaps) => match snaps.take_fresh(|text| {
             let text = match corrections.take() {
-                Some(c) => crate::corrections::inserted(text, &c),
+                Some(c) => crate::corrections::inserted(text, &c.section),
                 None => text.to_owned(),
             };
-            out.write_all(text.as_bytes())?;
+            let line = restore_line(digest.as_ref(), None);
+            out.write_all(form.frame(&text, &line).as_bytes())?;
             out.flush()
         }) {
             Ok(taken) => Some(taken),
@@ -100,7 +113,7 @@ pub fn restore(
         });
     }
     let rebuilt = match why {
-        Some(why) => rebuild(&hook, cfg, deadline, why, corrections.take(), out),
+        Some(why) => rebuild(&hook, cfg, deadline, why, corrections.take(), form, out),
         None => Ok(false),
     };
     if let (Some(c), Ok(snaps)) = (&corrections, &hook.snapshots) {
@@ -139,6 +152,50 @@ pub fn restore(
     problem.map_or(Ok(()), Err)
 }
 
+/// How the context is printed.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+enum Form {
+    /// As plain text: Codex (its developer message), or a person at a terminal.
+    Plain,
+    /// Claude Code: JSON whose `additionalContext` is the text and whose `systemMessage` tells
+    /// the user, in one line, what the model was given. Claude Code shows a SessionStart
+    /// `systemMessage` after manual and automatic compactions alike, and a PostCompact one only
+    /// after a manual `/compact` (measured in the TUI, 2.1.328; D027).
+    WithUserLine,
+}
+
+impl Form {
+    fn of(hook: &Hook) -> Form {
+        let codex = hook
+            .input
+            .transcript_path
+            .as_deref()
+            .and_then(|p| transcript::format_of(Path::new(p)))
+            == Some(Format::Codex);
+        if codex || std::io::stdout().is_terminal() {
+            Form::Plain
+        } else {
+            Form::WithUserLine
+        }
+    }
+
+    fn frame(self, text: &str, line: &str) -> String {
+        match self {
+            Form::Plain => text.to_owned(),
+            Form::WithUserLine => {
+                let json = serde_json::json!({
+                    "systemMessage": line,
+                    "hookSpecificOutput": {
+                        "hookEventName": "SessionStart",
+                        "additionalContext": text,
+                    },
+                });
+                format!("{json}\n")
+            }
+        }
+    }
+}
+
 /// Whether a `resume` start should restore: Codex runs SessionStart(`compact`) only at the next
 /// turn, so a session compacted with `/compact`, quit and resumed starts with `resume` instead,
 /// and its snapshot still waits (D026). Only a snapshot the audit marked as deferred counts; a
@@ -156,7 +213,8 @@ fn rebuild(
     cfg: &Config,
     deadline: Instant,
     why: WhyRebuilt,
-    corrections: Option<String>,
+    corrections: Option<Pending>,
+    form: Form,
     out: &mut impl Write,
 ) -> Result<bool> {
     let input = &hook.input;
@@ -184,10 +242,10 @@ fn rebuild(
         return Ok(false);
     };
     let text = match corrections {
-        Some(c) => crate::corrections::inserted(&text, &c),
+        Some(c) => crate::corrections::inserted(&text, &c.section),
         None => text,
     };
-    out.write_all(text.as_bytes())?;
+    out.write_all(form.frame(&text, &restore_line(None, Some(why))).as_bytes())?;
     out.flush()?;
     Ok(true)
 }

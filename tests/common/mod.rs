@@ -22,9 +22,24 @@ pub struct Run {
     pub stdout: String,
     pub stderr: String,
     pub elapsed: Duration,
+    /// The `systemMessage` of a JSON hook output (see [`Run::unwrapped`]).
+    pub user_line: Option<String>,
 }
 
 impl Run {
+    /// A SessionStart hook's JSON output as what each reader gets: `stdout` becomes the
+    /// `additionalContext` (the model's), `user_line` the `systemMessage` (the user's). Plain
+    /// output is left as it is.
+    pub fn unwrapped(mut self) -> Run {
+        if let Ok(v) = serde_json::from_str::<serde_json::Value>(self.stdout.trim())
+            && let Some(ctx) = v["hookSpecificOutput"]["additionalContext"].as_str()
+        {
+            self.user_line = v["systemMessage"].as_str().map(str::to_owned);
+            self.stdout = ctx.to_owned();
+        }
+        self
+    }
+
     /// The contract every hook run keeps: exit 0, no panic text, at most one stderr line.
     pub fn assert_fail_open(&self) -> &Self {
         assert_eq!(self.code, Some(0), "exit code; stderr: {}", self.stderr);
@@ -94,8 +109,10 @@ impl Sandbox {
         self.cmd(&["save"]).stdin(input).run()
     }
 
+    /// Runs `restore`; `stdout` is the context the model gets (Claude Code's JSON form
+    /// unwrapped: its `additionalContext`), `user_line` the `systemMessage` shown to the user.
     pub fn restore(&self, input: &str) -> Run {
-        self.cmd(&["restore"]).stdin(input).run()
+        self.cmd(&["restore"]).stdin(input).run().unwrapped()
     }
 }
 
@@ -176,6 +193,7 @@ impl Cmd {
             stdout: out_reader.join().unwrap(),
             stderr: err_reader.join().unwrap(),
             elapsed,
+            user_line: None,
         }
     }
 }
@@ -388,4 +406,13 @@ pub fn corpus() -> Option<PathBuf> {
         dir.display()
     );
     None
+}
+
+/// What a hook's output tells the user: its `systemMessage` (JSON output), or the plain text it
+/// printed (Claude Code's PostCompact line), trimmed.
+pub fn user_line(out: &str) -> String {
+    match serde_json::from_str::<serde_json::Value>(out.trim()) {
+        Ok(v) => v["systemMessage"].as_str().unwrap_or_default().to_owned(),
+        Err(_) => out.trim().to_owned(),
+    }
 }

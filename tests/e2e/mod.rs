@@ -258,9 +258,10 @@ impl Session {
         self.api.requests()
     }
 
-    /// The snapshot text in the newest request that carries one (as the SessionStart hook's
-    /// output: 2.1.328 places it in a system-role entry of `messages`).
+    /// The snapshot text in the newest request that carries one, as the SessionStart hook's
+    /// `additionalContext` (2.1.328 places it in a system-role entry of `messages`).
     fn restored(&self) -> String {
+        let hook_prefix = "SessionStart hook additional context: ";
         let reqs = self.requests();
         let sys = reqs
             .iter()
@@ -268,15 +269,13 @@ impl Session {
             .find_map(|r| {
                 let mut strings = Vec::new();
                 all_strings(r, &mut strings);
-                strings
-                    .into_iter()
-                    .find(|s| s.contains(&format!("SessionStart:compact hook success: {MARKER}")))
+                strings.into_iter().find(|s| s.contains(MARKER))
             })
             .expect("no request carried the snapshot");
-        let hook_prefix = "SessionStart:compact hook success: ";
         assert!(
             sys.contains(&format!("{hook_prefix}{MARKER}")),
-            "the snapshot arrives as the SessionStart hook's output, inlined"
+            "the snapshot arrives as the SessionStart hook's additional context, inlined:\n{}",
+            sys.chars().take(400).collect::<String>()
         );
         let start = sys.find(MARKER).unwrap();
         let end = sys[start..]
