@@ -5,7 +5,7 @@
 set -e
 cd "$(dirname "$0")/.."
 if [ ! -x target/release/compact-guardian ]; then
-    echo "### building compact-guardian (release; about a minute the first time)" >&2
+    echo "### building compact-guardian (release; the first build compiles its dependencies too)" >&2
 fi
 cargo build --release
 store=$(mktemp -d)
@@ -16,4 +16,6 @@ echo "### save (PreCompact hook); its stdout goes to the summarizer:"
 ./target/release/compact-guardian save < examples/precompact.json
 echo
 echo "### restore (SessionStart hook, matcher compact); its stdout goes to the model:"
-./target/release/compact-guardian restore < examples/sessionstart.json
+# --text: the snapshot as the model reads it (Claude Code itself gets it wrapped in JSON, with a
+# line for the user beside it).
+./target/release/compact-guardian restore --text < examples/sessionstart.json

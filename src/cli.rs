@@ -30,8 +30,15 @@ pub enum Command {
     /// SessionStart(compact) hook: print the session's fresh snapshot once, then delete it.
     ///
     /// Reads the hook JSON (session_id, transcript_path, source) on stdin. Without a fresh
-    /// snapshot, rebuilds one from the transcript part before the last compaction. Always exits 0.
-    Restore,
+    /// snapshot, rebuilds one from the transcript part before the last compaction. For Claude
+    /// Code it prints JSON (the snapshot as additionalContext, a line for the user as
+    /// systemMessage); for Codex, at a terminal or with --text, the snapshot as text. Always
+    /// exits 0.
+    Restore {
+        /// Print the snapshot as text, as the model reads it (for a person, e.g. piped to less).
+        #[arg(long)]
+        text: bool,
+    },
     /// PostCompact hook: tell the user what was restored and what the summary got wrong.
     ///
     /// Reads the hook JSON (session_id, compact_summary) on stdin, compares the summary with what

@@ -17,4 +17,5 @@ mod launcher;
 #[cfg(unix)]
 mod long_sessions;
 mod props;
+mod readme;
 mod real_transcripts;

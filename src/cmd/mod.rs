@@ -62,7 +62,7 @@ pub fn run(args: Vec<OsString>) -> ExitCode {
                 &mut std::io::stdout().lock(),
             )
         }),
-        Command::Restore => run_hook("restore", cfg.debug, hard_limit, || {
+        Command::Restore { text } => run_hook("restore", cfg.debug, hard_limit, || {
             // Checked before anything is claimed: printing into nowhere would consume the snapshot.
             if !crate::platform::stdout_is_usable() {
                 anyhow::bail!(
@@ -73,6 +73,7 @@ pub fn run(args: Vec<OsString>) -> ExitCode {
             restore(
                 stdin,
                 &cfg,
+                text,
                 Instant::now() + cfg.budget,
                 &mut std::io::stdout().lock(),
             )

@@ -29,6 +29,7 @@ const RESTORED_THIS_COMPACTION: Duration = Duration::from_secs(15 * 60);
 pub fn restore(
     input: impl Read,
     cfg: &Config,
+    text: bool,
     deadline: Instant,
     out: &mut impl Write,
 ) -> Result<()> {
@@ -46,7 +47,7 @@ pub fn restore(
         .as_ref()
         .ok()
         .and_then(|s| s.take_corrections());
-    let form = Form::of(&hook);
+    let form = if text { Form::Plain } else { Form::of(&hook) };
     let digest: Option<Digest> = hook
         .snapshots
         .as_ref()
