@@ -47,7 +47,7 @@ pub struct Config {
 impl Config {
     /// Settings from the process environment.
     pub fn from_env() -> Config {
-        Config::from_vars(|k| std::env::var_os(k), dirs::home_dir())
+        Config::from_vars(|k| std::env::var_os(k), std::env::home_dir())
     }
 
     /// Settings from a variable lookup and a home folder (a seam for tests). Paths stay OS strings

@@ -29,6 +29,22 @@ const MAX_BYTES: u64 = 256 * 1024;
 /// How long after a save its restore and audit still belong to it.
 const SAME_COMPACTION_SECS: u64 = 15 * 60;
 
+/// What a restore handed the model, as the history keeps it (`"snapshot"`, `"rebuilt"`,
+/// `"nothing"` in the file).
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "snake_case")]
+pub enum Outcome {
+    /// The saved snapshot.
+    Snapshot,
+    /// A context rebuilt from the transcript.
+    Rebuilt,
+    /// Nothing (restore ran and had nothing to hand over).
+    Nothing,
+    /// A value this version does not know (a newer version's, or a damaged file's).
+    #[serde(other)]
+    Unknown,
+}
+
 /// One compaction.
 #[derive(Debug, Clone, Default, PartialEq, Eq, Serialize, Deserialize)]
 #[serde(default)]
@@ -49,8 +65,8 @@ pub struct Entry {
     pub save_ms: u64,
     /// How much of the transcript `save` read.
     pub scanned_bytes: u64,
-    /// `snapshot`, `rebuilt`, `nothing` (restore ran, handed nothing over), or absent.
-    pub restored: Option<String>,
+    /// What restore handed the model, or absent (it did not run).
+    pub restored: Option<Outcome>,
     /// When `restore` last ran for this compaction.
     pub restore_time: Option<u64>,
     /// How long `restore` took.
@@ -177,18 +193,18 @@ mod tests {
         })
         .unwrap();
         let before = record(&s, "s1", Step::Complete, |e| {
-            e.restored = Some("snapshot".into())
+            e.restored = Some(Outcome::Snapshot)
         })
         .unwrap();
         assert!(before.is_some_and(|e| e.saved), "what save recorded");
         record(&s, "s2", Step::Complete, |e| {
-            e.restored = Some("rebuilt".into())
+            e.restored = Some(Outcome::Rebuilt)
         })
         .unwrap();
         let all = read(&s);
         assert_eq!(all.len(), 2);
-        assert!(all[0].saved && all[0].restored.as_deref() == Some("snapshot"));
-        assert!(!all[1].save_ran && all[1].restored.as_deref() == Some("rebuilt"));
+        assert!(all[0].saved && all[0].restored == Some(Outcome::Snapshot));
+        assert!(!all[1].save_ran && all[1].restored == Some(Outcome::Rebuilt));
     }
 
     #[test]
@@ -214,7 +230,7 @@ mod tests {
         assert_eq!(read(&s).len(), 80);
         for i in 0..80 {
             record(&s, &format!("s{i}"), Step::Complete, |e| {
-                e.restored = Some("snapshot".into());
+                e.restored = Some(Outcome::Snapshot);
                 e.audited = true;
             })
             .unwrap();
@@ -237,5 +253,20 @@ mod tests {
         assert!(read(&s).is_empty());
         record(&s, "s1", Step::Save, |e| e.saved = true).unwrap();
         assert_eq!(read(&s).len(), 1);
+    }
+
+    #[test]
+    fn a_restore_outcome_this_version_does_not_know_keeps_the_history_readable() {
+        let entries: Vec<Entry> = serde_json::from_str(
+            r#"[{"time":1,"session":"a","restored":"teleported"},{"time":2,"session":"b","restored":"snapshot"}]"#,
+        )
+        .unwrap();
+        assert_eq!(entries[0].restored, Some(Outcome::Unknown));
+        assert_eq!(entries[1].restored, Some(Outcome::Snapshot));
+        assert_eq!(
+            serde_json::to_value(&entries[1]).unwrap()["restored"],
+            "snapshot",
+            "the file keeps its words"
+        );
     }
 }

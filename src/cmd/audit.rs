@@ -9,7 +9,7 @@ use crate::audit::{Digest, Evidence, Restored, compare, message};
 use crate::config::Config;
 use crate::corrections;
 use crate::failopen::debug;
-use crate::history::{self, Step};
+use crate::history::{self, Outcome, Step};
 use crate::record::Format;
 use crate::render::WhyRebuilt;
 use crate::store::Pending;
@@ -144,9 +144,9 @@ pub fn audit(
             .ok()
             .flatten()
     });
-    let restored = match entry.as_ref().and_then(|e| e.restored.as_deref()) {
-        Some("snapshot") => Restored::Snapshot,
-        Some("rebuilt") => Restored::Rebuilt(
+    let restored = match entry.as_ref().and_then(|e| e.restored) {
+        Some(Outcome::Snapshot) => Restored::Snapshot,
+        Some(Outcome::Rebuilt) => Restored::Rebuilt(
             entry
                 .as_ref()
                 .and_then(|e| e.rebuilt_because)

@@ -7,7 +7,7 @@ use crate::audit::{Digest, restore_line};
 use crate::config::Config;
 use crate::extract::Part;
 use crate::failopen::debug;
-use crate::history;
+use crate::history::{self, Outcome};
 use crate::pipeline;
 use crate::record::Format;
 use crate::render::{Meta, Source, WhyRebuilt};
@@ -124,21 +124,21 @@ pub fn restore(
     if let Ok(snaps) = &hook.snapshots {
         // A duplicate hook (already restored by another run) leaves the entry as it is.
         let outcome = match (&taken, &rebuilt) {
-            (Some(Taken::Printed), _) => Some("snapshot"),
-            (_, Ok(true)) => Some("rebuilt"),
+            (Some(Taken::Printed), _) => Some(Outcome::Snapshot),
+            (_, Ok(true)) => Some(Outcome::Rebuilt),
             _ if already_restored => None,
-            _ => Some("nothing"),
+            _ => Some(Outcome::Nothing),
         };
         if let Some(outcome) = outcome {
             let session = hook.input.session_id.as_deref().unwrap_or_default();
             let recorded = history::record(snaps.store(), session, history::Step::Complete, |e| {
                 e.restore_time = Some(history::now());
-                if e.restored.as_deref() == Some("snapshot") {
+                if e.restored == Some(Outcome::Snapshot) {
                     return; // a restore run again: the compaction's snapshot was restored
                 }
-                e.restored = Some(outcome.to_owned());
+                e.restored = Some(outcome);
                 e.restore_ms = Some(started.elapsed().as_millis() as u64);
-                e.rebuilt_because = why.filter(|_| outcome != "snapshot");
+                e.rebuilt_because = why.filter(|_| outcome != Outcome::Snapshot);
             });
             if let Err(e) = recorded {
                 debug(cfg.debug, || format!("history not updated: {e:#}"));

@@ -2,7 +2,7 @@
 //! the last compactions with what was protected and what the summary dropped (issue #19).
 
 use crate::config::Config;
-use crate::history::{self, Entry};
+use crate::history::{self, Entry, Outcome};
 use crate::render::format_utc;
 use crate::store::Store;
 use crate::text::folded_line;
@@ -188,10 +188,10 @@ fn line(e: &Entry) -> String {
         (true, false) => "nothing to save".into(),
         (false, _) => "NOT saved (PreCompact did not run)".into(),
     });
-    parts.push(match e.restored.as_deref() {
-        Some("snapshot") => "snapshot restored".into(),
-        Some("rebuilt") => "rebuilt and restored".into(),
-        Some(_) => "NOT restored".into(),
+    parts.push(match e.restored {
+        Some(Outcome::Snapshot) => "snapshot restored".into(),
+        Some(Outcome::Rebuilt) => "rebuilt and restored".into(),
+        Some(Outcome::Nothing | Outcome::Unknown) => "NOT restored".into(),
         None => "restore did not run".into(),
     });
     if e.audited {
