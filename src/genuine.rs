@@ -17,9 +17,7 @@
 
 use crate::record::{Kind, Record};
 
-/// Marks text this tool produced. Restored snapshots that come back as user text in older CLI
-/// versions are recognised by it and never mistaken for instructions.
-pub const SNAPSHOT_MARKER: &str = "[compact-guardian snapshot]";
+pub use crate::snapshot::SNAPSHOT_MARKER;
 
 /// Wrapper tags whose whole span is injected by the CLI, an IDE, a hook or a background task.
 const INJECTED_TAGS: &[&str] = &[

@@ -16,6 +16,7 @@
 //! | what to keep | [`extract`], [`tasks`] |
 //! | what the summary got wrong | [`corrections`] (claims against the record), [`audit`] (the user's line) |
 //! | the text the model reads | [`render`], [`steer`], on [`text`] (lengths, cuts, quoting, visible escapes) |
+//! | the snapshot's format (marker, headings, limits, wholeness) | [`snapshot`] |
 //! | snapshot files | [`store`], on the OS seam [`platform`] |
 
 pub mod audit;
@@ -34,6 +35,7 @@ pub mod platform;
 pub mod record;
 pub mod render;
 pub mod shrink;
+pub mod snapshot;
 pub mod steer;
 pub mod store;
 pub mod tail;

@@ -14,9 +14,12 @@
 //! line, so a `## heading` or a code fence in a prompt stays inside its item.
 
 use crate::extract::Extraction;
-use crate::genuine::SNAPSHOT_MARKER;
 use crate::json::MAX_TEXT;
 use crate::record::KEEP_PLAN;
+use crate::snapshot::SNAPSHOT_MARKER;
+pub use crate::snapshot::{
+    END_LINE, HARD_LIMIT, HARD_LIMIT_BYTES, HEADINGS, TARGET, is_snapshot, wholeness_error,
+};
 use crate::tasks::Status;
 pub use crate::text::utf16_len;
 use crate::text::{cut_line, folded_line, room};
@@ -40,9 +43,6 @@ const MIN_QUOTE_WITH_WAY_BACK: usize = 150;
 const INSTRUCTIONS_FRAME: usize = 150;
 /// Granularity of the search for how much of the spare room a text can take.
 const GRANT_STEP: usize = 100;
-/// The line that ends every snapshot: a reader (and a test) can tell a whole snapshot from a cut
-/// one.
-pub const END_LINE: &str = "(End of snapshot.)\n";
 
 /// Each section's floor: what it keeps whatever else wants room (D022). They add up to less than
 /// [`TARGET`] with the end line, so every section that has content fits at its floor.
@@ -80,11 +80,6 @@ fn quote(text: &str, room: usize) -> String {
     crate::text::quote(text, room, MAX_TEXT)
 }
 use std::time::{SystemTime, UNIX_EPOCH};
-
-/// The size Claude Code inlines (UTF-16 code units). Never exceeded.
-pub const HARD_LIMIT: usize = 10_000;
-/// The size aimed at, leaving margin for the CLI's own prefix.
-pub const TARGET: usize = 9_000;
 
 /// Where the snapshot came from.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -329,61 +324,6 @@ impl Grant {
 /// The room a quote needs to show `text` whole (see [`crate::text::quote`]), plus its label.
 fn whole_room(text: &str) -> usize {
     crate::text::quoted_len(text) + LABEL_RESERVE
-}
-
-/// The most UTF-8 bytes a text of [`HARD_LIMIT`] UTF-16 code units can take (3 bytes a unit).
-pub const HARD_LIMIT_BYTES: usize = 3 * HARD_LIMIT;
-
-/// Whether `text` is a snapshot this tool rendered and may print: it starts with the snapshot
-/// heading, ends with [`END_LINE`] and fits Claude Code's inline limit. A file an older plugin
-/// left under the same name, or anything cut short, fails this and is never printed.
-pub fn is_snapshot(text: &str) -> bool {
-    text.strip_prefix("# ")
-        .is_some_and(|rest| rest.starts_with(SNAPSHOT_MARKER))
-        && text.ends_with(END_LINE)
-        && utf16_len(text) <= HARD_LIMIT
-}
-
-/// How each section's heading line starts (the snapshot's own heading first).
-pub const HEADINGS: [&str; 7] = [
-    "# [compact-guardian snapshot] Work in progress before compaction\n",
-    "## Open tasks (",
-    "## The user's recent instructions",
-    "## Approved plan: ",
-    "## Agent progress\n",
-    "## Files changed (most recent first)\n",
-    "## Recent actions (oldest first)\n",
-];
-
-/// What is wrong with `text` as a whole snapshot, if anything: over [`TARGET`], no end line, or a
-/// line starting with `#` that is not one of the [`HEADINGS`] whole (a cut or a forged heading).
-/// The invariant every rendered snapshot keeps; the tests hold every snapshot to it.
-pub fn wholeness_error(text: &str) -> Option<String> {
-    if utf16_len(text) > TARGET {
-        return Some(format!("{} code units, over {TARGET}", utf16_len(text)));
-    }
-    if !text.ends_with(END_LINE) {
-        let tail: String = text
-            .chars()
-            .rev()
-            .take(60)
-            .collect::<Vec<_>>()
-            .into_iter()
-            .rev()
-            .collect();
-        return Some(format!("no end line; ends with {tail:?}"));
-    }
-    let mut at = 0;
-    for line in text.split_inclusive('\n') {
-        if line.starts_with('#') && !HEADINGS.iter().any(|h| text[at..].starts_with(h)) {
-            return Some(format!(
-                "cut or foreign heading {:?}",
-                line.chars().take(80).collect::<String>()
-            ));
-        }
-        at += line.len();
-    }
-    None
 }
 
 /// The snapshot text, at most [`TARGET`] UTF-16 code units, always whole: every section that

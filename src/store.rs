@@ -15,7 +15,7 @@
 //!   back otherwise.
 
 use crate::platform;
-use crate::render::{HARD_LIMIT_BYTES, is_snapshot};
+use crate::snapshot::{HARD_LIMIT_BYTES, is_snapshot};
 use anyhow::{Context, Result, bail};
 use std::fs;
 use std::io::{self, Read, Write};
@@ -734,7 +734,7 @@ fn fnv1a_128(bytes: &[u8]) -> u128 {
 #[cfg(all(test, unix))]
 mod tests {
     use super::*;
-    use crate::genuine::SNAPSHOT_MARKER;
+    use crate::snapshot::SNAPSHOT_MARKER;
     use std::fs::File;
     use std::os::unix::fs::{MetadataExt, PermissionsExt};
 
@@ -747,7 +747,7 @@ mod tests {
     fn snap(body: &str) -> String {
         format!(
             "# {SNAPSHOT_MARKER} test\n\n{body}\n{}",
-            crate::render::END_LINE
+            crate::snapshot::END_LINE
         )
     }
 
