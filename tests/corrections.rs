@@ -476,4 +476,14 @@ fn restore_tells_the_user_in_one_line_what_the_model_was_given() {
             .unwrap()
             .starts_with("# [compact-guardian snapshot]")
     );
+    // A replay by hand (the README's, with no hook_event_name) gets the text itself.
+    sb.save(&hook("s1", &t)).assert_fail_open();
+    let by_hand =
+        json!({"session_id": "s1", "transcript_path": t, "source": "compact"}).to_string();
+    let r = sb.cmd(&["restore"]).stdin(by_hand).run();
+    assert!(
+        r.stdout.starts_with("# [compact-guardian snapshot]"),
+        "{}",
+        r.stdout
+    );
 }

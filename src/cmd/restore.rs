@@ -156,7 +156,8 @@ pub fn restore(
 /// How the context is printed.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 enum Form {
-    /// As plain text: Codex (its developer message), or a person at a terminal.
+    /// As plain text: Codex (its developer message), a person at a terminal, or input without
+    /// `hook_event_name` (a replay by hand).
     Plain,
     /// Claude Code: JSON whose `additionalContext` is the text and whose `systemMessage` tells
     /// the user, in one line, what the model was given. Claude Code shows a SessionStart
@@ -173,7 +174,9 @@ impl Form {
             .as_deref()
             .and_then(|p| transcript::format_of(Path::new(p)))
             == Some(Format::Codex);
-        if codex || std::io::stdout().is_terminal() {
+        // Claude Code always names the event; a replay by hand without it gets text.
+        let client = hook.input.hook_event_name.as_deref() == Some("SessionStart");
+        if codex || !client || std::io::stdout().is_terminal() {
             Form::Plain
         } else {
             Form::WithUserLine
