@@ -197,6 +197,8 @@ pub struct Sentence {
     pub quoted_section: bool,
     /// It says something is not so ("isn't", "not", "no"...), is future or conditional.
     pub not_a_claim: bool,
+    /// Where its clauses start (see [`clause_breaks`]).
+    breaks: Vec<usize>,
 }
 
 impl Sentence {
@@ -308,6 +310,7 @@ pub fn sentences(summary: &str) -> Vec<Sentence> {
                 open_section: open_section || inline_open,
                 quoted_section,
                 not_a_claim,
+                breaks: clause_breaks(&unq),
             });
         }
     }
@@ -344,29 +347,8 @@ fn split_sentences(line: &str) -> Vec<&str> {
 /// "the parser is done, the renderer is pending" says nothing about the renderer being done.
 fn clauses(s: &Sentence) -> Vec<Vec<&str>> {
     let mut out = vec![Vec::new()];
-    let text = unquoted(&s.text);
-    let commas: Vec<usize> = {
-        // Word indexes that follow a comma in the text.
-        let mut n = 0;
-        let mut at = Vec::new();
-        let mut in_word = false;
-        for c in text.chars() {
-            if c.is_alphanumeric() {
-                in_word = true;
-            } else {
-                if in_word {
-                    n += 1;
-                }
-                in_word = false;
-                if c == ',' || c == '(' || c == ')' {
-                    at.push(n);
-                }
-            }
-        }
-        at
-    };
     for (i, w) in s.words.iter().enumerate() {
-        let cut = commas.contains(&i)
+        let cut = s.breaks.binary_search(&i).is_ok()
             || matches!(
                 w.as_str(),
                 "but" | "while" | "whereas" | "although" | "though"
@@ -379,6 +361,28 @@ fn clauses(s: &Sentence) -> Vec<Vec<&str>> {
         }
     }
     out
+}
+
+/// The indexes (into [`words`] of `text`) of the words that follow a comma or a parenthesis,
+/// ascending: where a clause starts.
+fn clause_breaks(text: &str) -> Vec<usize> {
+    let mut n = 0;
+    let mut at = Vec::new();
+    let mut in_word = false;
+    for c in text.chars() {
+        if c.is_alphanumeric() {
+            in_word = true;
+            continue;
+        }
+        if in_word {
+            n += 1;
+        }
+        in_word = false;
+        if matches!(c, ',' | '(' | ')') && at.last() != Some(&n) {
+            at.push(n);
+        }
+    }
+    at
 }
 
 /// Whether `words` names an item: all its identifying words, or three in four of them when it has
@@ -595,6 +599,8 @@ fn quoted_claim(s: &Sentence) -> String {
 /// Open items the summary calls done, one by one or all at once.
 fn called_done(d: &Digest, sentences: &[Sentence], out: &mut Vec<Correction>) {
     let mut unmentioned_open = Vec::new();
+    let split: Vec<(&Sentence, Vec<Vec<&str>>)> =
+        sentences.iter().map(|s| (s, clauses(s))).collect();
     for (i, item) in d.open.iter().enumerate() {
         let key = significant(item);
         if key.is_empty() {
@@ -603,9 +609,9 @@ fn called_done(d: &Digest, sentences: &[Sentence], out: &mut Vec<Correction>) {
         let mut kept_open = false;
         let mut said_done: Option<&Sentence> = None;
         let mut named = false;
-        for s in sentences {
-            for clause in clauses(s) {
-                if !names(&clause, &key) {
+        for (s, clauses) in &split {
+            for clause in clauses {
+                if !names(clause, &key) {
                     continue;
                 }
                 named = true;
@@ -614,7 +620,7 @@ fn called_done(d: &Digest, sentences: &[Sentence], out: &mut Vec<Correction>) {
                 } else if !s.is_claim() {
                     kept_open = true;
                 } else if clause.iter().any(|w| DONE.contains(w)) {
-                    said_done.get_or_insert(s);
+                    said_done.get_or_insert(*s);
                 }
             }
         }
@@ -1061,6 +1067,21 @@ mod tests {
             .map(|c| &c.items)
             .collect();
         assert_eq!(done, [&vec!["parser".to_owned()]], "{c:#?}");
+    }
+
+    #[test]
+    fn a_long_sentence_keeps_its_clauses_apart_past_its_shown_length() {
+        // The shown text of a sentence is cut at 400 characters; its clauses are not.
+        let mut d = digest();
+        d.open = vec!["renderer".into()];
+        let filler = "while reading the configuration loader code in depth ".repeat(10);
+        let c = corrections(
+            &d,
+            &format!(
+                "During the session, {filler}, the parser is done, the renderer is being reworked."
+            ),
+        );
+        assert!(c.iter().all(|c| c.kind != Kind::CalledDone), "{c:#?}");
     }
 
     #[test]
