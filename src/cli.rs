@@ -18,6 +18,9 @@ pub struct Cli {
     pub command: Command,
 }
 
+/// The subcommands the client runs as hooks: they fail open (exit 0), whatever the command line.
+pub const HOOKS: [&str; 4] = ["save", "restore", "audit", "correct"];
+
 /// The subcommands.
 #[derive(Debug, Subcommand)]
 pub enum Command {
@@ -74,5 +77,12 @@ mod tests {
     #[test]
     fn cli_is_well_formed() {
         Cli::command().debug_assert();
+    }
+
+    #[test]
+    fn every_hook_name_is_a_subcommand() {
+        for h in HOOKS {
+            assert!(Cli::try_parse_from(["compact-guardian", h]).is_ok(), "{h}");
+        }
     }
 }

@@ -31,11 +31,9 @@ pub(crate) const HARD_LIMIT_MARGIN: Duration = Duration::from_secs(3);
 pub fn run(args: Vec<OsString>) -> ExitCode {
     // Only the hook entry points fail open; anything else on the command line is a person, who
     // gets clap's error naming the bad word (with a suggestion) and exit code 2.
-    let is_hook = args.get(1).is_some_and(|a| {
-        ["save", "restore", "audit", "correct"]
-            .iter()
-            .any(|h| a == h)
-    });
+    let is_hook = args
+        .get(1)
+        .is_some_and(|a| crate::cli::HOOKS.iter().any(|h| a == h));
     if args.len() <= 1 {
         // A person trying the command: show what it does (hooks always pass a subcommand).
         let _ = <Cli as clap::CommandFactory>::command().print_help();
@@ -151,7 +149,7 @@ mod tests {
             for group in groups.as_array().unwrap() {
                 for hook in group["hooks"].as_array().unwrap() {
                     let command = hook["command"].as_str().unwrap();
-                    if !["save", "restore", "audit", "correct"]
+                    if !crate::cli::HOOKS
                         .iter()
                         .any(|sub| command.ends_with(&format!(" {sub}")))
                     {
