@@ -519,8 +519,8 @@ impl Snapshots {
             // Look before claiming: a file this tool did not write is left where it is, and must
             // not set the marker that would stop the rebuild.
             match read_snapshot(&dest) {
-                Ok(Ok(_)) => {}
-                Ok(Err(why)) => return Ok(Taken::Refused(why)),
+                Ok(Found::Snapshot(_)) => {}
+                Ok(Found::NotPrintable(why)) => return Ok(Taken::Refused(why)),
                 Err(e) if e.kind() == io::ErrorKind::NotFound => return Ok(Taken::TakenByOther),
                 Err(_) => return Ok(Taken::Refused("not a regular file")),
             }
@@ -568,8 +568,8 @@ impl Snapshots {
         print: impl FnOnce(&str) -> io::Result<()>,
     ) -> Result<Taken> {
         let text = match read_snapshot(dest) {
-            Ok(Ok(text)) => text,
-            Ok(Err(why)) => {
+            Ok(Found::Snapshot(text)) => text,
+            Ok(Found::NotPrintable(why)) => {
                 self.remove_marker();
                 return Ok(Taken::Refused(why));
             }
@@ -652,8 +652,8 @@ impl Snapshots {
             return Ok(Taken::Stale);
         }
         let text = match read_snapshot(claimed) {
-            Ok(Ok(text)) => text,
-            Ok(Err(why)) => return Ok(Taken::Refused(why)),
+            Ok(Found::Snapshot(text)) => text,
+            Ok(Found::NotPrintable(why)) => return Ok(Taken::Refused(why)),
             Err(_) => return Ok(Taken::Refused("not a regular file")),
         };
         print(&text).context("could not print the snapshot")?;
@@ -682,26 +682,38 @@ fn read_ours(path: &Path, max: u64) -> Option<Vec<u8>> {
     (bytes.len() as u64 <= max).then_some(bytes)
 }
 
+/// What is at a snapshot's place, once read.
+enum Found {
+    /// A snapshot this tool wrote, whole: its text.
+    Snapshot(String),
+    /// Something this tool must not print, and why.
+    NotPrintable(&'static str),
+}
+
 /// Reads the file at `path` (no links followed) if it is a snapshot this tool may print: a
 /// regular file of ours, at most [`MAX_SNAPSHOT_BYTES`], valid UTF-8, that [`is_snapshot`].
-/// The outer error is an I/O failure; the inner one says why the file is not printable.
-fn read_snapshot(path: &Path) -> io::Result<Result<String, &'static str>> {
+/// An error is an I/O failure; [`Found::NotPrintable`] says why the file is not printable.
+fn read_snapshot(path: &Path) -> io::Result<Found> {
     let file = platform::open_no_follow(path)?;
     let meta = file.metadata()?;
     if let Some(why) = platform::refuse(&meta) {
-        return Ok(Err(why));
+        return Ok(Found::NotPrintable(why));
     }
     if meta.len() > MAX_SNAPSHOT_BYTES {
-        return Ok(Err("too large to be a snapshot of compact-guardian"));
+        return Ok(Found::NotPrintable(
+            "too large to be a snapshot of compact-guardian",
+        ));
     }
     let mut bytes = Vec::with_capacity(meta.len() as usize);
     file.take(MAX_SNAPSHOT_BYTES + 1).read_to_end(&mut bytes)?;
     if bytes.len() as u64 > MAX_SNAPSHOT_BYTES {
-        return Ok(Err("too large to be a snapshot of compact-guardian"));
+        return Ok(Found::NotPrintable(
+            "too large to be a snapshot of compact-guardian",
+        ));
     }
     Ok(match String::from_utf8(bytes) {
-        Ok(text) if is_snapshot(&text) => Ok(text),
-        _ => Err("not a snapshot written by compact-guardian"),
+        Ok(text) if is_snapshot(&text) => Found::Snapshot(text),
+        _ => Found::NotPrintable("not a snapshot written by compact-guardian"),
     })
 }
 
