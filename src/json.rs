@@ -29,6 +29,48 @@ impl<'a> LStr<'a> {
     }
 }
 
+/// The visitor methods of a lenient field for the JSON types it takes as absent: each returns
+/// `$absent`, reading through (and dropping) a list or an object. Written once for the four
+/// lenient types below.
+macro_rules! absent_as {
+    ($de:lifetime, $absent:expr; $($kind:ident),* $(,)?) => {
+        $( absent_as!(@one $de, $absent; $kind); )*
+    };
+    (@one $de:lifetime, $absent:expr; str) => {
+        fn visit_str<E>(self, _: &str) -> Result<Self::Value, E> { Ok($absent) }
+    };
+    (@one $de:lifetime, $absent:expr; bool) => {
+        fn visit_bool<E>(self, _: bool) -> Result<Self::Value, E> { Ok($absent) }
+    };
+    (@one $de:lifetime, $absent:expr; u64) => {
+        fn visit_u64<E>(self, _: u64) -> Result<Self::Value, E> { Ok($absent) }
+    };
+    (@one $de:lifetime, $absent:expr; i64) => {
+        fn visit_i64<E>(self, _: i64) -> Result<Self::Value, E> { Ok($absent) }
+    };
+    (@one $de:lifetime, $absent:expr; f64) => {
+        fn visit_f64<E>(self, _: f64) -> Result<Self::Value, E> { Ok($absent) }
+    };
+    (@one $de:lifetime, $absent:expr; unit) => {
+        fn visit_unit<E>(self) -> Result<Self::Value, E> { Ok($absent) }
+    };
+    (@one $de:lifetime, $absent:expr; none) => {
+        fn visit_none<E>(self) -> Result<Self::Value, E> { Ok($absent) }
+    };
+    (@one $de:lifetime, $absent:expr; seq) => {
+        fn visit_seq<A: SeqAccess<$de>>(self, mut s: A) -> Result<Self::Value, A::Error> {
+            while s.next_element::<IgnoredAny>()?.is_some() {}
+            Ok($absent)
+        }
+    };
+    (@one $de:lifetime, $absent:expr; map) => {
+        fn visit_map<A: MapAccess<$de>>(self, mut m: A) -> Result<Self::Value, A::Error> {
+            while m.next_entry::<IgnoredAny, IgnoredAny>()?.is_some() {}
+            Ok($absent)
+        }
+    };
+}
+
 impl<'de: 'a, 'a> Deserialize<'de> for LStr<'a> {
     fn deserialize<D: Deserializer<'de>>(d: D) -> Result<Self, D::Error> {
         struct V<'a>(PhantomData<&'a ()>);
@@ -52,26 +94,7 @@ impl<'de: 'a, 'a> Deserialize<'de> for LStr<'a> {
             fn visit_i64<E>(self, v: i64) -> Result<Self::Value, E> {
                 Ok(LStr(Some(Cow::Owned(v.to_string()))))
             }
-            fn visit_f64<E>(self, _: f64) -> Result<Self::Value, E> {
-                Ok(LStr(None))
-            }
-            fn visit_bool<E>(self, _: bool) -> Result<Self::Value, E> {
-                Ok(LStr(None))
-            }
-            fn visit_unit<E>(self) -> Result<Self::Value, E> {
-                Ok(LStr(None))
-            }
-            fn visit_none<E>(self) -> Result<Self::Value, E> {
-                Ok(LStr(None))
-            }
-            fn visit_seq<A: SeqAccess<'de>>(self, mut s: A) -> Result<Self::Value, A::Error> {
-                while s.next_element::<IgnoredAny>()?.is_some() {}
-                Ok(LStr(None))
-            }
-            fn visit_map<A: MapAccess<'de>>(self, mut m: A) -> Result<Self::Value, A::Error> {
-                while m.next_entry::<IgnoredAny, IgnoredAny>()?.is_some() {}
-                Ok(LStr(None))
-            }
+            absent_as!('de, LStr(None); f64, bool, unit, none, seq, map);
         }
         d.deserialize_any(V(PhantomData))
     }
@@ -92,32 +115,7 @@ impl<'de> Deserialize<'de> for LBool {
             fn visit_bool<E>(self, v: bool) -> Result<LBool, E> {
                 Ok(LBool(v))
             }
-            fn visit_str<E>(self, _: &str) -> Result<LBool, E> {
-                Ok(LBool(false))
-            }
-            fn visit_u64<E>(self, _: u64) -> Result<LBool, E> {
-                Ok(LBool(false))
-            }
-            fn visit_i64<E>(self, _: i64) -> Result<LBool, E> {
-                Ok(LBool(false))
-            }
-            fn visit_f64<E>(self, _: f64) -> Result<LBool, E> {
-                Ok(LBool(false))
-            }
-            fn visit_unit<E>(self) -> Result<LBool, E> {
-                Ok(LBool(false))
-            }
-            fn visit_none<E>(self) -> Result<LBool, E> {
-                Ok(LBool(false))
-            }
-            fn visit_seq<A: SeqAccess<'de>>(self, mut s: A) -> Result<LBool, A::Error> {
-                while s.next_element::<IgnoredAny>()?.is_some() {}
-                Ok(LBool(false))
-            }
-            fn visit_map<A: MapAccess<'de>>(self, mut m: A) -> Result<LBool, A::Error> {
-                while m.next_entry::<IgnoredAny, IgnoredAny>()?.is_some() {}
-                Ok(LBool(false))
-            }
+            absent_as!('de, LBool(false); str, u64, i64, f64, unit, none, seq, map);
         }
         d.deserialize_any(V)
     }
@@ -144,31 +142,7 @@ impl<'de, T: Deserialize<'de>> Deserialize<'de> for LObj<T> {
             fn visit_map<A: MapAccess<'de>>(self, m: A) -> Result<Self::Value, A::Error> {
                 T::deserialize(de::value::MapAccessDeserializer::new(m)).map(|t| LObj(Some(t)))
             }
-            fn visit_seq<A: SeqAccess<'de>>(self, mut s: A) -> Result<Self::Value, A::Error> {
-                while s.next_element::<IgnoredAny>()?.is_some() {}
-                Ok(LObj(None))
-            }
-            fn visit_str<E>(self, _: &str) -> Result<Self::Value, E> {
-                Ok(LObj(None))
-            }
-            fn visit_bool<E>(self, _: bool) -> Result<Self::Value, E> {
-                Ok(LObj(None))
-            }
-            fn visit_u64<E>(self, _: u64) -> Result<Self::Value, E> {
-                Ok(LObj(None))
-            }
-            fn visit_i64<E>(self, _: i64) -> Result<Self::Value, E> {
-                Ok(LObj(None))
-            }
-            fn visit_f64<E>(self, _: f64) -> Result<Self::Value, E> {
-                Ok(LObj(None))
-            }
-            fn visit_unit<E>(self) -> Result<Self::Value, E> {
-                Ok(LObj(None))
-            }
-            fn visit_none<E>(self) -> Result<Self::Value, E> {
-                Ok(LObj(None))
-            }
+            absent_as!('de, LObj(None); seq, str, bool, u64, i64, f64, unit, none);
         }
         d.deserialize_any(V(PhantomData))
     }
@@ -200,31 +174,7 @@ impl<'de, T: Deserialize<'de>> Deserialize<'de> for LList<T> {
                 }
                 Ok(LList(out))
             }
-            fn visit_map<A: MapAccess<'de>>(self, mut m: A) -> Result<Self::Value, A::Error> {
-                while m.next_entry::<IgnoredAny, IgnoredAny>()?.is_some() {}
-                Ok(LList(Vec::new()))
-            }
-            fn visit_str<E>(self, _: &str) -> Result<Self::Value, E> {
-                Ok(LList(Vec::new()))
-            }
-            fn visit_bool<E>(self, _: bool) -> Result<Self::Value, E> {
-                Ok(LList(Vec::new()))
-            }
-            fn visit_u64<E>(self, _: u64) -> Result<Self::Value, E> {
-                Ok(LList(Vec::new()))
-            }
-            fn visit_i64<E>(self, _: i64) -> Result<Self::Value, E> {
-                Ok(LList(Vec::new()))
-            }
-            fn visit_f64<E>(self, _: f64) -> Result<Self::Value, E> {
-                Ok(LList(Vec::new()))
-            }
-            fn visit_unit<E>(self) -> Result<Self::Value, E> {
-                Ok(LList(Vec::new()))
-            }
-            fn visit_none<E>(self) -> Result<Self::Value, E> {
-                Ok(LList(Vec::new()))
-            }
+            absent_as!('de, LList(Vec::new()); map, str, bool, u64, i64, f64, unit, none);
         }
         d.deserialize_any(V(PhantomData))
     }
