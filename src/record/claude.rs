@@ -270,28 +270,38 @@ mod pat {
 /// keeps the backward scan near `grep` speed over them: one pass over the line's colons reads
 /// every structural key it needs.
 pub(super) fn triage(line: &[u8], wants: Wants) -> Triage {
-    let first_type = first_key_type(line);
     let short = line.len() <= SHORT_LINE;
-    if let Some(name) = first_type {
-        if is_ignored_type(name) {
-            return Triage::Skip;
-        }
+    if let Some(decided) = by_first_key(line, short).or_else(|| by_shape(line, short, wants)) {
+        return decided;
+    }
+    by_facts(line, &facts_of(line), wants)
+}
+
+/// Step 1, the line's first key: bookkeeping is skipped, any other record type that is not part
+/// of the conversation is only a link, and a long subagent line is skipped. `None`: undecided.
+fn by_first_key(line: &[u8], short: bool) -> Option<Triage> {
+    match first_key_type(line) {
+        Some(name) if is_ignored_type(name) => Some(Triage::Skip),
         // A record of another type yields nothing but its place in the chain, even in the recent
         // window: no need to parse a million tiny bookkeeping lines to learn that.
-        if !CONVERSATION_TYPES.contains(&name) {
-            return link_only(&facts_of(line));
-        }
-    } else if !short && subagent_head(line) {
+        Some(name) if !CONVERSATION_TYPES.contains(&name) => Some(link_only(&facts_of(line))),
+        Some(_) => None,
         // Short lines have their facts read anyway, which tell whether they are a subagent's.
-        return Triage::Skip;
+        None if !short && subagent_head(line) => Some(Triage::Skip),
+        None => None,
     }
-    if !line.starts_with(b"{\"") {
-        return Triage::Parse;
-    }
-    if !short && wants.everything {
-        return Triage::Parse; // in the recent window, a long line is parsed (see SHORT_LINE)
-    }
-    let f = facts_of(line);
+}
+
+/// Step 2, the line's shape: anything but compact JSON as the CLI writes it is parsed, and so is
+/// a long line in the recent window (see [`SHORT_LINE`]). `None`: undecided.
+fn by_shape(line: &[u8], short: bool, wants: Wants) -> Option<Triage> {
+    (!line.starts_with(b"{\"") || (!short && wants.everything)).then_some(Triage::Parse)
+}
+
+/// Step 3, the facts one pass over the line's keys found: a subagent's line is skipped, a
+/// typeless or contentless one is a link, one that may hold a prompt, a boundary or something
+/// unclear is parsed, and so is a call or result still wanted; the rest is a link.
+fn by_facts(line: &[u8], f: &Facts, wants: Wants) -> Triage {
     if f.sidechain && subagent_head(line) {
         return Triage::Skip;
     }
@@ -299,34 +309,24 @@ pub(super) fn triage(line: &[u8], wants: Wants) -> Triage {
     // A record with no type at all is only a link too. The facts see every key of compact JSON;
     // only a line with loose spacing could hide one from them, and there the bytes decide.
     if !(t.any || (f.loose && has_type_key(line))) {
-        return link_only(&f);
+        return link_only(f);
     }
     if wants.everything {
         // A short record without a single key that carries content is only a link, whatever
         // its type; anything else in the recent window is parsed.
         if !f.payload && t.any && !t.other {
-            return link_only(&f);
+            return link_only(f);
         }
         return Triage::Parse;
     }
-    if !t.any
+    let may_hold_a_prompt = !t.any
         || (t.user && !t.tool_result) // a prompt, a summary, injected text
         || t.queued
         || t.system // compaction boundaries among them
         || t.other
         || f.sidechain
-        || f.unclear
-    {
-        return Triage::Parse;
-    }
-    let has = |f: &pat::LazyFinder| f.find(line).is_some();
-    if (wants.task_calls && f.tools.task)
-        || (wants.files && f.tools.writing)
-        || (wants.plans && (f.tools.plan || t.plan_exit))
-        || ((wants.task_calls || wants.files) && f.is_error)
-        || (t.tool_result && wants.task_calls && has(&pat::TASK_CREATED))
-        || (t.tool_result && wants.plans && has(&pat::PLAN_APPROVED))
-    {
+        || f.unclear;
+    if may_hold_a_prompt || still_wanted(line, f, wants) {
         return Triage::Parse;
     }
     match f.uuid {
@@ -337,6 +337,19 @@ pub(super) fn triage(line: &[u8], wants: Wants) -> Triage {
             meta: f.meta,
         }),
     }
+}
+
+/// Whether the line is a call or result the extraction still wants (a task-list change, a file
+/// written, a plan, an error that undoes a call).
+fn still_wanted(line: &[u8], f: &Facts, wants: Wants) -> bool {
+    let t = &f.types;
+    let has = |p: &pat::LazyFinder| p.find(line).is_some();
+    (wants.task_calls && f.tools.task)
+        || (wants.files && f.tools.writing)
+        || (wants.plans && (f.tools.plan || t.plan_exit))
+        || ((wants.task_calls || wants.files) && f.is_error)
+        || (t.tool_result && wants.task_calls && has(&pat::TASK_CREATED))
+        || (t.tool_result && wants.plans && has(&pat::PLAN_APPROVED))
 }
 
 /// Lines up to this long are checked for having no type at all before the recent window parses
