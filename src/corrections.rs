@@ -320,14 +320,21 @@ pub fn sentences(summary: &str) -> Vec<Sentence> {
 /// A line cut at sentence ends (`.`, `!`, `?`, `;` before a space or the end), never inside
 /// backticks, so `src/main.rs` or `cargo test -- --nocapture; echo` stay whole.
 fn split_sentences(line: &str) -> Vec<&str> {
+    // Quotation marks that pair up on the line protect what they quote ("all tests pass. Commit
+    // it." is one quotation); a stray one protects nothing.
+    let straight = line.matches('"').count() % 2 == 0;
+    let curly = line.matches('\u{201C}').count() == line.matches('\u{201D}').count();
     let mut out = Vec::new();
     let mut start = 0;
-    let mut in_code = false;
+    let (mut in_code, mut in_quote, mut in_curly) = (false, false, false);
     let bytes = line.as_bytes();
-    for (i, &b) in bytes.iter().enumerate() {
-        match b {
-            b'`' => in_code = !in_code,
-            b'.' | b'!' | b'?' | b';' if !in_code => {
+    for (i, c) in line.char_indices() {
+        match c {
+            '`' => in_code = !in_code,
+            '"' if straight && !in_code => in_quote = !in_quote,
+            '\u{201C}' if curly && !in_code => in_curly = true,
+            '\u{201D}' if curly && !in_code => in_curly = false,
+            '.' | '!' | '?' | ';' if !in_code && !in_quote && !in_curly => {
                 let end = bytes.get(i + 1).is_none_or(|n| n.is_ascii_whitespace());
                 if end {
                     out.push(&line[start..=i]);
@@ -1082,6 +1089,22 @@ mod tests {
             ),
         );
         assert!(c.iter().all(|c| c.kind != Kind::CalledDone), "{c:#?}");
+    }
+
+    #[test]
+    fn a_quotation_of_several_sentences_is_no_claim() {
+        let c = corrections(
+            &digest(),
+            "The user wrote \"All tests pass. The renderer is done.\" in the issue, which was about CI.",
+        );
+        assert!(
+            !c.iter()
+                .any(|c| matches!(c.kind, Kind::CalledDone | Kind::Passing)),
+            "{c:#?}"
+        );
+        // A stray quotation mark protects nothing, and splits nothing together.
+        let c = corrections(&digest(), "The 12\" display works. The renderer is done.");
+        assert!(c.iter().any(|c| c.kind == Kind::CalledDone), "{c:#?}");
     }
 
     #[test]
