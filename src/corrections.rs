@@ -322,7 +322,7 @@ pub fn sentences(summary: &str) -> Vec<Sentence> {
 fn split_sentences(line: &str) -> Vec<&str> {
     // Quotation marks that pair up on the line protect what they quote ("all tests pass. Commit
     // it." is one quotation); a stray one protects nothing.
-    let straight = line.matches('"').count() % 2 == 0;
+    let straight = line.matches('"').count().is_multiple_of(2);
     let curly = line.matches('\u{201C}').count() == line.matches('\u{201D}').count();
     let mut out = Vec::new();
     let mut start = 0;
