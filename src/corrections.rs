@@ -122,6 +122,7 @@ const NOT_A_CLAIM: &[&str] = &[
     "partly",
     "except",
     "but",
+    "only",
     "fail",
     "fails",
     "failed",
@@ -393,12 +394,15 @@ fn clause_breaks(text: &str) -> Vec<usize> {
 }
 
 /// Whether `words` names an item: all its identifying words, or three in four of them when it has
-/// more than four.
+/// more than four, each compared by its stem ("fixed the login bug" names "Fix the login bug").
 fn names(words: &[&str], item: &[String]) -> bool {
     if item.is_empty() {
         return false;
     }
-    let found = item.iter().filter(|w| words.contains(&w.as_str())).count();
+    let found = item
+        .iter()
+        .filter(|k| words.iter().any(|w| stem(w) == stem(k)))
+        .count();
     if item.len() > 4 {
         found * 4 >= item.len() * 3
     } else {
@@ -566,13 +570,39 @@ pub fn corrections(d: &Digest, summary: &str) -> Vec<Correction> {
 /// of its identifying words appear anywhere in the summary (a paraphrase keeps more).
 pub fn latest_left_out(d: &Digest, summary: &str) -> Option<bool> {
     let latest = d.latest.as_deref()?;
-    let key: Vec<String> = significant(latest).into_iter().take(40).collect();
+    // Words compared by their stem ("fixed" names "fix"), courtesy words left out: a summary
+    // that paraphrases the instruction keeps it.
+    let key: Vec<String> = significant(latest)
+        .into_iter()
+        .filter(|w| !COURTESY.contains(&w.as_str()))
+        .map(|w| stem(&w).to_owned())
+        .take(40)
+        .collect();
     if key.len() < 3 {
         return None;
     }
-    let everything: HashSet<String> = words(summary).into_iter().collect();
+    let everything: HashSet<String> = words(summary).iter().map(|w| stem(w).to_owned()).collect();
     let found = key.iter().filter(|w| everything.contains(*w)).count();
     Some(found * 3 < key.len())
+}
+
+/// Words of a request that say nothing of what is asked.
+const COURTESY: &[&str] = &[
+    "please", "thanks", "thank", "now", "also", "just", "after", "before", "again", "could",
+    "would", "you", "make", "sure", "let", "know", "want", "need", "like", "okay", "yes",
+];
+
+/// A word without its commonest English endings ("fixed", "fixes", "fixing" -> "fix"), for
+/// comparing a paraphrase with its source. Short words are left as they are.
+fn stem(w: &str) -> &str {
+    for suffix in ["ing", "ed", "es", "s"] {
+        if let Some(base) = w.strip_suffix(suffix)
+            && base.chars().count() >= 3
+        {
+            return base;
+        }
+    }
+    w
 }
 
 /// How an open item stands in the record, said to the model.
@@ -799,7 +829,14 @@ fn passing(d: &Digest, sentences: &[Sentence], out: &mut Vec<Correction>) {
     }
     let mut said = HashSet::new();
     for s in sentences.iter().filter(|s| s.is_claim()) {
-        if !s.has(PASS) {
+        // "3 of 10 tests pass", "some tests pass": a part passing is no claim that the run did.
+        let part = s.has(&[
+            "some", "most", "several", "few", "half", "majority", "partial",
+        ]) || s
+            .words
+            .windows(2)
+            .any(|w| w[1] == "of" && w[0].chars().all(|c| c.is_ascii_digit()));
+        if !s.has(PASS) || part {
             continue;
         }
         for (i, w) in s.words.iter().enumerate() {
