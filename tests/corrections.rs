@@ -50,7 +50,7 @@ fn labelled_set_precision_is_one_and_recall_is_reported() {
     assert_eq!(fp, 0, "a false correction: {wrong:#?}");
     // Measured 0.94 (31 of 33; the two misses are labelled as expected misses): a drop is a
     // regression.
-    assert!(recall >= 0.94, "recall {recall:.2}: {wrong:#?}");
+    assert!(tp >= 31 && recall >= 0.93, "recall {recall:.2}: {wrong:#?}");
 }
 
 /// A Claude Code session whose latest work left a failing test and open tasks.
