@@ -36,6 +36,9 @@ pub struct HookInput {
     pub source: Option<String>,
     /// `compact_summary` (PostCompact): the summary the model continues from (bounded).
     pub compact_summary: Option<String>,
+    /// `agent_id`: set when the hook fires inside a subagent (Claude Code 2.1.x), whose context
+    /// is not the main conversation's.
+    pub agent_id: Option<String>,
 }
 
 #[derive(Deserialize, Default)]
@@ -57,6 +60,8 @@ struct Raw<'a> {
     source: LStr<'a>,
     #[serde(borrow)]
     compact_summary: LStr<'a>,
+    #[serde(borrow)]
+    agent_id: LStr<'a>,
 }
 
 /// Reads and parses hook input from `input`, in bounded memory whatever its size.
@@ -147,6 +152,7 @@ pub fn parse(bytes: &[u8]) -> Result<HookInput> {
         hook_event_name: own(&raw.hook_event_name),
         source: raw.source.non_blank().map(str::to_owned),
         compact_summary: own(&raw.compact_summary),
+        agent_id: raw.agent_id.non_blank().map(str::to_owned),
     })
 }
 

@@ -488,3 +488,31 @@ fn restore_tells_the_user_in_one_line_what_the_model_was_given() {
         r.stdout
     );
 }
+
+#[test]
+fn a_subagents_tool_call_never_takes_the_main_conversations_corrections() {
+    // Claude Code fires PostToolUse for a subagent's tool calls with the parent's session id and
+    // an `agent_id` (measured on 2.1.328, where `Agent` runs in the background and its own
+    // PostToolUse comes first; a synchronous subagent's tool calls come before it): that
+    // context is the subagent's.
+    let sb = Sandbox::new();
+    let t = sb.transcript("t.jsonl", &failing_session());
+    sb.save(&hook("s1", &t)).assert_fail_open();
+    sb.restore(&start_hook("s1", &t)).assert_fail_open();
+    sb.cmd(&["audit"])
+        .stdin(post_compact("s1", &t, FALSE_SUMMARY))
+        .run()
+        .assert_fail_open();
+    let sub = json!({"session_id": "s1", "transcript_path": t, "hook_event_name": "PostToolUse",
+        "agent_id": "ae680051796742476", "agent_type": "general-purpose", "tool_name": "Write"})
+    .to_string();
+    let r = sb.cmd(&["correct"]).stdin(sub).run();
+    r.assert_fail_open();
+    assert_eq!(r.stdout, "");
+    // The main agent's next step gets them.
+    assert!(
+        correct(&sb, "s1", &t, "PostToolUse")
+            .stdout
+            .contains(corrections::HEADING)
+    );
+}

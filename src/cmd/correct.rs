@@ -40,6 +40,11 @@ pub fn correct(mut input: impl Read, cfg: &Config, out: &mut impl Write) -> Resu
     if !CONTEXT_EVENTS.contains(&event) {
         return Ok(()); // kept for a hook whose output the model reads
     }
+    if hook.input.agent_id.is_some() {
+        // A subagent's tool call (same session): its context is the subagent's, not the main
+        // conversation's, which the corrections are about. Kept for the main agent's next step.
+        return Ok(());
+    }
     // In Codex the restore, which runs after the audit, hands them over with the snapshot.
     let codex = hook
         .input
