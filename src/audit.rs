@@ -59,7 +59,18 @@ pub struct Digest {
     pub client: Option<String>,
 }
 
+/// The largest digest read back (one is a few KB).
+pub const MAX_DIGEST_BYTES: u64 = 64 * 1024;
+
 impl Digest {
+    /// A digest read back from disk: as written, or damaged or planted, so bounded and cleaned
+    /// either way (`None` when it does not parse).
+    pub fn read(bytes: &[u8]) -> Option<Digest> {
+        serde_json::from_slice::<Digest>(bytes)
+            .ok()
+            .map(Digest::bounded)
+    }
+
     /// A digest bounded for storage: items, instruction and title cut, at most [`MAX_ITEMS`].
     pub fn bounded(mut self) -> Digest {
         // Read back from disk, a digest may be damaged or planted: only the two kinds `save`
@@ -307,37 +318,14 @@ pub fn message(
                 "compact-guardian: its snapshot folder could not be used{}; {rebuilt}.",
                 folder.map(|p| format!(" ({p})")).unwrap_or_default()
             ),
-            (None, Restored::Rebuilt(WhyRebuilt::NotSaved)) => match (&folder, evidence) {
-                (Some(p), _) => format!(
-                    "compact-guardian: no snapshot could be saved before this compaction: its folder cannot be written ({p}); {rebuilt}."
-                ),
-                (None, e) if e.nothing_to_save => format!(
-                    "compact-guardian: there was nothing to save before this compaction; {rebuilt}."
-                ),
-                (None, e) if e.save_ran => format!(
-                    "compact-guardian: its PreCompact hook ran but left no snapshot; {rebuilt}."
-                ),
-                (None, _) => format!(
-                    "compact-guardian: no snapshot was saved before this compaction (its PreCompact hook did not run); {rebuilt}."
-                ),
-            },
-            (None, Restored::Deferred) => {
-                let next = "the context will be rebuilt from the transcript when the next turn starts";
-                match (&folder, evidence) {
-                    (Some(p), _) => format!(
-                        "compact-guardian: no snapshot could be saved before this compaction: its folder cannot be written ({p}); {next}."
-                    ),
-                    (None, e) if e.nothing_to_save => format!(
-                        "compact-guardian: there was nothing to save before this compaction; {next}."
-                    ),
-                    (None, e) if e.save_ran => format!(
-                        "compact-guardian: its PreCompact hook ran but left no snapshot; {next}."
-                    ),
-                    (None, _) => format!(
-                        "compact-guardian: no snapshot was saved before this compaction (its PreCompact hook did not run); {next}."
-                    ),
-                }
+            (None, Restored::Rebuilt(WhyRebuilt::NotSaved)) => {
+                not_saved(folder.as_deref(), evidence, rebuilt)
             }
+            (None, Restored::Deferred) => not_saved(
+                folder.as_deref(),
+                evidence,
+                "the context will be rebuilt from the transcript when the next turn starts",
+            ),
             (Some(_), _) => {
                 "compact-guardian: this compaction was NOT protected: there was nothing to save (no instruction, task or progress found).".to_owned()
             }
@@ -375,6 +363,25 @@ pub fn message(
         _ => s.push('.'),
     }
     crate::text::cut_line(&s, MAX_MESSAGE).trim_end().to_owned()
+}
+
+/// Why no snapshot was saved before this compaction, from what happened, and what follows
+/// (`then`: the context rebuilt now, or at Codex's next turn).
+fn not_saved(folder: Option<&str>, evidence: &Evidence, then: &str) -> String {
+    match folder {
+        Some(p) => format!(
+            "compact-guardian: no snapshot could be saved before this compaction: its folder cannot be written ({p}); {then}."
+        ),
+        None if evidence.nothing_to_save => {
+            format!("compact-guardian: there was nothing to save before this compaction; {then}.")
+        }
+        None if evidence.save_ran => {
+            format!("compact-guardian: its PreCompact hook ran but left no snapshot; {then}.")
+        }
+        None => format!(
+            "compact-guardian: no snapshot was saved before this compaction (its PreCompact hook did not run); {then}."
+        ),
+    }
 }
 
 fn singular(kind: &str, n: usize) -> String {

@@ -607,13 +607,9 @@ fn stem(w: &str) -> &str {
 
 /// How an open item stands in the record, said to the model.
 fn item_state(d: &Digest, i: usize) -> String {
-    match d.states.get(i).map(String::as_str) {
-        Some("in_progress") => "still in progress in the task list".to_owned(),
-        Some("pending") => "still pending in the task list".to_owned(),
-        _ if d.open_kind == "checklist items" => {
-            "still unchecked in the agent's checklist".to_owned()
-        }
-        _ => "still open in the task list".to_owned(),
+    match short_state(d, i) {
+        "unchecked" => "still unchecked in the agent's checklist".to_owned(),
+        state => format!("still {state} in the task list"),
     }
 }
 

@@ -354,11 +354,30 @@ impl Snapshots {
     /// The name of this session's digest for the PostCompact audit (hidden, so stale ones are
     /// removed like any other leftover).
     fn digest_name(&self) -> String {
-        let id = self
-            .name
+        format!("{HIDDEN_PREFIX}digest-{}.json", self.id())
+    }
+
+    /// The session's part of the snapshot's file name (the id, or its hash).
+    fn id(&self) -> &str {
+        self.name
             .trim_start_matches(PREFIX)
-            .trim_end_matches(SUFFIX);
-        format!("{HIDDEN_PREFIX}digest-{id}.json")
+            .trim_end_matches(SUFFIX)
+    }
+
+    /// Reads this session's file `name` if it is ours, at most `max` bytes and `fresh` by its
+    /// modification time, then deletes it either way: a file handed over once.
+    fn take_once(
+        &self,
+        name: &str,
+        max: u64,
+        fresh: impl FnOnce(Option<SystemTime>) -> bool,
+    ) -> Option<Vec<u8>> {
+        let path = self.store.dir.join(name);
+        let meta = fs::symlink_metadata(&path).ok()?;
+        let fresh = platform::refuse(&meta).is_none() && fresh(meta.modified().ok());
+        let bytes = if fresh { read_ours(&path, max) } else { None };
+        let _ = remove_ours(&path);
+        bytes
     }
 
     /// Says that this session's compaction happened and its client restores later (Codex runs
@@ -406,11 +425,7 @@ impl Snapshots {
 
     /// The name of this session's pending corrections (see [`crate::corrections`]).
     fn corrections_name(&self) -> String {
-        let id = self
-            .name
-            .trim_start_matches(PREFIX)
-            .trim_end_matches(SUFFIX);
-        format!("{CORRECTIONS_PREFIX}{id}.json")
+        format!("{CORRECTIONS_PREFIX}{}.json", self.id())
     }
 
     /// Keeps `pending` as this session's corrections, for the next hook that can hand them to
@@ -423,16 +438,9 @@ impl Snapshots {
     /// Takes this session's corrections if they are fresh, ours and shaped as
     /// [`crate::corrections::section`] writes them: read, then deleted (given once).
     pub fn take_corrections(&self) -> Option<Pending> {
-        let path = self.store.dir.join(self.corrections_name());
-        let meta = fs::symlink_metadata(&path).ok()?;
-        let fresh = platform::refuse(&meta).is_none() && !self.expired(meta.modified().ok());
-        let bytes = if fresh {
-            read_ours(&path, 8 * crate::corrections::MAX_UNITS as u64)
-        } else {
-            None
-        };
-        let _ = remove_ours(&path);
-        let mut pending: Pending = serde_json::from_slice(&bytes?).ok()?;
+        let max = 8 * crate::corrections::MAX_UNITS as u64;
+        let bytes = self.take_once(&self.corrections_name(), max, |m| !self.expired(m))?;
+        let mut pending: Pending = serde_json::from_slice(&bytes).ok()?;
         if !crate::corrections::is_section(&pending.section) {
             return None; // damaged or planted: nothing of it reaches the model
         }
@@ -462,13 +470,9 @@ impl Snapshots {
 
     /// Takes this session's digest if it is fresh and ours: read, then deleted (used once).
     pub fn take_digest(&self, max: u64) -> Option<Vec<u8>> {
-        let path = self.store.dir.join(self.digest_name());
-        let meta = fs::symlink_metadata(&path).ok()?;
-        let fresh = platform::refuse(&meta).is_none()
-            && !self.store.is_stale(meta.modified().ok(), SystemTime::now());
-        let bytes = if fresh { read_ours(&path, max) } else { None };
-        let _ = remove_ours(&path);
-        bytes
+        self.take_once(&self.digest_name(), max, |m| {
+            !self.store.is_stale(m, SystemTime::now())
+        })
     }
 
     /// The snapshot file's path.

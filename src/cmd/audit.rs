@@ -5,12 +5,11 @@
 //! restore comes later (D027). Records the outcome in the history. Fail-open like the other hooks.
 
 use super::hook;
-use crate::audit::{Digest, Evidence, Restored, compare, message};
+use crate::audit::{Digest, Evidence, MAX_DIGEST_BYTES, Restored, compare, message};
 use crate::config::Config;
 use crate::corrections;
 use crate::failopen::debug;
 use crate::history::{self, Outcome, Step};
-use crate::record::Format;
 use crate::render::WhyRebuilt;
 use crate::store::Pending;
 use crate::transcript::{self, Limits};
@@ -20,8 +19,6 @@ use std::io::{Read, Write};
 use std::path::Path;
 use std::time::{Duration, Instant};
 
-/// The largest digest read (one is a few KB).
-const MAX_DIGEST_BYTES: u64 = 64 * 1024;
 /// A restore this recent belongs to this compaction.
 const RECENT_RESTORE: Duration = Duration::from_secs(120);
 /// The most of a Codex rollout read back to its newest compaction summary (the `compacted` line
@@ -40,14 +37,13 @@ pub fn audit(
     let snaps = hook.snapshots.as_ref().ok();
     let digest: Option<Digest> = snaps
         .and_then(|s| s.take_digest(MAX_DIGEST_BYTES))
-        .and_then(|b| serde_json::from_slice::<Digest>(&b).ok())
-        .map(Digest::bounded); // as written, or planted: bounded and cleaned either way
+        .and_then(|b| Digest::read(&b));
     // Codex runs PostCompact before its restore (which waits for the next turn) and gives it no
     // summary; it has written the summary into the rollout, though. Claude Code gives the
     // summary here (it may be empty) and has already run its restore.
     let transcript = hook.input.transcript_path.as_deref().map(Path::new);
     let codex = digest.as_ref().and_then(|d| d.client.as_deref()) == Some("codex")
-        || transcript.and_then(transcript::format_of) == Some(Format::Codex);
+        || hook.transcript_is_codex();
     let summary: Option<Cow<str>> = match hook.input.compact_summary.as_deref() {
         Some(s) if !s.trim().is_empty() => Some(Cow::Borrowed(s)),
         _ if codex && digest.is_some() => transcript

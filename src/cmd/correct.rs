@@ -10,12 +10,9 @@ use super::hook;
 use crate::config::Config;
 use crate::failopen::debug;
 use crate::history;
-use crate::record::Format;
 use crate::store::Store;
-use crate::transcript;
 use anyhow::Result;
 use std::io::{Read, Write};
-use std::path::Path;
 
 /// Events whose `additionalContext` reaches the model.
 const CONTEXT_EVENTS: &[&str] = &["UserPromptSubmit", "PostToolUse", "SessionStart"];
@@ -46,13 +43,7 @@ pub fn correct(mut input: impl Read, cfg: &Config, out: &mut impl Write) -> Resu
         return Ok(());
     }
     // In Codex the restore, which runs after the audit, hands them over with the snapshot.
-    let codex = hook
-        .input
-        .transcript_path
-        .as_deref()
-        .and_then(|p| transcript::format_of(Path::new(p)))
-        == Some(Format::Codex);
-    if codex && event != "SessionStart" {
+    if hook.transcript_is_codex() && event != "SessionStart" {
         return Ok(());
     }
     let Some(pending) = snaps.take_corrections() else {

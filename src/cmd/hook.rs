@@ -4,6 +4,7 @@
 use crate::config::Config;
 use crate::failopen::debug;
 use crate::hook_input::{self, HookInput};
+use crate::record::Format;
 use crate::store::{Snapshots, Store};
 use anyhow::{Context, Result};
 use std::io::Read;
@@ -16,6 +17,18 @@ pub struct Hook {
     /// The session's snapshots, or why the snapshot folder cannot be used (no folder set and no
     /// home folder). A hook without a folder still steers and rebuilds.
     pub snapshots: Result<Snapshots>,
+}
+
+impl Hook {
+    /// Whether the transcript the hook names is a Codex rollout (from its first line): Codex
+    /// runs the hooks in another order and reads their output differently.
+    pub fn transcript_is_codex(&self) -> bool {
+        self.input
+            .transcript_path
+            .as_deref()
+            .and_then(|p| crate::transcript::format_of(std::path::Path::new(p)))
+            == Some(Format::Codex)
+    }
 }
 
 /// Reads the hook JSON from `input`. Fails only when there is no usable input or session id.

@@ -3,16 +3,14 @@
 //! from the transcript part that was just compacted ([`Part::Compacted`]).
 
 use super::hook::{self, Hook};
-use crate::audit::{Digest, restore_line};
+use crate::audit::{Digest, MAX_DIGEST_BYTES, restore_line};
 use crate::config::Config;
 use crate::extract::Part;
 use crate::failopen::debug;
 use crate::history::{self, Outcome};
 use crate::pipeline;
-use crate::record::Format;
 use crate::render::{Meta, Source, WhyRebuilt};
 use crate::store::{Pending, Taken};
-use crate::transcript;
 use crate::transcript::Limits;
 use anyhow::{Result, anyhow};
 use std::io::{IsTerminal, Read, Write};
@@ -53,9 +51,8 @@ pub fn restore(
         .as_ref()
         .ok()
         .filter(|_| form == Form::WithUserLine)
-        .and_then(|s| s.peek_digest(64 * 1024))
-        .and_then(|b| serde_json::from_slice::<Digest>(&b).ok())
-        .map(Digest::bounded);
+        .and_then(|s| s.peek_digest(MAX_DIGEST_BYTES))
+        .and_then(|b| Digest::read(&b));
     let taken = match &hook.snapshots {
         Ok(snaps) => match snaps.take_fresh(|text| {
             let text = match corrections.take() {
@@ -168,12 +165,7 @@ enum Form {
 
 impl Form {
     fn of(hook: &Hook) -> Form {
-        let codex = hook
-            .input
-            .transcript_path
-            .as_deref()
-            .and_then(|p| transcript::format_of(Path::new(p)))
-            == Some(Format::Codex);
+        let codex = hook.transcript_is_codex();
         // Claude Code always names the event; a replay by hand without it gets text.
         let client = hook.input.hook_event_name.as_deref() == Some("SessionStart");
         if codex || !client || std::io::stdout().is_terminal() {
