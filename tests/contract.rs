@@ -531,12 +531,6 @@ fn prompt_longer_than_the_read_bound_says_at_least() {
 
 // ---- Issue #19: after every compaction the user is told what was protected.
 
-fn post_compact(session: &str, t: &std::path::Path, summary: &str) -> String {
-    serde_json::json!({"session_id": session, "transcript_path": t, "hook_event_name": "PostCompact",
-        "trigger": "manual", "compact_summary": summary})
-    .to_string()
-}
-
 fn system_message(out: &str) -> String {
     user_line(out)
 }
@@ -559,6 +553,7 @@ fn post_compact_audit_names_the_open_tasks_the_summary_called_done() {
         .stdin(post_compact(
             "s1",
             &t,
+            "manual",
             "All tasks are completed. There is no remaining work.",
         ))
         .run();
@@ -570,7 +565,10 @@ fn post_compact_audit_names_the_open_tasks_the_summary_called_done() {
     );
     // Used once: the digest is gone, and a repeated audit has nothing to add (restore said what
     // it handed over).
-    let again = sb.cmd(&["audit"]).stdin(post_compact("s1", &t, "x")).run();
+    let again = sb
+        .cmd(&["audit"])
+        .stdin(post_compact("s1", &t, "manual", "x"))
+        .run();
     assert_eq!(system_message(&again.stdout), "");
     // The history has the compaction, with counts and no words of the session.
     let history = std::fs::read_to_string(sb.store.join("compact-guardian-history.json")).unwrap();
@@ -602,7 +600,7 @@ fn post_compact_audit_says_when_the_summary_kept_everything() {
     let summary = "Open: the renderer is in progress and the billing tests are pending. The user said never call unwrap() in the importer.";
     let m = system_message(
         &sb.cmd(&["audit"])
-            .stdin(post_compact("s2", &t, summary))
+            .stdin(post_compact("s2", &t, "manual", summary))
             .run()
             .stdout,
     );
@@ -616,7 +614,7 @@ fn post_compact_without_a_save_says_the_compaction_was_not_protected() {
     let t = sb.transcript("t.jsonl", &tasks_session());
     let m = system_message(
         &sb.cmd(&["audit"])
-            .stdin(post_compact("s3", &t, ""))
+            .stdin(post_compact("s3", &t, "manual", ""))
             .run()
             .stdout,
     );

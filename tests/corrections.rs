@@ -6,7 +6,7 @@ use crate::common::*;
 use compact_guardian::audit::{Digest, compare};
 use compact_guardian::corrections::{self, Kind};
 use serde_json::{Value, json};
-use std::path::Path;
+use std::path::{Path, PathBuf};
 
 /// The labelled set: every case's corrections compared with its labels, kind by kind.
 #[test]
@@ -97,10 +97,17 @@ fn failing_session() -> Vec<String> {
     ]
 }
 
-fn post_compact(session: &str, t: &Path, summary: &str) -> String {
-    json!({"session_id": session, "transcript_path": t, "hook_event_name": "PostCompact",
-        "trigger": "auto", "compact_summary": summary})
-    .to_string()
+/// A Claude Code compaction of [`failing_session`] as the client runs its hooks (save, restore,
+/// then the audit with `summary`): the transcript, with the corrections (if any) waiting.
+fn compacted(sb: &Sandbox, trigger: &str, summary: &str) -> PathBuf {
+    let t = sb.transcript("t.jsonl", &failing_session());
+    sb.save(&hook("s1", &t)).assert_fail_open();
+    sb.restore(&start_hook("s1", &t)).assert_fail_open();
+    sb.cmd(&["audit"])
+        .stdin(post_compact("s1", &t, trigger, summary))
+        .run()
+        .assert_fail_open();
+    t
 }
 
 fn correct(sb: &Sandbox, session: &str, t: &Path, event: &str) -> Run {
@@ -124,7 +131,7 @@ fn claude_code_gets_the_corrections_once_at_the_next_prompt_after_its_restore() 
     assert!(!restored.stdout.contains(corrections::HEADING));
     let audit = sb
         .cmd(&["audit"])
-        .stdin(post_compact("s1", &t, FALSE_SUMMARY))
+        .stdin(post_compact("s1", &t, "auto", FALSE_SUMMARY))
         .run();
     audit.assert_fail_open();
     // Claude Code prints PostCompact output as it is (shown after a manual `/compact`): plain.
@@ -168,7 +175,7 @@ fn a_right_summary_gets_no_corrections_and_the_hook_stays_silent() {
     let right = "The renderer task is still pending; the billing tests failed in the last run. The user asked to make the importer retry failed batches with backoff, then to log every retry with its attempt number and delay.";
     let audit = sb
         .cmd(&["audit"])
-        .stdin(post_compact("s1", &t, right))
+        .stdin(post_compact("s1", &t, "auto", right))
         .run();
     audit.assert_fail_open();
     assert!(!audit.stdout.contains("model is told"), "{}", audit.stdout);
@@ -178,13 +185,7 @@ fn a_right_summary_gets_no_corrections_and_the_hook_stays_silent() {
 #[test]
 fn corrections_wait_only_for_their_own_session_and_only_until_the_next_compaction() {
     let sb = Sandbox::new();
-    let t = sb.transcript("t.jsonl", &failing_session());
-    sb.save(&hook("s1", &t)).assert_fail_open();
-    sb.restore(&start_hook("s1", &t)).assert_fail_open();
-    sb.cmd(&["audit"])
-        .stdin(post_compact("s1", &t, FALSE_SUMMARY))
-        .run()
-        .assert_fail_open();
+    let t = compacted(&sb, "auto", FALSE_SUMMARY);
     assert_eq!(correct(&sb, "other", &t, "UserPromptSubmit").stdout, "");
     // An event whose output the model does not read leaves them waiting.
     assert_eq!(correct(&sb, "s1", &t, "Stop").stdout, "");
@@ -363,7 +364,7 @@ fn set_old(path: &Path, secs: u64) {
         .unwrap();
 }
 
-fn codex_compacted(sb: &Sandbox) -> std::path::PathBuf {
+fn codex_compacted(sb: &Sandbox) -> PathBuf {
     let t = sb.transcript("rollout-2026-11-24T10-00-00-c1.jsonl", &rollout(false));
     sb.save(&hook("c1", &t)).assert_fail_open();
     let t = sb.transcript("rollout-2026-11-24T10-00-00-c1.jsonl", &rollout(true));
@@ -444,13 +445,7 @@ fn a_deferred_snapshot_expires_after_a_day() {
 fn after_a_manual_compaction_the_user_is_not_told_twice() {
     // The manual `/compact` showed the PostCompact line; the hand-over adds no second one.
     let sb = Sandbox::new();
-    let t = sb.transcript("t.jsonl", &failing_session());
-    sb.save(&hook("s1", &t)).assert_fail_open();
-    sb.restore(&start_hook("s1", &t)).assert_fail_open();
-    let post = json!({"session_id": "s1", "transcript_path": t, "hook_event_name": "PostCompact",
-        "trigger": "manual", "compact_summary": FALSE_SUMMARY})
-    .to_string();
-    sb.cmd(&["audit"]).stdin(post).run().assert_fail_open();
+    let t = compacted(&sb, "manual", FALSE_SUMMARY);
     let v: Value =
         serde_json::from_str(correct(&sb, "s1", &t, "UserPromptSubmit").stdout.trim()).unwrap();
     assert!(v["hookSpecificOutput"]["additionalContext"].is_string());
@@ -496,13 +491,7 @@ fn a_subagents_tool_call_never_takes_the_main_conversations_corrections() {
     // PostToolUse comes first; a synchronous subagent's tool calls come before it): that
     // context is the subagent's.
     let sb = Sandbox::new();
-    let t = sb.transcript("t.jsonl", &failing_session());
-    sb.save(&hook("s1", &t)).assert_fail_open();
-    sb.restore(&start_hook("s1", &t)).assert_fail_open();
-    sb.cmd(&["audit"])
-        .stdin(post_compact("s1", &t, FALSE_SUMMARY))
-        .run()
-        .assert_fail_open();
+    let t = compacted(&sb, "auto", FALSE_SUMMARY);
     let sub = json!({"session_id": "s1", "transcript_path": t, "hook_event_name": "PostToolUse",
         "agent_id": "ae680051796742476", "agent_type": "general-purpose", "tool_name": "Write"})
     .to_string();

@@ -1019,18 +1019,23 @@ fn fifty_parallel_compactions_lose_no_history() {
     let sb = Sandbox::new();
     let entries = parallel_compactions(&sb, 50);
     assert_eq!(entries.len(), 50);
+    assert_eq!(complete_and_distinct(&entries), (50, 50), "{entries:#?}");
+}
+
+/// How many history entries have their save, restore and audit all recorded, and how many
+/// distinct sessions the entries name.
+fn complete_and_distinct(entries: &[serde_json::Value]) -> (usize, usize) {
     let complete = entries
         .iter()
         .filter(|e| e["save_ran"] == true && e["restored"] == "snapshot" && e["audited"] == true)
         .count();
-    assert_eq!(complete, 50, "{entries:#?}");
     let mut sessions: Vec<&str> = entries
         .iter()
         .map(|e| e["session"].as_str().unwrap())
         .collect();
     sessions.sort_unstable();
     sessions.dedup();
-    assert_eq!(sessions.len(), 50);
+    (complete, sessions.len())
 }
 
 #[test]
@@ -1040,17 +1045,7 @@ fn two_hundred_parallel_compactions_keep_the_last_fifty_whole() {
     let sb = Sandbox::new();
     let entries = parallel_compactions(&sb, 200);
     assert_eq!(entries.len(), 50);
-    let complete = entries
-        .iter()
-        .filter(|e| e["save_ran"] == true && e["restored"] == "snapshot" && e["audited"] == true)
-        .count();
-    let mut sessions: Vec<&str> = entries
-        .iter()
-        .map(|e| e["session"].as_str().unwrap())
-        .collect();
-    sessions.sort_unstable();
-    sessions.dedup();
-    assert_eq!((complete, sessions.len()), (50, 50), "{entries:#?}");
+    assert_eq!(complete_and_distinct(&entries), (50, 50), "{entries:#?}");
 }
 
 #[test]
@@ -1135,10 +1130,9 @@ fn status_survives_impossible_times_and_never_prints_an_escape() {
 // ---- Issue #29 case 10: the audit names the real cause.
 
 fn audit_message(sb: &Sandbox, session: &str, t: &Path, env: &[(&str, &str)]) -> String {
-    let post = serde_json::json!({"session_id": session, "transcript_path": t,
-        "hook_event_name": "PostCompact", "trigger": "auto", "compact_summary": "All done."})
-    .to_string();
-    let mut c = sb.cmd(&["audit"]).stdin(post);
+    let mut c = sb
+        .cmd(&["audit"])
+        .stdin(post_compact(session, t, "auto", "All done."));
     for (k, v) in env {
         c = c.env(k, v);
     }

@@ -683,11 +683,11 @@ fn installing_rust_after_a_failed_download_retries_at_the_next_start() {
 
 #[test]
 fn an_unprotected_compaction_is_told_where_the_user_looks_each_time() {
-    // Issue #22: the first compaction after an in-session install finds no binary. PostCompact
-    // (`audit`) says so as a systemMessage, at every such compaction; save and restore stay silent
-    // on stdout (their output goes to the summarizer and the model).
-    // D027: in Claude Code that is the SessionStart hook (`restore`), whose `systemMessage` is
-    // shown after manual and automatic compactions alike; in Codex the PostCompact hook.
+    // Issue #22: the first compaction after an in-session install finds no binary. One hook says
+    // so as a systemMessage, at every such compaction, and the others stay silent on stdout
+    // (their output goes to the summarizer and the model). D027: in Claude Code that hook is
+    // SessionStart (`restore`), whose line is shown after manual and automatic compactions
+    // alike; in Codex it is PostCompact (`audit`).
     let p = Plugin::new();
     for _ in 0..2 {
         let o = p.run("compact-guardian", &["restore"], &[], "{}");

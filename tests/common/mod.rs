@@ -231,6 +231,18 @@ pub fn start_hook(session: &str, transcript: &Path) -> String {
     .to_string()
 }
 
+/// PostCompact hook input (`trigger`: `manual` or `auto`).
+pub fn post_compact(session: &str, transcript: &Path, trigger: &str, summary: &str) -> String {
+    serde_json::json!({
+        "session_id": session,
+        "transcript_path": transcript,
+        "hook_event_name": "PostCompact",
+        "trigger": trigger,
+        "compact_summary": summary
+    })
+    .to_string()
+}
+
 /// A user prompt record.
 pub fn prompt(uuid: &str, parent: Option<&str>, text: &str) -> String {
     serde_json::json!({"type":"user","uuid":uuid,"parentUuid":parent,"message":{"role":"user","content":text}}).to_string()
