@@ -6,10 +6,11 @@ mod synth;
 
 use compact_guardian::extract::{Part, extract};
 use compact_guardian::pipeline::build;
-use compact_guardian::record::{Triage, Wants, parse_line, triage};
+use compact_guardian::record::{Triage, parse_line, triage};
 use compact_guardian::render::{Meta, Source, render};
 use compact_guardian::tail::TailReader;
 use compact_guardian::transcript::Limits;
+use compact_guardian::wants::{FarSet, Wants};
 use divan::{Bencher, black_box};
 use std::io::Cursor;
 use std::sync::LazyLock;
@@ -72,9 +73,7 @@ fn triage_lines(bencher: Bencher) {
         lines: true,
         everything: false,
         actions: false,
-        task_calls: true,
-        files: true,
-        plans: true,
+        far: FarSet::ALL,
     };
     bencher
         .counter(divan::counter::BytesCount::new(WINDOW.len()))

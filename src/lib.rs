@@ -12,6 +12,7 @@
 //! | reading a transcript's tail | [`tail`] (bytes to lines), [`transcript`] (backwards, until the fold is satisfied) |
 //! | transcript to snapshot, for every command | [`pipeline`] |
 //! | one line to one record | [`record`], on the lenient types of [`json`] |
+//! | what is still wanted, and which lines far back can hold it (one table) | [`wants`] |
 //! | what the user typed | [`genuine`] |
 //! | what to keep | [`extract`], [`tasks`] |
 //! | what the summary got wrong | [`corrections`] (claims against the record), [`audit`] (the user's line) |
@@ -42,3 +43,4 @@ pub mod tail;
 pub mod tasks;
 pub mod text;
 pub mod transcript;
+pub mod wants;

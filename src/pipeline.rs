@@ -2,32 +2,10 @@
 //! into the extraction fold, then render. Each command adds only its I/O and policy.
 
 use crate::extract::{Extraction, Extractor, Part, Searched};
-use crate::record::{Link, Record, Wants};
 use crate::render::{Meta, render};
-use crate::transcript::{self, Fold, Limits, ScanStats};
+use crate::transcript::{self, Limits, ScanStats};
 use anyhow::Result;
 use std::path::Path;
-
-impl Fold for Extractor {
-    fn wants(&self) -> Wants {
-        Extractor::wants(self)
-    }
-    fn record(&mut self, rec: Record) {
-        Extractor::record(self, rec);
-    }
-    fn link(&mut self, link: Link) {
-        Extractor::link(self, link);
-    }
-    fn unreadable(&mut self, line: &[u8]) {
-        Extractor::unreadable(self, line);
-    }
-    fn scanned(&mut self, bytes: u64) {
-        self.set_scanned(bytes);
-    }
-    fn satisfied(&self) -> bool {
-        Extractor::satisfied(self)
-    }
-}
 
 /// What was extracted from a transcript, and what reading it took.
 #[derive(Debug)]

@@ -32,13 +32,14 @@ pub fn is_snapshot(text: &str) -> bool {
 }
 
 /// How each section's heading line starts (the snapshot's own heading first).
-pub const HEADINGS: [&str; 7] = [
+pub const HEADINGS: [&str; 8] = [
     "# [compact-guardian snapshot] Work in progress before compaction\n",
     "## Open tasks (",
     "## The user's recent instructions",
     "## Approved plan: ",
     "## Agent progress\n",
     "## Files changed (most recent first)\n",
+    "## Last commit (as git reported it)\n",
     "## Recent actions (oldest first)\n",
 ];
 

@@ -10,6 +10,7 @@
 //! used both styles, the one used last (met first here) wins. At most [`MAX_TRACKED`] tasks are
 //! tracked, the most recently touched; older ones are counted in [`TaskReplay::untracked`].
 
+use crate::record::ToolUse;
 use serde::Serialize;
 use std::collections::HashMap;
 
@@ -109,6 +110,36 @@ impl TaskReplay {
     /// task tool: no task call is older than it, so what was met so far is the whole list.
     pub fn settle(&mut self) {
         self.settled = true;
+    }
+
+    /// A task-tool call the CLI accepted, with the head of its result when it was read (a
+    /// creation's result names the new id). Other calls change nothing.
+    pub fn call(&mut self, tu: &ToolUse, result_head: Option<&str>) {
+        if let Some(todos) = &tu.todos {
+            self.todo_write(
+                todos
+                    .iter()
+                    .map(|t| Task {
+                        content: t.content.clone(),
+                        status: Status::parse(&t.status),
+                    })
+                    .collect(),
+            );
+        }
+        let Some(args) = &tu.task else { return };
+        match tu.name.as_str() {
+            "TaskCreate" => {
+                if let Some(subject) = &args.subject {
+                    self.task_create(result_head.and_then(created_id), subject.clone());
+                }
+            }
+            "TaskUpdate" => {
+                if let Some(id) = &args.task_id {
+                    self.task_update(id, args.status.as_deref(), args.subject.clone());
+                }
+            }
+            _ => {}
+        }
     }
 
     /// A `TodoWrite` call the CLI accepted.

@@ -6,8 +6,9 @@
 //! so a FIFO or a device path can never hang a hook. Memory is the reader's chunk and line buffers
 //! plus whatever the fold keeps.
 
-use crate::record::{self, Format, Link, Record, Triage, Wants, parse_line};
+use crate::record::{self, Format, Link, Record, Triage, parse_line};
 use crate::tail::{self, TailReader};
+use crate::wants::Wants;
 use anyhow::{Context, Result, bail};
 use memchr::memmem::Finder;
 use serde::Serialize;

@@ -8,7 +8,8 @@ use compact_guardian::record::parse_line;
 use compact_guardian::render::{
     HARD_LIMIT, Meta, Source, TARGET, render, utf16_len, wholeness_error,
 };
-use compact_guardian::transcript::Limits;
+use compact_guardian::transcript::{Fold, Limits};
+use compact_guardian::wants::{FarSet, Wants};
 use proptest::prelude::*;
 use serde_json::{Value, json};
 use std::time::SystemTime;
@@ -120,7 +121,7 @@ proptest! {
 /// A random conversation: prompts, replies, tool calls with results (some failing), task calls,
 /// bookkeeping attachments, and rewinds (a prompt whose parent is an earlier record).
 fn conversation() -> impl Strategy<Value = Vec<String>> {
-    prop::collection::vec((0u8..8, 0usize..40, "[a-z]{1,12}"), 1..120).prop_map(|steps| {
+    prop::collection::vec((0u8..10, 0usize..40, "[a-z]{1,12}"), 1..120).prop_map(|steps| {
         let mut lines = Vec::new();
         let mut uuids: Vec<String> = Vec::new();
         let mut next_task = 1;
@@ -142,6 +143,9 @@ fn conversation() -> impl Strategy<Value = Vec<String>> {
                     json!({"parentUuid":parent,"type":"assistant","message":{"role":"assistant","content":[{"type":"tool_use","id":format!("c{i}"),"name":"TaskCreate","input":{"subject":word}}]},"uuid":uuid})
                 }
                 5 => json!({"parentUuid":parent,"type":"user","message":{"role":"user","content":[{"type":"tool_result","tool_use_id":format!("c{}", i.saturating_sub(1)),"content":format!("Task #{} created successfully", next_task - 1)}]},"uuid":uuid}),
+                8 => json!({"parentUuid":parent,"type":"assistant","message":{"role":"assistant","content":[{"type":"tool_use","id":format!("g{i}"),"name":"Bash","input":{"command":format!("git commit -m {word}")}}]},"uuid":uuid}),
+                // git's report of the commit (or of nothing to commit), to the call just before
+                9 => json!({"parentUuid":parent,"type":"user","message":{"role":"user","content":[{"type":"tool_result","tool_use_id":format!("g{}", i.saturating_sub(1)),"content":if back % 4 == 0 { "nothing to commit".to_owned() } else { format!("[main {:07x}] {word}\n 1 file changed, 2 insertions(+)", i) },"is_error":back % 4 == 0}]},"uuid":uuid}),
                 _ => json!({"parentUuid":parent,"type":"attachment","attachment":{"type":"hook_success","content":word},"uuid":uuid}),
             };
             uuids.push(uuid);
@@ -167,7 +171,49 @@ proptest! {
         let reference = extract(&recs);
         prop_assert_eq!(&streamed.instructions, &reference.instructions);
         prop_assert_eq!(&streamed.tasks, &reference.tasks);
+        // The same fold, the same window, every line parsed: the byte triage (and the whole-chunk
+        // search) never drops a line that any fold, the wants table's rows included, needs.
+        let parsed = build_with(&path, Extractor::new(Part::Whole).with_recent_window(0), Limits::default());
+        let every_line = ParseEveryLine(Extractor::new(Part::Whole).with_recent_window(0));
+        let mut every_line = every_line;
+        compact_guardian::transcript::scan(&path, Limits::default(), &mut every_line).unwrap();
+        let parsed = parsed.unwrap().extraction;
+        let all = every_line.0.finish(parsed.searched);
+        prop_assert_eq!(serde_json::to_value(&parsed.last_commit).unwrap(), serde_json::to_value(&all.last_commit).unwrap());
+        prop_assert_eq!(&parsed.tasks, &all.tasks);
+        prop_assert_eq!(&parsed.instructions, &all.instructions);
+        prop_assert_eq!(&parsed.files_changed, &all.files_changed);
+        prop_assert_eq!(&parsed.actions, &all.actions);
+    }
+}
 
+/// A fold that has every line parsed, whatever the one inside still wants: the reference the
+/// byte triage is compared with.
+struct ParseEveryLine(Extractor);
+
+impl Fold for ParseEveryLine {
+    fn wants(&self) -> Wants {
+        Wants {
+            lines: true,
+            everything: true,
+            actions: true,
+            far: FarSet::ALL,
+        }
+    }
+    fn record(&mut self, rec: compact_guardian::record::Record) {
+        self.0.record(rec);
+    }
+    fn link(&mut self, link: compact_guardian::record::Link) {
+        self.0.link(link);
+    }
+    fn unreadable(&mut self, line: &[u8]) {
+        self.0.unreadable(line);
+    }
+    fn scanned(&mut self, bytes: u64) {
+        self.0.scanned(bytes);
+    }
+    fn satisfied(&self) -> bool {
+        false
     }
 }
 

@@ -158,6 +158,43 @@ transcript_test!(
         first_file: Some("/Users/michael/Projects/oss/graph-monitor/CLAUDE.md"),
     }
 );
+/// The session committed four times (heredoc messages, as Claude Code writes them): the newest
+/// commit is git's own line for it, and the snapshot shows it.
+#[test]
+#[cfg_attr(
+    cg_no_corpus,
+    ignore = "needs the shared corpus of real transcripts in ../shared/transcripts"
+)]
+fn v1_0_57_last_commit_is_gits_report_of_the_newest() {
+    let Some(dir) = corpus() else { return };
+    let path = dir.join("claude-transcript__test2.jsonl");
+    let built = scan(&path, FULL).unwrap();
+    let commit = built
+        .extraction
+        .last_commit
+        .as_ref()
+        .map(|c| c.report.as_str());
+    assert_eq!(
+        commit,
+        Some(
+            "[main 3e202eb] chore: remove --experimental-strip-types flag and specify Node v24 requirement"
+        )
+    );
+    let meta = Meta {
+        taken_at: SystemTime::now(),
+        trigger: Some("auto".into()),
+        cwd: None,
+        git_branch: None,
+        focus: None,
+        source: Source::Saved,
+    };
+    let text = built.render(&meta).unwrap();
+    assert!(
+        text.contains("## Last commit (as git reported it)\n- [main 3e202eb] chore: remove"),
+        "{text}"
+    );
+}
+
 transcript_test!(
     v1_0_98_inline_sidechains_orchestrator,
     "claude-code-viewer__fe5e1c67-53e7-4862-81ae-d0e013e3270b.jsonl",
@@ -393,6 +430,8 @@ fn streaming_triage_agrees_with_parsing_every_line() {
         assert_eq!(streamed.actions, reference.actions, "{name}");
         assert_eq!(streamed.checklist, reference.checklist, "{name}");
         assert_eq!(streamed.last_response, reference.last_response, "{name}");
+        assert_eq!(streamed.plan, reference.plan, "{name}");
+        assert_eq!(streamed.last_commit, reference.last_commit, "{name}");
         // Every line through the byte triage (no recent window): prompts and tasks unchanged.
         let fold = Extractor::new(Part::Whole).with_recent_window(0);
         let triaged = build_with(&path, fold, FULL).unwrap();

@@ -5,7 +5,8 @@
 #![no_main]
 
 use compact_guardian::extract::{Extractor, Part, Searched, extract_part};
-use compact_guardian::record::{Triage, Wants, parse_line, triage};
+use compact_guardian::record::{Triage, parse_line, triage};
+use compact_guardian::wants::{FarSet, Wants};
 use compact_guardian::render::{HARD_LIMIT, Meta, Source, render, utf16_len};
 use compact_guardian::tail::TailReader;
 use libfuzzer_sys::fuzz_target;
@@ -19,7 +20,7 @@ fuzz_target!(|data: &[u8]| {
         let mut reader = TailReader::new(Cursor::new(data), data.len() as u64);
         let mut fold = Extractor::new(part).with_recent_window(0);
         let mut records = Vec::new();
-        let wants = Wants { lines: true, everything: false, actions: false, task_calls: true, files: true, plans: true };
+        let wants = Wants { lines: true, everything: false, actions: false, far: FarSet::ALL };
         while reader
             .read_chunk(|line| {
                 records.extend(parse_line(line));

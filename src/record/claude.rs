@@ -4,10 +4,11 @@
 //! parsing at all (the structural keys, read in one pass over the line's colons).
 
 use super::{
-    Id, KEEP_PLAN, Kind, Link, PLAN_APPROVED, PlanResult, Record, TASK_LIST_TOOLS, TaskArgs,
-    TodoItem, ToolResult, ToolUse, Triage, Wants, bounded,
+    Id, KEEP_PLAN, Kind, Link, PlanResult, Record, TaskArgs, TodoItem, ToolResult, ToolUse, Triage,
+    bounded,
 };
 use crate::json::{LBool, LContent, LList, LObj, LStr, LText, MAX_TEXT, repair_line};
+use crate::wants::{Far, FarSet, TASK_LIST_TOOLS, Wants};
 use serde::Deserialize;
 use std::borrow::Cow;
 
@@ -162,9 +163,6 @@ struct RawTodo<'a> {
     active_form: LStr<'a>,
 }
 
-/// Tools whose calls change a file on disk, and the argument naming it.
-const WRITING_TOOLS: &[&str] = &["Edit", "Write", "MultiEdit", "NotebookEdit"];
-
 /// How much of a tool's key argument is kept.
 const KEEP_ARG: usize = 400;
 /// How much of a tool result's text is kept.
@@ -245,11 +243,9 @@ fn first_key_type(line: &[u8]) -> Option<&[u8]> {
 /// Byte patterns that can only occur in JSON structure, never inside a JSON string (where every
 /// quote is escaped). A line that has none of the interesting ones cannot matter.
 mod pat {
+    use crate::wants::{FAR, Far, Spec};
     use memchr::memmem::Finder;
     use std::sync::LazyLock;
-
-    /// A byte pattern, built once.
-    pub type LazyFinder = LazyLock<Finder<'static>>;
 
     macro_rules! finders {
         ($($name:ident = $pat:expr;)*) => {
@@ -257,10 +253,35 @@ mod pat {
         };
     }
     finders! {
-        TASK_CREATED = b"Task #";
-        PLAN_APPROVED = super::PLAN_APPROVED.as_bytes();
         SIDECHAIN = b"\"isSidechain\":true";
         TYPE_KEY = b"\"type\"";
+    }
+
+    /// Finders for each row's needles, built once (a line's triage must not pay a searcher's
+    /// set-up per search): `(row, finder)` pairs.
+    fn finders(of: fn(&Spec) -> &'static [&'static [u8]]) -> Vec<(Far, Finder<'static>)> {
+        FAR.iter()
+            .flat_map(|s| of(s).iter().map(|n| (s.what, Finder::new(*n))))
+            .collect()
+    }
+
+    static CALL_HOLDS: LazyLock<Vec<(Far, Finder<'static>)>> =
+        LazyLock::new(|| finders(|s| s.call_holds));
+    static RESULTS: LazyLock<Vec<(Far, Finder<'static>)>> =
+        LazyLock::new(|| finders(|s| s.results));
+
+    /// Whether the line holds one of `what`'s [`Spec::call_holds`].
+    pub fn holds_call(what: Far, line: &[u8]) -> bool {
+        CALL_HOLDS
+            .iter()
+            .any(|(w, f)| *w == what && f.find(line).is_some())
+    }
+
+    /// Whether the line holds one of `what`'s [`Spec::results`].
+    pub fn holds_result(what: Far, line: &[u8]) -> bool {
+        RESULTS
+            .iter()
+            .any(|(w, f)| *w == what && f.find(line).is_some())
     }
 }
 
@@ -339,17 +360,20 @@ fn by_facts(line: &[u8], f: &Facts, wants: Wants) -> Triage {
     }
 }
 
-/// Whether the line is a call or result the extraction still wants (a task-list change, a file
-/// written, a plan, an error that undoes a call).
+/// Whether the line is a call, result or record a far-back thing still wanted needs (the
+/// table in [`crate::wants`]): a task-list change, a file written, a plan, a commit, an error
+/// that undoes a call.
 fn still_wanted(line: &[u8], f: &Facts, wants: Wants) -> bool {
-    let t = &f.types;
-    let has = |p: &pat::LazyFinder| p.find(line).is_some();
-    (wants.task_calls && f.tools.task)
-        || (wants.files && f.tools.writing)
-        || (wants.plans && (f.tools.plan || t.plan_exit))
-        || ((wants.task_calls || wants.files) && f.is_error)
-        || (t.tool_result && wants.task_calls && has(&pat::TASK_CREATED))
-        || (t.tool_result && wants.plans && has(&pat::PLAN_APPROVED))
+    let far = wants.far;
+    if far.is_empty() {
+        return false;
+    }
+    let named = far.and(f.tools.or(f.types.far));
+    named
+        .specs()
+        .any(|s| s.call_holds.is_empty() || pat::holds_call(s.what, line))
+        || (f.is_error && far.specs().any(|s| s.errors))
+        || (f.types.tool_result && far.specs().any(|s| pat::holds_result(s.what, line)))
 }
 
 /// Lines up to this long are checked for having no type at all before the recent window parses
@@ -384,24 +408,18 @@ struct Types {
     tool_result: bool,
     queued: bool,
     system: bool,
-    plan_exit: bool,
+    /// Far-back things that want this record type ([`crate::wants::Spec::types`]).
+    far: FarSet,
     /// A value not known to be harmless: the line is parsed.
     other: bool,
-}
-
-/// Which kinds of tool a line names in `"name":"..."`.
-#[derive(Default)]
-struct ToolNames {
-    task: bool,
-    writing: bool,
-    plan: bool,
 }
 
 /// What one pass over a line's structural keys found.
 #[derive(Default)]
 struct Facts {
     types: Types,
-    tools: ToolNames,
+    /// Far-back things whose tools the line names in `"name":"..."`.
+    tools: FarSet,
     uuid: Option<Id>,
     parent: Option<Id>,
     is_error: bool,
@@ -471,9 +489,7 @@ fn facts_from(line: &[u8], colons: impl Iterator<Item = usize>) -> Facts {
             b'e' if line[..colon].ends_with(b"\"type\"") => f.loose = true,
             b'e' if key(b"name") => {
                 if let Some(v) = string_value(value) {
-                    f.tools.task |= matches!(v, b"TodoWrite" | b"TaskCreate" | b"TaskUpdate");
-                    f.tools.writing |= WRITING_TOOLS.iter().any(|w| w.as_bytes() == v);
-                    f.tools.plan |= v == b"ExitPlanMode";
+                    f.tools = f.tools.or(FarSet::calling(v));
                 }
             }
             b'd' if key(b"uuid") => {
@@ -533,7 +549,6 @@ fn classify_type(value: &[u8], t: &mut Types) {
         b"tool_result" => t.tool_result = true,
         b"queued_command" => t.queued = true,
         b"system" => t.system = true,
-        b"plan_mode_exit" => t.plan_exit = true,
         // Harmless on their own: what matters in such lines is named by the values above or by a
         // tool name.
         b"assistant"
@@ -553,7 +568,10 @@ fn classify_type(value: &[u8], t: &mut Types) {
         | b"server_tool_use"
         | b"web_search_tool_result" => {}
         v if v.starts_with(b"hook_") || v.ends_with(b"_listing") => {}
-        _ => t.other = true,
+        v => match FarSet::typed(v) {
+            far if !far.is_empty() => t.far = t.far.or(far),
+            _ => t.other = true,
+        },
     }
 }
 
@@ -772,7 +790,7 @@ fn tool_use(b: &RawBlock) -> ToolUse {
         .into_iter()
         .find_map(LStr::non_blank);
         t.key_arg = key.map(|k| bounded(k, KEEP_ARG));
-        if WRITING_TOOLS.contains(&name.as_str()) {
+        if Far::Files.spec().tools.contains(&name.as_str()) {
             t.written = input
                 .file_path
                 .non_blank()
@@ -926,6 +944,22 @@ mod tests {
             br#"{"type":"system","subtype":"compact_boundary"}"#
         ));
         assert!(!can_skip(b"{\"type\":\"mode"));
+    }
+
+    #[test]
+    fn far_back_a_shell_call_matters_only_when_it_commits() {
+        let far = Wants {
+            far: FarSet::default().with(Far::Commit),
+            ..Wants::default()
+        };
+        let commit = br#"{"parentUuid":"a","type":"assistant","message":{"content":[{"type":"tool_use","id":"t1","name":"Bash","input":{"command":"git commit -m x"}}]},"uuid":"b"}"#;
+        let other = br#"{"parentUuid":"a","type":"assistant","message":{"content":[{"type":"tool_use","id":"t2","name":"Bash","input":{"command":"cargo test"}}]},"uuid":"c"}"#;
+        let report = br#"{"parentUuid":"b","type":"user","message":{"content":[{"type":"tool_result","tool_use_id":"t1","content":"[main 1a2b3c4] x
+ 1 file changed"}]},"uuid":"d"}"#;
+        assert_eq!(triage(commit, far), Triage::Parse);
+        assert!(matches!(triage(other, far), Triage::Link(_)));
+        assert_eq!(triage(report, far), Triage::Parse);
+        assert!(matches!(triage(commit, Wants::default()), Triage::Link(_)));
     }
 
     #[test]

@@ -16,8 +16,9 @@
 //!
 //! Rollouts have no parent tree (a fork is a new file): records carry no uuid.
 
-use super::{Kind, Record, TodoItem, ToolResult, ToolUse, Triage, Wants, bounded};
+use super::{Kind, Record, TodoItem, ToolResult, ToolUse, Triage, bounded};
 use crate::json::{LContent, LList, LObj, LStr, LText, MAX_TEXT, bounded_string};
+use crate::wants::{CodexOutputs, FAR, Far, Wants};
 use memchr::memmem::Finder;
 use serde::Deserialize;
 use serde_json::value::RawValue;
@@ -61,13 +62,37 @@ fn types(line: &[u8]) -> (&[u8], &[u8]) {
 /// Finders built once: a line's triage must not pay a searcher's set-up per search.
 static PAYLOAD_KEY: LazyLock<Finder<'static>> = LazyLock::new(|| Finder::new(b"\"payload\":"));
 static TYPE_KEY: LazyLock<Finder<'static>> = LazyLock::new(|| Finder::new(b"\"type\":\""));
-static UPDATE_PLAN: LazyLock<Finder<'static>> = LazyLock::new(|| Finder::new(b"update_plan"));
-static APPLY_PATCH: LazyLock<Finder<'static>> = LazyLock::new(|| Finder::new(b"apply_patch"));
+/// Each far-back row's call needles and output needles ([`crate::wants::Spec`]), built once.
+static CALLS: LazyLock<Vec<(Far, Finder<'static>)>> = LazyLock::new(|| {
+    FAR.iter()
+        .flat_map(|s| s.codex_calls.iter().map(|n| (s.what, Finder::new(*n))))
+        .collect()
+});
+static OUTPUTS: LazyLock<Vec<(Far, Finder<'static>)>> = LazyLock::new(|| {
+    FAR.iter()
+        .flat_map(|s| {
+            match s.codex_outputs {
+                CodexOutputs::Holding(h) => h,
+                _ => &[],
+            }
+            .iter()
+            .map(|n| (s.what, Finder::new(*n)))
+        })
+        .collect()
+});
 static USER_MESSAGE: LazyLock<Finder<'static>> = LazyLock::new(|| Finder::new(b"UserMessage"));
 static USER_MESSAGE_EVENT: LazyLock<Finder<'static>> =
     LazyLock::new(|| Finder::new(b"user_message"));
 static ASSISTANT: LazyLock<Finder<'static>> =
     LazyLock::new(|| Finder::new(b"\"role\":\"assistant\""));
+
+/// Whether the line holds a needle of a far-back thing still wanted.
+fn holds(needles: &[(Far, Finder<'static>)], wants: Wants, line: &[u8]) -> bool {
+    !wants.far.is_empty()
+        && needles
+            .iter()
+            .any(|(what, f)| wants.far.has(*what) && f.find(line).is_some())
+}
 
 /// Decides from raw bytes whether a rollout line must be parsed (see [`super::triage`]).
 pub fn triage(line: &[u8], wants: Wants) -> Triage {
@@ -79,18 +104,24 @@ pub fn triage(line: &[u8], wants: Wants) -> Triage {
         (b"event_msg", b"item_completed") => parse(wants.lines && has(&USER_MESSAGE)),
         (b"response_item", b"message") => parse(wants.everything && has(&ASSISTANT)),
         // A call matters while recent actions are collected (once the list is full, only the
-        // agent's replies may still be wanted), or when it is a plan update or a patch wanted.
-        (b"response_item", b"function_call" | b"custom_tool_call" | b"local_shell_call") => parse(
+        // agent's replies may still be wanted), or when a far-back thing wanted names it.
+        (b"response_item", b"function_call" | b"custom_tool_call" | b"local_shell_call") => {
+            parse(wants.actions || holds(&CALLS, wants, line))
+        }
+        // An output says whether its call failed: for the recent actions, and for what a
+        // far-back thing needs of it (a patch's files: every custom tool's output; a commit:
+        // git's own report).
+        (b"response_item", b"function_call_output") => {
+            parse(wants.actions || holds(&OUTPUTS, wants, line))
+        }
+        (b"response_item", b"custom_tool_call_output") => parse(
             wants.actions
-                || (wants.task_calls && has(&UPDATE_PLAN))
-                || (wants.files && has(&APPLY_PATCH)),
+                || wants
+                    .far
+                    .specs()
+                    .any(|s| s.codex_outputs == CodexOutputs::Custom)
+                || holds(&OUTPUTS, wants, line),
         ),
-        // An output says whether its call failed: for the recent actions, and for the files a
-        // patch changed. Only a custom tool (`apply_patch`) writes files, so once the actions
-        // are full a function call's output is not needed; a plan call needs none (an update is
-        // accepted as sent).
-        (b"response_item", b"function_call_output") => parse(wants.actions),
-        (b"response_item", b"custom_tool_call_output") => parse(wants.actions || wants.files),
         // Known to carry nothing used here.
         (b"world_state" | b"token_usage_record", _)
         | (b"response_item", b"reasoning")
@@ -439,8 +470,13 @@ fn output(raw: Option<&RawValue>) -> (String, bool) {
             .or_else(|| l.strip_prefix("Exit code: "))
             .map(|c| c.trim() != "0")
     });
+    // The head shows what the command printed, not the exec preamble before "Output:" (chunk
+    // id, wall time, exit code: read above).
+    let shown = text
+        .split_once("\nOutput:\n")
+        .map_or(text.as_str(), |(_, o)| o);
     (
-        bounded(&text, 160),
+        bounded(shown, 160),
         success == Some(false) || exit == Some(true),
     )
 }
@@ -451,6 +487,7 @@ mod tests {
     use super::*;
     use crate::extract::{Extraction, extract};
     use crate::tasks::Status;
+    use crate::wants::FarSet;
 
     /// Extraction from rollout lines in file order.
     fn ex(lines: &[String]) -> Extraction {
@@ -775,6 +812,43 @@ mod tests {
     }
 
     #[test]
+    fn commit_is_read_from_the_exec_output_after_its_preamble() {
+        let report = "[main 1a2b3c4] Fix the parser";
+        let lines = vec![
+            call(
+                "exec_command",
+                "e1",
+                serde_json::json!({"cmd":"git commit -am 'Fix the parser'"}),
+            ),
+            out(
+                "e1",
+                &format!(
+                    "Chunk ID: 7\nWall time: 0.2 seconds\nProcess exited with code 0\nOriginal token count: 30\nOutput:\n{report}\n 1 file changed, 2 insertions(+)"
+                ),
+            ),
+            call(
+                "exec_command",
+                "e2",
+                serde_json::json!({"cmd":"git commit -am again"}),
+            ),
+            out(
+                "e2",
+                "Chunk ID: 8\nWall time: 0.1 seconds\nProcess exited with code 1\nOutput:\nnothing to commit, working tree clean",
+            ),
+        ];
+        let got = ex(&lines);
+        assert_eq!(got.last_commit.map(|c| c.report).as_deref(), Some(report));
+        // Far back, only the output holding git's report is parsed, not every output.
+        let far = Wants {
+            far: FarSet::default().with(Far::Commit),
+            ..Wants::default()
+        };
+        assert_eq!(triage(lines[0].as_bytes(), far), Triage::Parse);
+        assert_eq!(triage(lines[1].as_bytes(), far), Triage::Parse);
+        assert_eq!(triage(lines[3].as_bytes(), far), Triage::Skip);
+    }
+
+    #[test]
     fn failed_commands_are_marked_by_exit_code() {
         let lines = vec![
             call(
@@ -862,7 +936,7 @@ mod tests {
         assert_eq!(triage(call.as_bytes(), replies_only), Triage::Skip);
         assert_eq!(triage(output.as_bytes(), replies_only), Triage::Skip);
         let tasks = Wants {
-            task_calls: true,
+            far: FarSet::default().with(crate::wants::Far::TaskList),
             ..replies_only
         };
         assert_eq!(triage(plan.as_bytes(), tasks), Triage::Parse);
@@ -880,9 +954,7 @@ mod tests {
             lines: true,
             everything: true,
             actions: true,
-            task_calls: true,
-            files: true,
-            plans: true,
+            far: FarSet::ALL,
         };
         for kind in ["world_state", "token_usage_record"] {
             assert_eq!(

@@ -5,11 +5,12 @@
 //! memory depends on how many records are kept, never on how long a line was. Any line that is not
 //! a JSON object is `None`: the caller skips it.
 //!
-//! This module holds what both formats share (the record, the triage verdicts, what is wanted)
+//! This module holds what both formats share (the record, the triage verdicts)
 //! and sends each line to its reader: `claude.rs` for Claude Code transcripts, `codex.rs` for Codex
 //! rollouts (a rollout line is recognised by its start, so no file-level detection).
 
 use crate::json::floor_char_boundary;
+use crate::wants::Wants;
 use serde::Serialize;
 
 /// A short, stable fingerprint of a record `uuid` (64 bits). Keeping 8 bytes instead of a
@@ -223,13 +224,8 @@ impl Record {
     }
 }
 
-/// How an approved plan's result begins ("User has approved your plan. You can now start coding").
-pub const PLAN_APPROVED: &str = "approved your plan";
 /// How much of a plan's text is kept (the snapshot shows an excerpt; the file has the rest).
 pub const KEEP_PLAN: usize = 8 * 1024;
-
-/// The tools whose calls change the task list.
-pub const TASK_LIST_TOOLS: [&str; 3] = ["TodoWrite", "TaskCreate", "TaskUpdate"];
 
 /// A record's place in the parent chain, read from the raw line without parsing it.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -251,54 +247,6 @@ pub enum Triage {
     Link(Link),
     /// It may matter: parse it.
     Parse,
-}
-
-/// What the extraction still needs, for [`triage`] and for the reader's choice of how to look.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
-pub struct Wants {
-    /// Prompts (or the newest compaction boundary) are still being looked for: any user,
-    /// system or unrecognised line may matter, so every line must be triaged. When false, only
-    /// lines that name what is wanted can matter, and the reader may look for those names alone
-    /// ([`Wants::needles`]).
-    pub lines: bool,
-    /// The recent window (actions, files, replies) is still filling: every line may matter.
-    pub everything: bool,
-    /// Recent actions (tool calls and how they ended) are still being collected; implies
-    /// `everything`. When only replies are still wanted, a tool call cannot matter.
-    pub actions: bool,
-    /// Task-tool calls and their results still change the task list.
-    pub task_calls: bool,
-    /// File-writing calls (and failed results) still add changed files.
-    pub files: bool,
-    /// An approved plan is still being looked for.
-    pub plans: bool,
-}
-
-impl Wants {
-    /// Byte strings of which a line must hold at least one to matter, when only task or plan
-    /// calls are still wanted; `None` when every line must be triaged. The per-line triage still
-    /// decides about each line that holds one: this only spares the lines that hold none.
-    pub fn needles(&self) -> Option<Vec<&'static [u8]>> {
-        if self.lines || self.everything || self.files {
-            return None;
-        }
-        let mut n: Vec<&'static [u8]> = Vec::new();
-        if self.task_calls {
-            n.extend(TASK_LIST_TOOLS.iter().map(|t| t.as_bytes()));
-            n.push(b"update_plan"); // Codex
-            // Creation results carry the new id; an error result undoes its call; the CLI's own
-            // list of tools used can prove there is nothing further back.
-            n.extend([&b"Task #"[..], b"\"is_error\":true", b"\"tools-used\""]);
-        }
-        if self.plans {
-            n.extend([
-                &b"ExitPlanMode"[..],
-                PLAN_APPROVED.as_bytes(),
-                b"plan_mode_exit",
-            ]);
-        }
-        Some(n)
-    }
 }
 
 /// Decides from the raw bytes of a line whether it must be parsed, given what is still wanted.

@@ -1,26 +1,41 @@
 //! What the agent needs to resume, folded from records met **newest first**: [`Extractor`].
 //!
 //! The reader hands over records from the end of the transcript backwards; the extractor keeps
-//! only bounded state (the prompts still needed, the task replay, the newest replies, the last
-//! [`MAX_ACTIONS`] actions, [`MAX_FILES`] changed files, the results still waiting for their calls)
-//! and says what it still wants ([`Extractor::wants`]) and when it has enough
-//! ([`Extractor::satisfied`]), so the reader can stop or skip lines unparsed. Memory does not grow
+//! only bounded state and says what it still wants ([`Fold::wants`]) and when it has enough
+//! ([`Fold::satisfied`]), so the reader can stop or skip lines unparsed. Memory does not grow
 //! with the transcript, its record count or its line lengths.
 //!
-//! Tool results arrive in later records than their calls, so read backwards a result is met first
-//! and waits for its call. Prompts and replies count only on the conversation's current branch:
-//! the `parentUuid` chain followed back from the newest record. When a record's parent is not the
-//! next record met, the records met until that parent appears were on a branch the user rewound
-//! away from; they are held (bounded) and dropped when the parent appears, or kept when the link
-//! was into an `isMeta` record or never resolves (a damaged line, a link outside what was read).
-//! Compaction boundaries are crossed through their logical parent.
+//! One small fold per thing collected, each with its own state, its own "still wanted" and its
+//! own tests: `prompts` (the user's words), `replies` (the agent's last words and checklists),
+//! `calls` (results waiting for their calls, recent actions, changed files), [`crate::tasks`]
+//! (the task list), `plans`, `commit`; `branch` is the walk that says which records are on the
+//! conversation's current branch (prompts and replies count only there; tool calls all
+//! happened). Compaction boundaries are crossed through their logical parent.
+//!
+//! What far-back things are looked for, and which lines can hold them, is the table in
+//! [`crate::wants`]: a new thing to collect is a row there, a fold here, a section in `render`.
+
+mod branch;
+mod calls;
+mod commit;
+mod plans;
+mod prompts;
+mod replies;
 
 use crate::genuine::prompt_text;
-use crate::record::{Id, Kind, Link, PLAN_APPROVED, Record, ToolUse, Wants};
-use crate::tasks::{Status, Task, TaskReplay, created_id};
-use crate::text::escaped_line;
+use crate::record::{Id, Kind, Link, Record, ToolUse};
+use crate::tasks::{Status, Task, TaskReplay};
+use crate::transcript::Fold;
+use crate::wants::{Far, FarSet, Wants};
+use branch::{Branch, Step};
+use calls::{Actions, Files, Results};
+pub use commit::Commit;
+use commit::LastCommit;
+use plans::Plans;
+use prompts::Prompts;
+use replies::Replies;
+pub use replies::{checklist_item, checklist_open};
 use serde::Serialize;
-use std::collections::HashMap;
 
 /// How many of the user's latest prompts are kept.
 pub const MAX_INSTRUCTIONS: usize = 5;
@@ -28,23 +43,17 @@ pub const MAX_INSTRUCTIONS: usize = 5;
 pub const MAX_ACTIONS: usize = 20;
 /// How many recent assistant messages are searched for checklist lines.
 pub const CHECKLIST_MESSAGES: usize = 10;
-/// How many checklist items are kept.
-const MAX_CHECKLIST: usize = 30;
 /// How many changed files are kept.
 pub const MAX_FILES: usize = 30;
 /// Recent activity (the last actions, replies and changed files) is collected from at most this
 /// much of the end of the transcript (about eighty 2.1.3xx turns); beyond it, every line is triaged
-/// from its bytes and only prompts, tasks and plans are looked for.
+/// from its bytes and only prompts and the far-back things of [`crate::wants`] are looked for.
 pub const RECENT_WINDOW: u64 = 8 * 1024 * 1024;
 /// Always read at least this much (when the file is that long): the original plugin's window.
 pub const MIN_WINDOW: u64 = 2 * 1024 * 1024;
 /// Once the prompts are found, the task list is looked for this far back at most: a session that
 /// never used task tools must not cost a parse of its whole history on every compaction.
 pub const HORIZON: u64 = 64 * 1024 * 1024;
-/// Results waiting for their calls; more means calls are missing, and the oldest wait is dropped.
-const MAX_WAITING_RESULTS: usize = 4_096;
-/// Uuids remembered to recognise a parent link to a record already met (a newer one).
-const RECENT_UUIDS: usize = 64;
 /// Tools whose calls are reported as tasks, not as actions.
 const TASK_TOOLS: &[&str] = &[
     "TodoWrite",
@@ -83,6 +92,8 @@ pub struct Extraction {
     pub git_branch: Option<String>,
     /// The newest plan the user approved on the main thread, if any.
     pub plan: Option<Plan>,
+    /// The newest commit the agent made, as git reported it.
+    pub last_commit: Option<Commit>,
     /// How much of the transcript was read for this, so that a snapshot without instructions can
     /// say how far back it looked.
     pub searched: Searched,
@@ -123,7 +134,7 @@ pub struct Plan {
 }
 
 impl Plan {
-    fn new(text: Option<String>, file: Option<String>) -> Option<Plan> {
+    pub(crate) fn new(text: Option<String>, file: Option<String>) -> Option<Plan> {
         let title = text
             .as_deref()
             .and_then(|t| {
@@ -140,13 +151,6 @@ impl Plan {
             })?;
         Some(Plan { title, text, file })
     }
-}
-
-/// An approving result met before its `ExitPlanMode` call (results are newer than calls).
-struct PlanCandidate {
-    call_id: String,
-    text: Option<String>,
-    file: Option<String>,
 }
 
 /// One line of recent activity.
@@ -195,6 +199,7 @@ impl Extraction {
             && self.last_response.is_none()
             && self.files_changed.is_empty()
             && self.actions.is_empty()
+            && self.last_commit.is_none()
     }
 }
 
@@ -210,29 +215,10 @@ pub enum Part {
     Compacted,
 }
 
-struct WaitingResult {
-    is_error: bool,
-    head: String,
-}
-
-/// Where the branch walk stands.
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
-enum Expect {
-    /// The next record met is on the branch.
-    Any,
-    /// The branch continues at this record; others met first are held.
-    Parent(Id),
-}
-
-/// Prompts and replies met while the walk waits for a parent: on an abandoned branch if the
-/// parent appears, on the branch after all if it never does.
-#[derive(Default)]
-struct Held {
-    prompts: Vec<(String, Option<String>)>,
-    replies: Vec<String>,
-}
-
-/// The fold. Feed it with [`Extractor::record`] and [`Extractor::link`], newest record first.
+/// The fold: feed it newest record first ([`Fold::record`], [`Fold::link`]). It is made of one
+/// small fold per thing collected (in this module's files), each saying what it still wants;
+/// this one walks the branch, pairs calls with results, and decides how far back each is
+/// looked for.
 pub struct Extractor {
     part: Part,
     /// The newest boundary has been met (rebuild) or does not matter.
@@ -240,37 +226,38 @@ pub struct Extractor {
     /// Where the part being extracted starts, in bytes from the end (after a rebuild's reset at
     /// this compaction's boundary): the recent window is measured from here.
     part_start: u64,
-    expect: Expect,
-    /// A ring of the uuids met last.
-    recent_uuids: [Id; RECENT_UUIDS],
-    recent_next: usize,
-    held: Held,
-    /// Newest first, distinct, with their record's uuid.
-    prompts: Vec<(String, Option<String>)>,
-    /// Newest first.
-    replies: Vec<String>,
-    waiting: HashMap<String, WaitingResult>,
-    /// Newest first.
-    actions: Vec<Action>,
-    actions_full: bool,
-    files: Vec<String>,
-    tasks: TaskReplay,
-    cwd: Option<String>,
-    git_branch: Option<String>,
-    plan: Option<Plan>,
-    plan_candidate: Option<PlanCandidate>,
-    /// The newest `plan_mode_exit` attachment's plan file, not yet given to a plan.
-    plan_exit_file: Option<String>,
-    /// The summary a Codex `compacted` record carries, until the assistant message before it
-    /// (the summarizer's answer, recorded as a reply) has been met and skipped.
-    compaction_summary: Option<String>,
-    /// A prompt-shaped record met before any prompt that could be read (see
-    /// [`Extraction::unread_prompt`]).
-    unread_prompt: Option<UnreadPrompt>,
     /// Bytes of the transcript read so far (told by the reader).
     scanned: u64,
     /// [`RECENT_WINDOW`], lowered by tests to exercise the byte triage on small files.
     recent_window: u64,
+    branch: Branch,
+    prompts: Prompts,
+    replies: Replies,
+    results: Results,
+    actions: Actions,
+    files: Files,
+    tasks: TaskReplay,
+    plans: Plans,
+    commit: LastCommit,
+    place: Place,
+}
+
+/// Where the session works: from the newest record that names it.
+#[derive(Default)]
+struct Place {
+    cwd: Option<String>,
+    git_branch: Option<String>,
+}
+
+impl Place {
+    fn record(&mut self, rec: &Record) {
+        if self.cwd.is_none() {
+            self.cwd = rec.cwd.as_deref().map(str::to_owned);
+        }
+        if self.git_branch.is_none() {
+            self.git_branch = rec.git_branch.as_deref().map(str::to_owned);
+        }
+    }
 }
 
 impl Extractor {
@@ -280,26 +267,18 @@ impl Extractor {
             part,
             boundary_settled: part == Part::Whole,
             part_start: 0,
-            expect: Expect::Any,
-            recent_uuids: [Id(0); RECENT_UUIDS],
-            recent_next: 0,
-            held: Held::default(),
-            prompts: Vec::new(),
-            replies: Vec::new(),
-            waiting: HashMap::new(),
-            actions: Vec::new(),
-            actions_full: false,
-            files: Vec::new(),
-            tasks: TaskReplay::default(),
-            cwd: None,
-            git_branch: None,
-            plan: None,
-            plan_candidate: None,
-            plan_exit_file: None,
-            compaction_summary: None,
-            unread_prompt: None,
             scanned: 0,
             recent_window: RECENT_WINDOW,
+            branch: Branch::new(),
+            prompts: Prompts::default(),
+            replies: Replies::default(),
+            results: Results::default(),
+            actions: Actions::default(),
+            files: Files::default(),
+            tasks: TaskReplay::default(),
+            plans: Plans::default(),
+            commit: LastCommit::default(),
+            place: Place::default(),
         }
     }
 
@@ -310,72 +289,19 @@ impl Extractor {
         self
     }
 
-    /// Tells the fold how many bytes from the end have been read.
-    pub fn set_scanned(&mut self, bytes: u64) {
-        self.scanned = bytes;
-    }
-
+    /// The recent window (actions, files, replies) is still being read.
     fn recent_open(&self) -> bool {
         self.scanned.saturating_sub(self.part_start) < self.recent_window
     }
 
-    fn recent_wanted(&self) -> bool {
-        self.recent_open() && !(self.actions_full && self.replies.len() >= CHECKLIST_MESSAGES)
-    }
-
-    fn prompts_needed(&self) -> bool {
-        self.prompts.len() < MAX_INSTRUCTIONS
-    }
-
-    /// What kinds of line still matter (for the reader's byte-level triage).
-    pub fn wants(&self) -> Wants {
-        Wants {
-            lines: self.prompts_needed() || !self.boundary_settled,
-            // Before the newest boundary is settled (rebuild), everything may be discarded and
-            // collected again: parse all.
-            everything: self.recent_wanted(),
-            actions: self.recent_open() && !self.actions_full,
-            // Until the list is known, any task-tool call (or its result) may change it.
-            task_calls: !self.tasks.known(),
-            files: self.files.len() < MAX_FILES && self.recent_open(),
-            plans: self.plans_wanted(),
-        }
-    }
-
-    /// An approved plan is looked for as far back as prompts are, and no further.
-    fn plans_wanted(&self) -> bool {
-        self.plan.is_none() && (self.prompts_needed() || self.recent_open())
-    }
-
-    /// Whether reading further back can change nothing that matters: the prompts are found, the
-    /// task list is known (or looked for far enough), and at least [`MIN_WINDOW`] was read.
-    pub fn satisfied(&self) -> bool {
-        !self.prompts_needed()
-            && self.scanned >= MIN_WINDOW
-            && self.boundary_settled
-            && (self.tasks.known() || self.scanned >= HORIZON)
-    }
-
-    /// A line that should have been read but did not parse (damaged, or too large to shrink).
-    /// If it is shaped like a prompt the user typed and no prompt newer than it was found, the
-    /// newest prompt that is found is not the latest one: the extraction says so.
-    pub fn unreadable(&mut self, line: &[u8]) {
-        if self.unread_prompt.is_none()
-            && self.prompts.is_empty()
-            && self.held.prompts.is_empty()
-            && self.boundary_settled
-        {
-            self.unread_prompt = unread_prompt(line);
-        }
-    }
-
-    /// A line reduced to its place in the parent chain.
-    pub fn link(&mut self, link: Link) {
-        self.walk(link.uuid, link.parent, link.meta);
+    /// How far back a plan or a commit is looked for: as far as prompts are, and at least the
+    /// recent window.
+    fn within_reach(&self) -> bool {
+        self.prompts.needed() || self.recent_open()
     }
 
     /// The next record, newest first.
-    pub fn record(&mut self, rec: Record) {
+    fn take_record(&mut self, rec: Record) {
         if rec.sidechain {
             return; // subagent traffic: never the user's conversation, not in its chain
         }
@@ -396,36 +322,11 @@ impl Extractor {
             // before it, so without a task tool there is no task call to look for (D016).
             self.tasks.settle();
         }
-        if rec.kind == Kind::PlanExit {
-            // Written next to the approval, before or after it: give the file to whichever
-            // is met second.
-            match &mut self.plan_candidate {
-                Some(c) if c.file.is_none() => c.file = rec.plan_file.clone(),
-                _ if self.plan_exit_file.is_none() => self.plan_exit_file = rec.plan_file.clone(),
-                _ => {}
-            }
-        }
-        if self.plans_wanted() && self.plan_candidate.is_none() {
-            self.plan_candidate = plan_approval(&rec, &mut self.plan_exit_file);
-        }
-        for tr in rec
-            .tool_results
-            .iter()
-            .filter(|t| !t.tool_use_id.is_empty())
-        {
-            if self.waiting.len() >= MAX_WAITING_RESULTS {
-                self.waiting.clear(); // their calls are missing: keep memory bounded
-            }
-            self.waiting.insert(
-                tr.tool_use_id.clone(),
-                WaitingResult {
-                    is_error: tr.is_error,
-                    head: tr.head.clone(),
-                },
-            );
-        }
+        let plans_wanted = self.plans.wanted() && self.within_reach();
+        self.plans.record(&rec, plans_wanted);
+        self.results.record(&rec);
         let on_branch = match rec.uuid {
-            Some(u) => self.walk(u, rec.parent, rec.meta),
+            Some(u) => self.step(u, rec.parent, rec.meta),
             None => true,
         };
         if let Some(p) = prompt_text(&rec) {
@@ -433,285 +334,125 @@ impl Extractor {
             // compaction's (D006): the whole conversation counts, whatever lies further back.
             self.boundary_settled = true;
             let id = rec.uuid_text.as_deref().map(str::to_owned);
-            if on_branch {
-                self.add_prompt(p, id);
-            } else if self.held.prompts.len() < MAX_INSTRUCTIONS {
-                self.held.prompts.push((p, id));
-            }
+            self.prompts.record(p, id, on_branch);
         }
-        if rec.kind == Kind::CompactBoundary {
-            self.compaction_summary = rec.texts.first().cloned();
-        }
-        if rec.kind == Kind::Assistant && !rec.api_error {
-            let text = rec.texts.join("\n\n");
-            let text = text.trim();
-            // Codex records the summarizer's answer as an assistant message just before the
-            // `compacted` line that quotes it: that is the summary, not the agent's last reply.
-            let is_summary = !text.is_empty()
-                && self
-                    .compaction_summary
-                    .take()
-                    .is_some_and(|s| s.contains(text));
-            if !text.is_empty() && !is_summary {
-                if on_branch {
-                    if self.replies.len() < CHECKLIST_MESSAGES && self.recent_open() {
-                        self.replies.push(text.to_owned());
-                    }
-                } else if self.held.replies.len() < CHECKLIST_MESSAGES {
-                    self.held.replies.push(text.to_owned());
-                }
-            }
-        }
+        let recent = self.recent_open();
+        self.replies.record(&rec, on_branch, recent);
         // Tool calls all happened, whatever the branch. Within a record, newest call last.
         for tu in rec.tool_uses.iter().rev() {
             self.tool_call(tu);
         }
-        if self.cwd.is_none() {
-            self.cwd = rec.cwd.as_deref().map(str::to_owned);
-        }
-        if self.git_branch.is_none() {
-            self.git_branch = rec.git_branch.as_deref().map(str::to_owned);
-        }
+        self.place.record(&rec);
     }
 
-    /// Steps the branch walk to a record with `uuid`; true if it is on the current branch.
-    fn walk(&mut self, uuid: Id, parent: Option<Id>, meta: bool) -> bool {
-        let on_branch = match self.expect {
-            Expect::Any => true,
-            Expect::Parent(p) if p == uuid => {
-                // The awaited parent. What was held was on an abandoned branch, unless the link
-                // went into an injected record: CLI 1.0.x hangs local commands off the session's
-                // first caveat record, which is no rewind (D004).
-                if meta {
-                    self.release_held();
-                } else {
-                    self.held = Held::default();
-                }
+    /// Steps the branch walk; true if the record is on the current branch.
+    fn step(&mut self, uuid: Id, parent: Option<Id>, meta: bool) -> bool {
+        match self.branch.step(uuid, parent, meta) {
+            Step::On => true,
+            Step::Off => false,
+            Step::Rejoined { keep: true } => {
+                self.prompts.release();
+                self.replies.release();
                 true
             }
-            Expect::Parent(_) => false,
-        };
-        if on_branch {
-            self.expect = match parent {
-                // A parent already met (newer than its child) cannot be waited for.
-                Some(p) if !self.recent_uuids.contains(&p) => Expect::Parent(p),
-                _ => Expect::Any,
-            };
-        }
-        self.recent_uuids[self.recent_next] = uuid;
-        self.recent_next = (self.recent_next + 1) % RECENT_UUIDS;
-        on_branch
-    }
-
-    fn release_held(&mut self) {
-        let held = std::mem::take(&mut self.held);
-        for (p, id) in held.prompts {
-            self.add_prompt(p, id);
-        }
-        for r in held.replies {
-            if self.replies.len() < CHECKLIST_MESSAGES {
-                self.replies.push(r);
+            Step::Rejoined { keep: false } => {
+                self.prompts.drop_held();
+                self.replies.drop_held();
+                true
             }
-        }
-    }
-
-    fn add_prompt(&mut self, p: String, id: Option<String>) {
-        // A prompt sent again (after an interrupt, or kept across a compaction) counts once, at
-        // its latest position: met first here.
-        if self.prompts_needed() && !self.prompts.iter().any(|(q, _)| *q == p) {
-            self.prompts.push((p, id));
         }
     }
 
     fn tool_call(&mut self, tu: &ToolUse) {
-        let result = if tu.id.is_empty() {
-            None // a call without an id is never paired with a result without one
-        } else {
-            self.waiting.remove(&tu.id)
-        };
-        let failed = result
-            .as_ref()
-            .is_some_and(|r| r.is_error || nonzero_exit(&r.head));
-        if !failed {
-            self.task_call(tu, result.as_ref().map(|r| r.head.as_str()));
+        let ended = self.results.take(tu);
+        if !ended.failed {
+            let head = ended.read.then_some(ended.head.as_str());
+            self.tasks.call(tu, head);
         }
-        if tu.name == "ExitPlanMode"
-            && let Some(c) = self
-                .plan_candidate
-                .take_if(|c| !tu.id.is_empty() && c.call_id == tu.id)
-        {
-            // The newest approval met its call: older plans are superseded.
-            self.plan = Plan::new(c.text.or_else(|| tu.plan.clone()), c.file);
+        self.plans.call(tu);
+        if self.within_reach() {
+            self.commit.call(tu, &ended);
         }
         if TASK_TOOLS.contains(&tu.name.as_str()) {
-            return;
+            return; // reported as tasks, not as actions
         }
         if self.recent_open() {
-            self.push_action(tu, failed);
-        }
-        if self.recent_open() && !failed {
-            for path in &tu.written {
-                if self.files.len() < MAX_FILES && !self.files.contains(path) {
-                    self.files.push(path.clone());
-                }
-            }
+            self.actions.call(tu, ended.failed);
+            self.files.call(tu, ended.failed);
         }
     }
 
-    fn task_call(&mut self, tu: &ToolUse, result_head: Option<&str>) {
-        if let Some(todos) = &tu.todos {
-            self.tasks.todo_write(
-                todos
-                    .iter()
-                    .map(|t| Task {
-                        content: t.content.clone(),
-                        status: Status::parse(&t.status),
-                    })
-                    .collect(),
-            );
-        }
-        let Some(args) = &tu.task else { return };
-        match tu.name.as_str() {
-            "TaskCreate" => {
-                if let Some(subject) = &args.subject {
-                    self.tasks
-                        .task_create(result_head.and_then(created_id), subject.clone());
-                }
-            }
-            "TaskUpdate" => {
-                if let Some(id) = &args.task_id {
-                    self.tasks
-                        .task_update(id, args.status.as_deref(), args.subject.clone());
-                }
-            }
-            _ => {}
-        }
-    }
-
-    fn push_action(&mut self, tu: &ToolUse, error: bool) {
-        let summary = tu.key_arg.as_deref().map(escaped_line).unwrap_or_default();
-        if let Some(last) = self.actions.last_mut()
-            && last.tool == tu.name
-            && last.summary == summary
-            && last.error == error
-        {
-            last.count += 1;
-            return;
-        }
-        if self.actions.len() == MAX_ACTIONS {
-            self.actions_full = true;
-            return;
-        }
-        self.actions.push(Action {
-            tool: tu.name.clone(),
-            summary,
-            error,
-            count: 1,
-        });
-    }
-
-    /// The extraction, once reading has stopped. Held prompts and replies whose parent never
-    /// appeared were on the branch after all (the link led outside what was read).
-    pub fn finish(mut self, searched: Searched) -> Extraction {
-        self.release_held();
-        if self.plan.is_none()
-            && let Some(c) = self.plan_candidate.take()
-        {
-            // Its call was not read (outside the window): the result alone says what was approved.
-            self.plan = Plan::new(c.text, c.file);
-        }
-        let (mut instructions, mut instruction_records): (Vec<_>, Vec<_>) =
-            self.prompts.into_iter().unzip();
-        instructions.reverse();
-        instruction_records.reverse();
-        let mut actions = self.actions;
-        actions.reverse();
-        let mut replies = self.replies;
-        replies.reverse();
+    /// The extraction, once reading has stopped.
+    pub fn finish(self, searched: Searched) -> Extraction {
+        let (instructions, instruction_records, unread_prompt) = self.prompts.finish();
+        let (checklist, last_response) = self.replies.finish();
         Extraction {
             instructions,
             instruction_records,
             transcript: None,
             tasks: self.tasks.tasks(),
             untracked_task_calls: self.tasks.untracked(),
-            checklist: checklist(&replies),
-            last_response: replies.last().cloned(),
-            files_changed: self.files,
-            actions,
-            cwd: self.cwd,
-            git_branch: self.git_branch,
-            plan: self.plan,
+            checklist,
+            last_response,
+            files_changed: self.files.finish(),
+            actions: self.actions.finish(),
+            cwd: self.place.cwd,
+            git_branch: self.place.git_branch,
+            plan: self.plans.finish(),
+            last_commit: self.commit.finish(),
             searched,
-            unread_prompt: self.unread_prompt,
+            unread_prompt,
         }
     }
 }
 
-/// What the raw bytes of an unreadable line show of a prompt the user typed, if they are shaped
-/// like one: a Claude Code user record that is not a tool result, meta text, a summary or a
-/// subagent's (or a queued prompt), or a Codex user message event.
-fn unread_prompt(line: &[u8]) -> Option<UnreadPrompt> {
-    let has = |needle: &[u8]| memchr::memmem::find(line, needle).is_some();
-    let claude = (has(br#""type":"user""#) || has(br#""queued_command""#))
-        && !has(br#""tool_use_id""#)
-        && !has(br#""isMeta":true"#)
-        && !has(br#""isCompactSummary":true"#)
-        && !has(br#""isSidechain":true"#)
-        && !has(br#""promptSource":"system""#);
-    let codex = has(br#""user_message""#) || has(br#""UserMessage""#);
-    if !(claude || codex) {
-        return None;
+impl Fold for Extractor {
+    /// What still matters, for the reader's byte-level triage.
+    fn wants(&self) -> Wants {
+        let recent = self.recent_open();
+        Wants {
+            lines: self.prompts.needed() || !self.boundary_settled,
+            // Before the newest boundary is settled (rebuild), everything may be discarded and
+            // collected again: parse all.
+            everything: recent && !(self.actions.full() && self.replies.full()),
+            actions: recent && !self.actions.full(),
+            far: FarSet::of([
+                // Until the list is known, any task-tool call (or its result) may change it.
+                (Far::TaskList, !self.tasks.known()),
+                (Far::Files, recent && self.files.wanted()),
+                (Far::Plan, self.plans.wanted() && self.within_reach()),
+                (Far::Commit, self.commit.wanted() && self.within_reach()),
+            ]),
+        }
     }
-    // A reader may pass over valid lines it has no use for (a Codex event without a message):
-    // only a line that is not JSON, even repaired, was unreadable.
-    let repaired = crate::json::repair_line(line);
-    if serde_json::from_slice::<serde::de::IgnoredAny>(&repaired).is_ok() {
-        return None;
-    }
-    // The first words: the first text, message or prompt string, as far as it is whole.
-    let starts = [
-        &br#""text":""#[..],
-        br#""message":""#,
-        br#""prompt":""#,
-        br#""content":""#,
-    ]
-    .iter()
-    .filter_map(|key| memchr::memmem::find(line, key).map(|at| at + key.len()))
-    .min()
-    .map(|from| {
-        let raw = &line[from..line.len().min(from + 400)];
-        let end = raw
-            .windows(2)
-            .position(|w| w[1] == b'"' && w[0] != b'\\')
-            .map_or(raw.len(), |i| i + 1);
-        let text = String::from_utf8_lossy(&raw[..end]).replace("\\n", " ");
-        crate::text::folded_line(&text, 80)
-    })
-    .filter(|s| !s.is_empty());
-    Some(UnreadPrompt {
-        bytes: line.len() as u64,
-        starts,
-    })
-}
 
-/// The approval of a plan this record carries: a result that is not an error and says the user
-/// approved it, with the plan from `toolUseResult` and its file from the result text,
-/// `toolUseResult.filePath`, or the `plan_mode_exit` attachment met just before.
-fn plan_approval(rec: &Record, exit_file: &mut Option<String>) -> Option<PlanCandidate> {
-    let tr = rec
-        .tool_results
-        .iter()
-        .find(|t| !t.is_error && !t.tool_use_id.is_empty() && t.head.contains(PLAN_APPROVED))?;
-    let from_result = rec.plan_result.as_ref();
-    Some(PlanCandidate {
-        call_id: tr.tool_use_id.clone(),
-        text: from_result.map(|r| r.plan.clone()),
-        file: tr
-            .plan_file
-            .clone()
-            .or_else(|| from_result.and_then(|r| r.file.clone()))
-            .or_else(|| exit_file.take()),
-    })
+    fn record(&mut self, rec: Record) {
+        self.take_record(rec);
+    }
+
+    fn link(&mut self, link: Link) {
+        self.step(link.uuid, link.parent, link.meta);
+    }
+
+    /// A line that should have been read but did not parse (damaged, or too large to shrink).
+    fn unreadable(&mut self, line: &[u8]) {
+        if self.boundary_settled {
+            self.prompts.unreadable(line);
+        }
+    }
+
+    fn scanned(&mut self, bytes: u64) {
+        self.scanned = bytes;
+    }
+
+    /// Whether reading further back can change nothing that matters: the prompts are found, the
+    /// task list is known (or looked for far enough), and at least [`MIN_WINDOW`] was read.
+    fn satisfied(&self) -> bool {
+        !self.prompts.needed()
+            && self.scanned >= MIN_WINDOW
+            && self.boundary_settled
+            && (self.tasks.known() || self.scanned >= HORIZON)
+    }
 }
 
 /// Extracts from records in transcript order (oldest first): the fold fed newest first. For
@@ -724,106 +465,9 @@ pub fn extract(records: &[Record]) -> Extraction {
 pub fn extract_part(records: &[Record], part: Part) -> Extraction {
     let mut ex = Extractor::new(part);
     for r in records.iter().rev() {
-        ex.record(r.clone());
+        ex.take_record(r.clone());
     }
     ex.finish(Searched::default())
-}
-
-/// "Exit code 2" at the head of a result: a failed shell command the CLI did not flag.
-fn nonzero_exit(head: &str) -> bool {
-    head.strip_prefix("Exit code ")
-        .and_then(|rest| rest.split_whitespace().next())
-        .is_some_and(|code| code != "0")
-}
-
-/// Checklist lines (`- [ ]`, `- [x]`, `1.`) outside code fences, newest state of each item winning,
-/// in the order items first appeared.
-fn checklist(replies: &[String]) -> Vec<String> {
-    let mut order: Vec<String> = Vec::new();
-    let mut latest: HashMap<String, String> = HashMap::new();
-    for reply in replies {
-        let mut in_fence = false;
-        for line in reply.lines() {
-            let t = line.trim();
-            if t.starts_with("```") || t.starts_with("~~~") {
-                in_fence = !in_fence;
-                continue;
-            }
-            if in_fence {
-                continue;
-            }
-            let Some(item) = checklist_item_text(t) else {
-                continue;
-            };
-            let key = item_key(item);
-            if key.is_empty() {
-                continue;
-            }
-            if !latest.contains_key(&key) {
-                order.push(key.clone());
-            }
-            latest.insert(key, escaped_line(t));
-        }
-    }
-    let skip = order.len().saturating_sub(MAX_CHECKLIST);
-    order[skip..]
-        .iter()
-        .filter_map(|k| latest.remove(k))
-        .collect()
-}
-
-/// Whether a checklist line (as kept in [`Extraction::checklist`]) is unfinished: an unchecked
-/// box, or a numbered step with no mark of completion.
-pub fn checklist_open(line: &str) -> bool {
-    let t = line.trim_start();
-    if ["- [ ]", "* [ ]", "- [~]"].iter().any(|p| t.starts_with(p)) {
-        return true;
-    }
-    if ["- [x]", "- [X]", "* [x]", "* [X]"]
-        .iter()
-        .any(|p| t.starts_with(p))
-    {
-        return false;
-    }
-    let numbered = t.bytes().take_while(u8::is_ascii_digit).count();
-    numbered > 0
-        && !["✅", "✓", "✔", "~~", "(done)", "[x]", "DONE", "Done"]
-            .iter()
-            .any(|m| t.contains(m))
-}
-
-/// The item text of a checklist line, without its box or number (the line itself when it has
-/// neither).
-pub fn checklist_item(t: &str) -> &str {
-    checklist_item_text(t.trim_start()).unwrap_or(t)
-}
-
-fn checklist_item_text(t: &str) -> Option<&str> {
-    for prefix in [
-        "- [ ] ", "- [x] ", "- [X] ", "* [ ] ", "* [x] ", "* [X] ", "- [~] ",
-    ] {
-        if let Some(rest) = t.strip_prefix(prefix) {
-            return Some(rest);
-        }
-    }
-    let digits = t.bytes().take_while(u8::is_ascii_digit).count();
-    if (1..=3).contains(&digits) {
-        let rest = &t[digits..];
-        if let Some(rest) = rest.strip_prefix(". ").or_else(|| rest.strip_prefix(") ")) {
-            return Some(rest);
-        }
-    }
-    None
-}
-
-/// Identity of an item across updates: text without emphasis, status emoji or trailing dots.
-fn item_key(item: &str) -> String {
-    item.chars()
-        .filter(|c| !matches!(c, '*' | '_' | '`' | '✅' | '❌' | '⏳' | '🔄' | '✓' | '✗'))
-        .collect::<String>()
-        .trim()
-        .trim_end_matches(['.', ':'])
-        .to_lowercase()
 }
 
 #[cfg(test)]
@@ -1167,7 +811,7 @@ mod tests {
         .rev()
         {
             ex.record(r);
-            ex.set_scanned(MIN_WINDOW + i as u64);
+            ex.scanned(MIN_WINDOW + i as u64);
         }
         assert!(ex.satisfied(), "no need to read on for a boundary");
     }
@@ -1175,7 +819,7 @@ mod tests {
     #[test]
     fn rebuild_recent_window_restarts_at_this_compactions_boundary() {
         let mut ex = Extractor::new(Part::Compacted);
-        ex.set_scanned(20 * 1024 * 1024); // far from the end already
+        ex.scanned(20 * 1024 * 1024); // far from the end already
         for r in recs(&[
             r#"{"type":"user","uuid":"u1","message":{"content":"before"}}"#,
             r#"{"type":"assistant","uuid":"a1","parentUuid":"u1","message":{"content":[{"type":"tool_use","id":"t1","name":"Bash","input":{"command":"cargo test"}}]}}"#,

@@ -1,0 +1,215 @@
+//! Tool calls and how they ended: results wait for their calls (read backwards, a result is met
+//! first), and the recent actions and changed files are folded from the paired calls.
+
+use super::{Action, MAX_ACTIONS, MAX_FILES};
+use crate::record::{Record, ToolUse};
+use crate::text::escaped_line;
+use std::collections::HashMap;
+
+/// Results waiting for their calls; more means calls are missing, and the waits are dropped.
+const MAX_WAITING_RESULTS: usize = 4_096;
+
+/// How a call ended, as far as its result was read.
+#[derive(Debug, Clone, Default, PartialEq, Eq)]
+pub(super) struct Ended {
+    /// Its result was read.
+    pub read: bool,
+    /// It failed: an error result, or a non-zero exit the CLI did not flag.
+    pub failed: bool,
+    /// The first characters of its result.
+    pub head: String,
+}
+
+/// Results met before their calls.
+#[derive(Default)]
+pub(super) struct Results {
+    waiting: HashMap<String, (bool, String)>,
+}
+
+impl Results {
+    /// The results a record carries.
+    pub(super) fn record(&mut self, rec: &Record) {
+        for tr in rec
+            .tool_results
+            .iter()
+            .filter(|t| !t.tool_use_id.is_empty())
+        {
+            if self.waiting.len() >= MAX_WAITING_RESULTS {
+                self.waiting.clear(); // their calls are missing: keep memory bounded
+            }
+            self.waiting
+                .insert(tr.tool_use_id.clone(), (tr.is_error, tr.head.clone()));
+        }
+    }
+
+    /// How the call ended, its result taken.
+    pub(super) fn take(&mut self, tu: &ToolUse) -> Ended {
+        if tu.id.is_empty() {
+            return Ended::default(); // a call without an id is never paired with a result
+        }
+        match self.waiting.remove(&tu.id) {
+            Some((is_error, head)) => Ended {
+                read: true,
+                failed: is_error || nonzero_exit(&head),
+                head,
+            },
+            None => Ended::default(),
+        }
+    }
+}
+
+/// "Exit code 2" at the head of a result: a failed shell command the CLI did not flag.
+fn nonzero_exit(head: &str) -> bool {
+    head.strip_prefix("Exit code ")
+        .and_then(|rest| rest.split_whitespace().next())
+        .is_some_and(|code| code != "0")
+}
+
+/// The last [`MAX_ACTIONS`] tool calls, newest first, identical calls in a row collapsed.
+#[derive(Default)]
+pub(super) struct Actions {
+    found: Vec<Action>,
+    full: bool,
+}
+
+impl Actions {
+    /// Whether the list is full: older calls cannot be listed.
+    pub(super) fn full(&self) -> bool {
+        self.full
+    }
+
+    pub(super) fn call(&mut self, tu: &ToolUse, failed: bool) {
+        let summary = tu.key_arg.as_deref().map(escaped_line).unwrap_or_default();
+        if let Some(last) = self.found.last_mut()
+            && last.tool == tu.name
+            && last.summary == summary
+            && last.error == failed
+        {
+            last.count += 1;
+            return;
+        }
+        if self.found.len() == MAX_ACTIONS {
+            self.full = true;
+            return;
+        }
+        self.found.push(Action {
+            tool: tu.name.clone(),
+            summary,
+            error: failed,
+            count: 1,
+        });
+    }
+
+    /// Oldest first.
+    pub(super) fn finish(self) -> Vec<Action> {
+        let mut actions = self.found;
+        actions.reverse();
+        actions
+    }
+}
+
+/// The files successful calls wrote, most recent first, distinct, at most [`MAX_FILES`].
+#[derive(Default)]
+pub(super) struct Files {
+    found: Vec<String>,
+}
+
+impl Files {
+    /// Whether more files can be listed.
+    pub(super) fn wanted(&self) -> bool {
+        self.found.len() < MAX_FILES
+    }
+
+    pub(super) fn call(&mut self, tu: &ToolUse, failed: bool) {
+        if failed {
+            return;
+        }
+        for path in &tu.written {
+            if self.wanted() && !self.found.contains(path) {
+                self.found.push(path.clone());
+            }
+        }
+    }
+
+    pub(super) fn finish(self) -> Vec<String> {
+        self.found
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::record::{Kind, ToolResult};
+
+    fn call(id: &str, name: &str, arg: &str) -> ToolUse {
+        ToolUse {
+            id: id.into(),
+            name: name.into(),
+            key_arg: Some(arg.into()),
+            written: vec![arg.into()],
+            ..ToolUse::default()
+        }
+    }
+
+    fn result(id: &str, is_error: bool, head: &str) -> Record {
+        Record {
+            tool_results: vec![ToolResult {
+                tool_use_id: id.into(),
+                is_error,
+                head: head.into(),
+                plan_file: None,
+            }],
+            ..Record::empty(Kind::User)
+        }
+    }
+
+    #[test]
+    fn a_result_waits_for_its_call_and_says_how_it_ended() {
+        let mut r = Results::default();
+        r.record(&result("t1", false, "Exit code 2\nboom"));
+        r.record(&result("t2", true, "denied"));
+        r.record(&result("t3", false, "ok"));
+        assert!(r.take(&call("t1", "Bash", "x")).failed);
+        assert!(r.take(&call("t2", "Bash", "x")).failed);
+        let ok = r.take(&call("t3", "Bash", "x"));
+        assert!(ok.read && !ok.failed && ok.head == "ok");
+        assert_eq!(r.take(&call("t3", "Bash", "x")), Ended::default());
+        assert_eq!(r.take(&call("", "Bash", "x")), Ended::default());
+    }
+
+    #[test]
+    fn waiting_results_stay_bounded() {
+        let mut r = Results::default();
+        for i in 0..MAX_WAITING_RESULTS * 3 {
+            r.record(&result(&format!("t{i}"), false, ""));
+        }
+        assert!(r.waiting.len() <= MAX_WAITING_RESULTS);
+    }
+
+    #[test]
+    fn repeated_calls_collapse_and_the_list_stops_full() {
+        let mut a = Actions::default();
+        a.call(&call("1", "Bash", "make"), false);
+        a.call(&call("2", "Bash", "make"), false);
+        a.call(&call("3", "Bash", "make"), true);
+        for i in 0..MAX_ACTIONS {
+            a.call(&call("x", "Read", &format!("f{i}")), false);
+        }
+        assert!(a.full());
+        let list = a.finish();
+        assert_eq!(list.len(), MAX_ACTIONS);
+        assert_eq!(
+            (list[MAX_ACTIONS - 1].count, list[MAX_ACTIONS - 2].error),
+            (2, true)
+        );
+    }
+
+    #[test]
+    fn files_are_distinct_and_failed_writes_are_not_changes() {
+        let mut f = Files::default();
+        f.call(&call("1", "Edit", "a.rs"), false);
+        f.call(&call("2", "Edit", "b.rs"), true);
+        f.call(&call("3", "Edit", "a.rs"), false);
+        assert_eq!(f.finish(), ["a.rs"]);
+    }
+}
