@@ -6,6 +6,7 @@
 
 use compact_guardian::extract::{Extractor, Part, Searched, extract_part};
 use compact_guardian::record::{Triage, parse_line, triage};
+use compact_guardian::transcript::Fold;
 use compact_guardian::wants::{FarSet, Wants};
 use compact_guardian::render::{HARD_LIMIT, Meta, Source, render, utf16_len};
 use compact_guardian::tail::TailReader;
