@@ -18,7 +18,8 @@ pub enum Far {
     Files,
     /// The newest plan the user approved.
     Plan,
-    /// The newest commit the agent made, as git reported it.
+    /// The newest commit the agent made, as git reported it (within the recent window, where
+    /// the actions are: once those are full, only the lines this row names are parsed).
     Commit,
 }
 
@@ -111,12 +112,13 @@ pub const FAR: [Spec; 4] = [
         tools: &["Bash"],
         call_holds: &[b"git commit", b"git -C"],
         types: &[],
-        // What git prints after a commit: a commit is reported only with git's own word for it,
-        // so a failed one (no such line) needs no result of its own.
-        results: &[b" file changed", b" files changed"],
+        // What git prints after a commit ("1 file changed, 2 insertions(+)"): a commit is
+        // reported only with git's own word for it, so a failed one (no such line) needs no
+        // result of its own. One needle for both plurals: each is a search of every tool output.
+        results: &[b" changed, "],
         errors: false,
         codex_calls: &[b"git commit", b"git -C"],
-        codex_outputs: CodexOutputs::Holding(&[b" file changed", b" files changed"]),
+        codex_outputs: CodexOutputs::Holding(&[b" changed, "]),
         also: &[],
         by_needles: true,
     },

@@ -294,8 +294,7 @@ impl Extractor {
         self.scanned.saturating_sub(self.part_start) < self.recent_window
     }
 
-    /// How far back a plan or a commit is looked for: as far as prompts are, and at least the
-    /// recent window.
+    /// How far back a plan is looked for: as far as prompts are, and at least the recent window.
     fn within_reach(&self) -> bool {
         self.prompts.needed() || self.recent_open()
     }
@@ -370,7 +369,7 @@ impl Extractor {
             self.tasks.call(tu, head);
         }
         self.plans.call(tu);
-        if self.within_reach() {
+        if self.recent_open() {
             self.commit.call(tu, &ended);
         }
         if TASK_TOOLS.contains(&tu.name.as_str()) {
@@ -421,7 +420,9 @@ impl Fold for Extractor {
                 (Far::TaskList, !self.tasks.known()),
                 (Far::Files, recent && self.files.wanted()),
                 (Far::Plan, self.plans.wanted() && self.within_reach()),
-                (Far::Commit, self.commit.wanted() && self.within_reach()),
+                // A commit is recent activity, like the actions: looked for in the recent window
+                // only (far back it would cost a search of every tool output, D029).
+                (Far::Commit, recent && self.commit.wanted()),
             ]),
         }
     }
@@ -791,6 +792,45 @@ mod tests {
     fn approval_whose_call_was_not_read_still_counts() {
         let plan = extract(&recs(&[PROMPT, APPROVED])).plan.unwrap();
         assert_eq!(plan.title, "Retry the importer");
+    }
+
+    #[test]
+    fn commit_behind_full_actions_and_replies_is_found_through_the_byte_triage() {
+        // Once the recent actions and replies are full, lines are triaged from their bytes: only
+        // the wants table's rows (here, a commit's call and git's report) are still parsed.
+        let mut lines = vec![
+            r#"{"type":"user","uuid":"u0","message":{"content":"ship it"}}"#.to_owned(),
+            r#"{"type":"assistant","uuid":"g1","parentUuid":"u0","message":{"content":[{"type":"tool_use","id":"gc","name":"Bash","input":{"command":"git commit -am 'Ship it'"}}]}}"#.to_owned(),
+            r#"{"type":"user","uuid":"g2","parentUuid":"g1","message":{"content":[{"type":"tool_result","tool_use_id":"gc","content":"[main 1a2b3c4] Ship it\n 1 file changed, 1 insertion(+)"}]}}"#.to_owned(),
+        ];
+        let mut parent = "g2".to_owned();
+        for i in 0..MAX_ACTIONS + CHECKLIST_MESSAGES + 5 {
+            let (call, reply) = (format!("c{i}"), format!("r{i}"));
+            lines.push(format!(r#"{{"type":"assistant","uuid":"{call}","parentUuid":"{parent}","message":{{"content":[{{"type":"tool_use","id":"t{i}","name":"Read","input":{{"file_path":"/f{i}"}}}}]}}}}"#));
+            lines.push(format!(r#"{{"type":"assistant","uuid":"{reply}","parentUuid":"{call}","message":{{"content":[{{"type":"text","text":"read f{i}"}}]}}}}"#));
+            parent = reply;
+        }
+        // The reader asks what is wanted once a chunk; here, before every line.
+        let mut fold = Extractor::new(Part::Whole);
+        let mut links = 0;
+        for line in lines.iter().rev() {
+            match crate::record::triage(line.as_bytes(), fold.wants()) {
+                crate::record::Triage::Parse => fold.record(parse_line(line.as_bytes()).unwrap()),
+                crate::record::Triage::Link(l) => {
+                    links += 1;
+                    fold.link(l);
+                }
+                crate::record::Triage::Skip => {}
+            }
+        }
+        assert!(links >= 2, "the triage was in use");
+        let got = fold
+            .finish(Searched::default())
+            .last_commit
+            .map(|c| c.report);
+        assert_eq!(got.as_deref(), Some("[main 1a2b3c4] Ship it"));
+        let reference = extract(&recs(&lines.iter().map(String::as_str).collect::<Vec<_>>()));
+        assert_eq!(reference.last_commit.map(|c| c.report), got);
     }
 
     #[test]

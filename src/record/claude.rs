@@ -954,8 +954,7 @@ mod tests {
         };
         let commit = br#"{"parentUuid":"a","type":"assistant","message":{"content":[{"type":"tool_use","id":"t1","name":"Bash","input":{"command":"git commit -m x"}}]},"uuid":"b"}"#;
         let other = br#"{"parentUuid":"a","type":"assistant","message":{"content":[{"type":"tool_use","id":"t2","name":"Bash","input":{"command":"cargo test"}}]},"uuid":"c"}"#;
-        let report = br#"{"parentUuid":"b","type":"user","message":{"content":[{"type":"tool_result","tool_use_id":"t1","content":"[main 1a2b3c4] x
- 1 file changed"}]},"uuid":"d"}"#;
+        let report = br#"{"parentUuid":"b","type":"user","message":{"content":[{"type":"tool_result","tool_use_id":"t1","content":"[main 1a2b3c4] x\n 1 file changed, 1 insertion(+)"}]},"uuid":"d"}"#;
         assert_eq!(triage(commit, far), Triage::Parse);
         assert!(matches!(triage(other, far), Triage::Link(_)));
         assert_eq!(triage(report, far), Triage::Parse);
