@@ -6,41 +6,42 @@
 //!
 //! | concern | module |
 //! |---|---|
-//! | command line, dispatch, exit policy | [`cli`], [`cmd`], [`failopen`] |
-//! | settings from the environment | [`config`] |
+//! | command line, dispatch, exit policy | `cli`, `cmd`, `failopen` |
+//! | settings from the environment | `config` |
 //! | hook JSON on stdin | [`hook_input`] |
 //! | reading a transcript's tail | [`tail`] (bytes to lines), [`transcript`] (backwards, until the fold is satisfied) |
 //! | transcript to snapshot, for every command | [`pipeline`] |
-//! | one line to one record | [`record`], on the lenient types of [`json`] |
+//! | one line to one record | [`record`], on the lenient types of `json` |
 //! | what is still wanted, and which lines far back can hold it (one table) | [`wants`] |
-//! | what the user typed | [`genuine`] |
+//! | what the user typed | `authorship` |
 //! | what to keep | [`extract`], [`tasks`] |
 //! | what the summary got wrong | [`corrections`] (claims against the record), [`audit`] (the user's line) |
-//! | the text the model reads | [`render`], [`steer`], on [`text`] (lengths, cuts, quoting, visible escapes) |
-//! | the snapshot's format (marker, headings, limits, wholeness) | [`snapshot`] |
-//! | snapshot files | [`store`], on the OS seam [`platform`] |
+//! | the text the model reads | [`render`], `steer`, on `text` (lengths, cuts, quoting, visible escapes) |
+//! | the snapshot's format (marker, headings, limits, wholeness) | `snapshot` |
+//! | snapshot files | [`store`], on the OS seam `platform` |
 
 pub mod audit;
-pub mod cli;
-pub mod cmd;
-pub mod config;
+mod cli;
+mod cmd;
+pub use cmd::run;
+mod authorship;
+mod config;
 pub mod corrections;
 pub mod extract;
-pub mod failopen;
-pub mod genuine;
-pub mod history;
+mod failopen;
+mod history;
 pub mod hook_input;
-pub mod json;
+mod json;
 pub mod pipeline;
-pub mod platform;
+mod platform;
 pub mod record;
 pub mod render;
-pub mod shrink;
-pub mod snapshot;
-pub mod steer;
+mod shrink;
+mod snapshot;
+mod steer;
 pub mod store;
 pub mod tail;
 pub mod tasks;
-pub mod text;
+mod text;
 pub mod transcript;
 pub mod wants;

@@ -1,7 +1,7 @@
-//! Entry point: everything lives in the library; `cmd::run` decides the exit code.
+//! Entry point: everything lives in the library; `run` (the `cmd` module) decides the exit code.
 
 use std::process::ExitCode;
 
 fn main() -> ExitCode {
-    compact_guardian::cmd::run(std::env::args_os().collect())
+    compact_guardian::run(std::env::args_os().collect())
 }

@@ -1,7 +1,7 @@
 //! The snapshot's format in one place: its marker and headings, its size limits, the end line,
 //! and the checks that tell a whole snapshot this tool wrote from anything else (the store
 //! prints only what passes [`is_snapshot`]; every rendered snapshot keeps [`wholeness_error`]).
-//! [`crate::render`] writes it; [`crate::store`] and [`crate::genuine`] read it back.
+//! [`crate::render`] writes it; [`crate::store`] and `authorship` read it back.
 
 use crate::text::utf16_len;
 

@@ -3,7 +3,7 @@
 //! Transcripts grow without bound and the interesting part is the end, so the reader starts at the
 //! end of the file and walks back one chunk at a time; the caller decides after each chunk whether
 //! it has seen enough. Memory is one chunk plus at most one line of [`MAX_LINE`] bytes: a longer
-//! line is never buffered whole but read in pieces into a shrunk copy ([`crate::shrink`]: its
+//! line is never buffered whole but read in pieces into a shrunk copy (the `shrink` module: its
 //! keys and structure, long strings cut), so the words a user typed beside megabytes of pasted
 //! images are still read; a line that cannot be shrunk is passed on as its head, which does not
 //! parse ([`TailReader::oversized_lines`]).

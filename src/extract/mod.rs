@@ -22,7 +22,7 @@ mod plans;
 mod prompts;
 mod replies;
 
-use crate::genuine::prompt_text;
+use crate::authorship::prompt_text;
 use crate::record::{Id, Kind, Link, Record, ToolUse};
 use crate::tasks::{Status, Task, TaskReplay};
 use crate::transcript::Fold;

@@ -1,7 +1,7 @@
 //! One transcript line turned into a small, owned [`Record`] holding only what extraction uses.
 //!
 //! Parsing borrows from the line and skips every field it does not name, so a 1 MB tool result or
-//! image costs a scan, not an allocation. Strings that are kept are bounded ([`crate::json::MAX_TEXT`]), so
+//! image costs a scan, not an allocation. Strings that are kept are bounded (`json::MAX_TEXT`), so
 //! memory depends on how many records are kept, never on how long a line was. Any line that is not
 //! a JSON object is `None`: the caller skips it.
 //!
@@ -187,7 +187,7 @@ pub struct Record {
     pub cwd: Option<Box<str>>,
     /// `gitBranch` (user and assistant records only).
     pub git_branch: Option<Box<str>>,
-    /// Text: a string `content`, each `text` block, or a queued prompt. Bounded by [`crate::json::MAX_TEXT`].
+    /// Text: a string `content`, each `text` block, or a queued prompt. Bounded by `json::MAX_TEXT`.
     pub texts: Vec<String>,
     /// Tool calls made by this (assistant) record.
     pub tool_uses: Vec<ToolUse>,
