@@ -14,8 +14,6 @@
 //! line, so a `## heading` or a code fence in a prompt stays inside its item.
 
 use crate::extract::Extraction;
-use crate::json::MAX_TEXT;
-use crate::record::KEEP_PLAN;
 use crate::snapshot::SNAPSHOT_MARKER;
 pub use crate::snapshot::{
     END_LINE, HARD_LIMIT, HARD_LIMIT_BYTES, HEADINGS, TARGET, is_snapshot, wholeness_error,
@@ -44,9 +42,10 @@ const INSTRUCTIONS_FRAME: usize = 150;
 /// Granularity of the search for how much of the spare room a text can take.
 const GRANT_STEP: usize = 100;
 
-/// A quote of transcript text, which was bounded to [`MAX_TEXT`] bytes when read.
-fn quote(text: &str, room: usize) -> String {
-    crate::text::quote(text, room, MAX_TEXT)
+/// A quote of transcript text, which was bounded when read (the extraction says to what: a text
+/// that long may have been longer, and its cut mark says "at least").
+fn quote(ex: &Extraction, text: &str, room: usize) -> String {
+    crate::text::quote(text, room, ex.read_bounds.text)
 }
 use std::time::{SystemTime, UNIX_EPOCH};
 
@@ -508,7 +507,7 @@ fn header(ex: &Extraction, meta: &Meta, budget: usize) -> String {
         let room = room(budget, &h, FOCUS_LABEL_RESERVE);
         if room >= MIN_FOCUS_SHOWN {
             h.push_str("- Focus the user gave /compact:\n");
-            h.push_str(&quote(focus, room));
+            h.push_str(&quote(ex, focus, room));
         } else {
             h.push_str("- Focus the user gave /compact: (left out for space)\n");
         }
@@ -658,7 +657,7 @@ fn plan(ex: &Extraction, budget: usize) -> String {
         let room = room(budget, &s, LABEL_RESERVE + SECTION_END_RESERVE);
         if room > 200 {
             s.push_str("Plan (may be cut):\n");
-            s.push_str(&crate::text::quote(text, room, KEEP_PLAN));
+            s.push_str(&crate::text::quote(text, room, ex.read_bounds.plan));
         }
     }
     s.push('\n');
@@ -712,7 +711,7 @@ fn progress(ex: &Extraction, budget: usize) -> String {
         let quote_room = reply_room.saturating_sub(utf16_len(REPLY_LABEL));
         if quote_room > 120 {
             s.push_str(REPLY_LABEL);
-            s.push_str(&quote(reply, quote_room));
+            s.push_str(&quote(ex, reply, quote_room));
         }
     }
     s.push('\n');
@@ -805,7 +804,11 @@ fn instruction_block(ex: &Extraction, i: usize, label: &str, room: usize) -> Str
     let text = ex.instructions.get(i).map_or("", String::as_str);
     format!(
         "**{label}:**\n{}{way}",
-        quote(text, room.saturating_sub(LABEL_RESERVE + utf16_len(&way)))
+        quote(
+            ex,
+            text,
+            room.saturating_sub(LABEL_RESERVE + utf16_len(&way))
+        )
     )
 }
 
@@ -962,6 +965,7 @@ mod tests {
             }),
             searched: Default::default(),
             unread_prompt: None,
+            read_bounds: Default::default(),
         }
     }
 
@@ -1049,7 +1053,7 @@ mod tests {
     #[test]
     fn cut_marks_say_at_least_when_the_text_was_bounded_on_read() {
         let ex = Extraction {
-            instructions: vec!["a".repeat(MAX_TEXT)],
+            instructions: vec!["a".repeat(crate::json::MAX_TEXT)],
             ..Default::default()
         };
         assert!(render(&ex, &meta()).contains("[... cut: at least "));
@@ -1391,7 +1395,7 @@ mod tests {
             }
             // The latest instruction is named, with the latest one's text.
             if let Some(latest) = ex.instructions.last().filter(|l| !l.trim().is_empty()) {
-                let whole = crate::text::quote(latest, usize::MAX, MAX_TEXT);
+                let whole = crate::text::quote(latest, usize::MAX, crate::json::MAX_TEXT);
                 let start: String = whole.lines().next().unwrap().chars().take(10).collect();
                 let block = &out[out.find("**Latest instruction:**\n").unwrap()..];
                 prop_assert!(block.starts_with(&format!("**Latest instruction:**\n{start}")), "{start:?}");

@@ -100,6 +100,28 @@ pub struct Extraction {
     /// A message from the user newer than every instruction above that could not be read (a
     /// damaged record): the newest of [`Extraction::instructions`] is then not the latest.
     pub unread_prompt: Option<UnreadPrompt>,
+    /// The bounds its texts were cut to when read.
+    #[serde(skip)]
+    pub read_bounds: ReadBounds,
+}
+
+/// The bounds texts were cut to when read: a text that long may have been longer, which its cut
+/// mark in the snapshot says ("at least"). Carried here so the renderer needs no parse limits.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct ReadBounds {
+    /// Prompts and replies, in bytes.
+    pub text: usize,
+    /// A plan's text, in bytes.
+    pub plan: usize,
+}
+
+impl Default for ReadBounds {
+    fn default() -> ReadBounds {
+        ReadBounds {
+            text: crate::json::MAX_TEXT,
+            plan: crate::record::KEEP_PLAN,
+        }
+    }
 }
 
 /// A record shaped like a prompt from the user that could not be read.
@@ -401,6 +423,7 @@ impl Extractor {
             last_commit: self.commit.finish(),
             searched,
             unread_prompt,
+            read_bounds: ReadBounds::default(),
         }
     }
 }
