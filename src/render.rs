@@ -20,7 +20,7 @@ pub use crate::snapshot::{
 };
 use crate::tasks::Status;
 pub use crate::text::utf16_len;
-use crate::text::{cut_line, folded_line, room};
+use crate::text::{cut_line, folded_line, format_utc, room};
 
 // Room kept back inside a section, in UTF-16 code units.
 /// The closing blank line of a section.
@@ -47,7 +47,7 @@ const GRANT_STEP: usize = 100;
 fn quote(ex: &Extraction, text: &str, room: usize) -> String {
     crate::text::quote(text, room, ex.read_bounds.text)
 }
-use std::time::{SystemTime, UNIX_EPOCH};
+use std::time::SystemTime;
 
 /// Where the snapshot came from.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -876,42 +876,12 @@ fn fit_lines(lines: &[String], room: usize, what: &str) -> String {
     s
 }
 
-/// `YYYY-MM-DD HH:MM:SS UTC`. UTC is unambiguous for the model and needs no time-zone database.
-pub fn format_utc(t: SystemTime) -> String {
-    let secs = t
-        .duration_since(UNIX_EPOCH)
-        .map(|d| d.as_secs())
-        .unwrap_or(0);
-    let (days, rem) = (secs / 86_400, secs % 86_400);
-    let (y, m, d) = civil_from_days(days as i64);
-    format!(
-        "{y:04}-{m:02}-{d:02} {:02}:{:02}:{:02} UTC",
-        rem / 3600,
-        rem % 3600 / 60,
-        rem % 60
-    )
-}
-
-/// Days since 1970-01-01 to a proleptic Gregorian date (Howard Hinnant's algorithm).
-fn civil_from_days(z: i64) -> (i64, u32, u32) {
-    let z = z + 719_468;
-    let era = z.div_euclid(146_097);
-    let doe = z.rem_euclid(146_097);
-    let yoe = (doe - doe / 1460 + doe / 36_524 - doe / 146_096) / 365;
-    let doy = doe - (365 * yoe + yoe / 4 - yoe / 100);
-    let mp = (5 * doy + 2) / 153;
-    let d = (doy - (153 * mp + 2) / 5 + 1) as u32;
-    let m = if mp < 10 { mp + 3 } else { mp - 9 } as u32;
-    let y = yoe + era * 400 + i64::from(m <= 2);
-    (y, m, d)
-}
-
 #[cfg(test)]
 mod tests {
     use super::*;
     use crate::extract::Action;
     use crate::tasks::Task;
-    use std::time::Duration;
+    use std::time::{Duration, UNIX_EPOCH};
 
     fn meta() -> Meta {
         Meta {
@@ -1186,15 +1156,6 @@ mod tests {
         // The latest is whole; the newest older one gets what is left before older ones.
         assert!(out.contains(texts[4].lines().last().unwrap().trim()));
         assert!(shown(3) >= shown(2) && shown(2) >= shown(1), "{out}");
-    }
-
-    #[test]
-    fn utc_format() {
-        assert_eq!(format_utc(UNIX_EPOCH), "1970-01-01 00:00:00 UTC");
-        assert_eq!(
-            format_utc(UNIX_EPOCH + Duration::from_secs(951_782_400)),
-            "2000-02-29 00:00:00 UTC"
-        );
     }
 
     #[test]

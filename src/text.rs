@@ -1,5 +1,5 @@
 //! Text as the model and the user read it: lengths as Claude Code counts them, visible cuts, the
-//! two one-line forms, Markdown quoting, and invisible characters made visible.
+//! two one-line forms, Markdown quoting, invisible characters made visible, and times in UTC.
 //!
 //! Transcript text is untrusted: a bidi override (U+202E) can make a line read backwards, a
 //! zero-width character can hide in a file name, and a line separator (U+2028) can start a new
@@ -198,6 +198,36 @@ fn quoted(text: &str) -> String {
     s
 }
 
+/// `YYYY-MM-DD HH:MM:SS UTC`. UTC is unambiguous for the model and needs no time-zone database.
+pub fn format_utc(t: std::time::SystemTime) -> String {
+    let secs = t
+        .duration_since(std::time::UNIX_EPOCH)
+        .map(|d| d.as_secs())
+        .unwrap_or(0);
+    let (days, rem) = (secs / 86_400, secs % 86_400);
+    let (y, m, d) = civil_from_days(days as i64);
+    format!(
+        "{y:04}-{m:02}-{d:02} {:02}:{:02}:{:02} UTC",
+        rem / 3600,
+        rem % 3600 / 60,
+        rem % 60
+    )
+}
+
+/// Days since 1970-01-01 to a proleptic Gregorian date (Howard Hinnant's algorithm).
+fn civil_from_days(z: i64) -> (i64, u32, u32) {
+    let z = z + 719_468;
+    let era = z.div_euclid(146_097);
+    let doe = z.rem_euclid(146_097);
+    let yoe = (doe - doe / 1460 + doe / 36_524 - doe / 146_096) / 365;
+    let doy = doe - (365 * yoe + yoe / 4 - yoe / 100);
+    let mp = (5 * doy + 2) / 153;
+    let d = (doy - (153 * mp + 2) / 5 + 1) as u32;
+    let m = if mp < 10 { mp + 3 } else { mp - 9 } as u32;
+    let y = yoe + era * 400 + i64::from(m <= 2);
+    (y, m, d)
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -254,5 +284,15 @@ mod tests {
     fn room_reserves_and_saturates() {
         assert_eq!(room(100, "abc", 7), 90);
         assert_eq!(room(5, "abcdef", 1), 0);
+    }
+
+    #[test]
+    fn utc_format() {
+        use std::time::{Duration, UNIX_EPOCH};
+        assert_eq!(format_utc(UNIX_EPOCH), "1970-01-01 00:00:00 UTC");
+        assert_eq!(
+            format_utc(UNIX_EPOCH + Duration::from_secs(951_782_400)),
+            "2000-02-29 00:00:00 UTC"
+        );
     }
 }

@@ -3,9 +3,8 @@
 
 use crate::config::Config;
 use crate::history::{self, Entry, Outcome};
-use crate::render::format_utc;
 use crate::store::Store;
-use crate::text::folded_line;
+use crate::text::{folded_line, format_utc};
 use anyhow::Result;
 use serde_json::json;
 use std::io::Write;
