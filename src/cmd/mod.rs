@@ -27,6 +27,28 @@ use std::time::{Duration, Instant};
 /// How much longer than the soft budget a hook may run before the watchdog ends it.
 pub(crate) const HARD_LIMIT_MARGIN: Duration = Duration::from_secs(3);
 
+/// What the exit code of a command a person (or a health check) runs says. Hooks always end in
+/// [`Exit::Done`] (fail open: `failopen`); clap's own errors exit 2.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+enum Exit {
+    /// It did what was asked (`status`: compactions are protected).
+    Done,
+    /// `status`: compactions are not protected (the folder is unusable, or the newest compaction
+    /// found no binary).
+    NotProtected,
+    /// The command could not do what was asked (its one stderr line says why).
+    Failed,
+}
+
+impl From<Exit> for ExitCode {
+    fn from(e: Exit) -> ExitCode {
+        match e {
+            Exit::Done => ExitCode::SUCCESS,
+            Exit::NotProtected | Exit::Failed => ExitCode::FAILURE,
+        }
+    }
+}
+
 /// Runs the program for `args`; the returned code is the process exit code.
 pub fn run(args: Vec<OsString>) -> ExitCode {
     // Only the hook entry points fail open; anything else on the command line is a person, who
@@ -37,7 +59,7 @@ pub fn run(args: Vec<OsString>) -> ExitCode {
     if args.len() <= 1 {
         // A person trying the command: show what it does (hooks always pass a subcommand).
         let _ = <Cli as clap::CommandFactory>::command().print_help();
-        return ExitCode::SUCCESS;
+        return Exit::Done.into();
     }
     let cli = match Cli::try_parse_from(&args) {
         Ok(cli) => cli,
@@ -45,7 +67,7 @@ pub fn run(args: Vec<OsString>) -> ExitCode {
         Err(e) => {
             // A hook command line that clap rejects must still not fail the session.
             say(&format!("compact-guardian: {}", e.kind()));
-            return ExitCode::SUCCESS;
+            return Exit::Done.into();
         }
     };
     let cfg = Config::from_env();
@@ -92,23 +114,25 @@ pub fn run(args: Vec<OsString>) -> ExitCode {
         Command::Status { json } => {
             let mut out = std::io::stdout().lock();
             match status(&cfg, json, &mut out).and_then(|healthy| Ok((healthy, out.flush()?))) {
-                Ok((true, ())) => ExitCode::SUCCESS,
-                Ok((false, ())) => ExitCode::FAILURE, // as a health check: not protected
+                Ok((true, ())) => Exit::Done,
+                Ok((false, ())) => Exit::NotProtected,
                 Err(e) => {
                     say(&format!("compact-guardian status: {e:#}"));
-                    ExitCode::FAILURE
+                    Exit::Failed
                 }
             }
+            .into()
         }
         Command::Preview { json, transcript } => {
             let mut out = std::io::stdout().lock();
             match preview(&transcript, json, &cfg, &mut out).and_then(|()| Ok(out.flush()?)) {
-                Ok(()) => ExitCode::SUCCESS,
+                Ok(()) => Exit::Done,
                 Err(e) => {
                     say(&format!("compact-guardian preview: {e:#}"));
-                    ExitCode::FAILURE
+                    Exit::Failed
                 }
             }
+            .into()
         }
     }
 }
