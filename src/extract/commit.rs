@@ -133,4 +133,21 @@ mod tests {
         f.call(&bash("git commit -m a"), &ended(false, "[main aaaaaaa] a"));
         assert_eq!(f.finish().unwrap().report, "[main bbbbbbb] b");
     }
+
+    use proptest::prelude::*;
+
+    proptest! {
+        /// Whatever a command printed, git's report is one of its lines, whole, and names a
+        /// hash: never a piece of a line, never a panic.
+        #[test]
+        fn git_report_is_a_whole_line_of_the_output(
+            lines in prop::collection::vec("\\[?[a-z/ (]{0,12}[0-9a-f]{0,12}\\]? ?.{0,30}", 0..6)
+        ) {
+            let output = lines.join("\n");
+            if let Some(report) = git_report(&output) {
+                prop_assert!(output.lines().any(|l| l.trim() == report));
+                prop_assert!(report.starts_with('[') && report.contains("] "));
+            }
+        }
+    }
 }

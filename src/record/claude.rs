@@ -390,7 +390,7 @@ fn has_type_key(line: &[u8]) -> bool {
 fn link_only(f: &Facts) -> Triage {
     match f.uuid {
         _ if f.unclear => Triage::Parse,
-        _ if f.sidechain => Triage::Skip, // never walked (`Extractor::record`)
+        _ if f.sidechain => Triage::Skip, // never walked (`Extractor` drops subagent records)
         None => Triage::Skip,
         Some(uuid) => Triage::Link(Link {
             uuid,
