@@ -104,6 +104,12 @@ fn answer(req: &Value, n: usize) -> (Vec<Value>, u64) {
         )
     } else if prompt.contains("PATCH") && steps == 0 {
         json!({"type":"custom_tool_call","id":format!("ctc_{n}"),"call_id":format!("call_{n}"),"name":"apply_patch","input":"*** Begin Patch\n*** Add File: notes.txt\n+hello\n*** End Patch\n"})
+    } else if prompt.contains("COMMIT") && steps == 0 {
+        // A real commit of the patched file: git's own report is in the command's output.
+        call(
+            "exec_command",
+            json!({"cmd":"git -c init.defaultBranch=main init -q . && git add notes.txt && git -c user.name=t -c user.email=t@example.com commit -m 'Add the notes file'"}),
+        )
     } else if prompt.contains("FAIL") && steps == 0 {
         // A test run that fails whether or not pytest is installed.
         call(
@@ -236,6 +242,7 @@ fn codex_auto_compaction_restores_prompts_plan_patch_and_failing_command() {
     exec(&["PLAN: make the importer retry failed batches"]);
     let id = &c.session_id();
     exec(&["resume", id, "PATCH: add the notes file"]);
+    exec(&["resume", id, "COMMIT: commit the notes file"]);
     exec(&["resume", id, "FAIL: run the tests"]);
     exec(&["resume", id, "BIG: read the whole repository"]);
     let last = exec(&[
@@ -278,6 +285,7 @@ fn codex_auto_compaction_restores_prompts_plan_patch_and_failing_command() {
         "Completed: write parser",
         "- notes.txt",
         "exec_command: pytest -q tests/billing; exit 3  [FAILED]",
+        "## Last commit (as git reported it)\n- [main (root-commit) ",
     ] {
         assert!(snapshot.contains(item), "{item}:\n{snapshot}");
     }

@@ -110,6 +110,19 @@ fn brain(project: PathBuf) -> Brain {
                 "Bash",
                 json!({"command": "pytest -q tests/billing", "description": "Run the billing tests"}),
             )]
+        } else if prompt.contains("GITCOMMIT") {
+            // A real commit in the project (git's own output in the Bash result), then one
+            // that finds nothing to commit and fails.
+            let commit = "git -c init.defaultBranch=main init -q . && echo notes > notes.txt && \
+                          git add notes.txt && git -c user.name=t -c user.email=t@example.com \
+                          commit -m 'Add the notes file'";
+            vec![
+                tool("Bash", json!({"command": commit, "description": "Commit"})),
+                tool(
+                    "Bash",
+                    json!({"command": "git -c user.name=t -c user.email=t@example.com commit -m 'Nothing here'", "description": "Commit again"}),
+                ),
+            ]
         } else if prompt.contains("CHECKLIST") {
             // Task tools are disabled in `-p` sessions: the plan is a checklist reply.
             return Reply::Text("Plan:\n- [ ] renderer\n- [ ] billing tests".into());
@@ -473,6 +486,30 @@ fn prompts_between_megabytes_of_tool_output_are_all_restored() {
             "round {i} missing:\n{snap}"
         );
     }
+}
+
+#[test]
+#[cfg_attr(
+    cg_no_claude,
+    ignore = "needs the Claude Code CLI: .ci/run installs it (npm install --prefix .e2e @anthropic-ai/claude-code@2.1.328)"
+)]
+fn last_commit_is_gits_report_through_the_real_cli() {
+    let Some(s) = Session::new(&[]) else { return };
+    s.run("GITCOMMIT commit the notes");
+    s.run("/compact");
+    s.run("What did you commit?");
+    let snap = s.restored();
+    let at = snap
+        .find("## Last commit (as git reported it)\n- [main (root-commit) ")
+        .unwrap_or_else(|| panic!("no last commit:\n{snap}"));
+    let line = snap[at..].lines().nth(1).unwrap();
+    assert!(line.ends_with("] Add the notes file"), "{line}");
+    // The second commit found nothing to commit and failed: it is an action, not the commit.
+    assert!(!snap.contains("] Nothing here"), "{snap}");
+    assert!(
+        snap.contains("commit -m 'Nothing here'  [FAILED]"),
+        "{snap}"
+    );
 }
 
 #[test]
