@@ -94,19 +94,23 @@ fn check(file: &str, want: Expect) {
     budget_holds(&ex, file);
 }
 
-fn budget_holds(ex: &Extraction, file: &str) {
-    if ex.is_empty() {
-        return;
-    }
-    let meta = Meta {
+/// A snapshot saved now before an automatic compaction, with this `/compact` focus.
+fn saved(focus: Option<String>) -> Meta {
+    Meta {
         taken_at: SystemTime::now(),
         trigger: Some("auto".into()),
         cwd: None,
         git_branch: None,
-        focus: Some("x".repeat(5000)),
+        focus,
         source: Source::Saved,
-    };
-    let text = render(ex, &meta);
+    }
+}
+
+fn budget_holds(ex: &Extraction, file: &str) {
+    if ex.is_empty() {
+        return;
+    }
+    let text = render(ex, &saved(Some("x".repeat(5000))));
     let n = utf16_len(&text);
     assert!(n <= TARGET, "{file}: {n}");
     assert_eq!(wholeness_error(&text), None, "{file}");
@@ -180,15 +184,7 @@ fn v1_0_57_last_commit_is_gits_report_of_the_newest() {
             "[main 3e202eb] chore: remove --experimental-strip-types flag and specify Node v24 requirement"
         )
     );
-    let meta = Meta {
-        taken_at: SystemTime::now(),
-        trigger: Some("auto".into()),
-        cwd: None,
-        git_branch: None,
-        focus: None,
-        source: Source::Saved,
-    };
-    let text = built.render(&meta).unwrap();
+    let text = built.render(&saved(None)).unwrap();
     assert!(
         text.contains("## Last commit (as git reported it)\n- [main 3e202eb] chore: remove"),
         "{text}"
