@@ -16,7 +16,7 @@ use serde::{Deserialize, Serialize};
 use std::collections::HashSet;
 
 /// The most open items a digest keeps (the snapshot shows fewer).
-pub const MAX_ITEMS: usize = 30;
+pub(crate) const MAX_ITEMS: usize = 30;
 /// The most characters of one item, of the latest instruction, of the plan title.
 const ITEM_CHARS: usize = 200;
 const INSTRUCTION_CHARS: usize = 2_000;
@@ -25,7 +25,7 @@ const MAX_ACTIONS: usize = 20;
 const MAX_FILES: usize = 50;
 const ACTION_CHARS: usize = 300;
 /// The longest message the hook prints (a line or two in the interface).
-pub const MAX_MESSAGE: usize = 400;
+pub(crate) const MAX_MESSAGE: usize = 400;
 
 /// What `save` protected, kept for the PostCompact hook.
 #[derive(Debug, Clone, Default, PartialEq, Eq, Serialize, Deserialize)]
@@ -60,7 +60,7 @@ pub struct Digest {
 }
 
 /// The largest digest read back (one is a few KB).
-pub const MAX_DIGEST_BYTES: u64 = 64 * 1024;
+pub(crate) const MAX_DIGEST_BYTES: u64 = 64 * 1024;
 
 impl Digest {
     /// A digest read back from disk: as written, or damaged or planted, so bounded and cleaned
@@ -71,7 +71,7 @@ impl Digest {
             .map(Digest::bounded)
     }
 
-    /// A digest bounded for storage: items, instruction and title cut, at most [`MAX_ITEMS`].
+    /// A digest bounded for storage: items, instruction and title cut, at most `MAX_ITEMS`.
     pub fn bounded(mut self) -> Digest {
         // Read back from disk, a digest may be damaged or planted: only the two kinds `save`
         // writes reach the user's message.
@@ -157,7 +157,7 @@ impl Findings {
 
     /// The user's line about the summary alone, when restore has already said what it handed
     /// over: `None` when the summary kept everything.
-    pub fn verdict(&self, told: bool) -> Option<String> {
+    pub(crate) fn verdict(&self, told: bool) -> Option<String> {
         let wrong = self.wrong();
         if wrong.is_empty() {
             return None;
@@ -273,7 +273,7 @@ pub fn carried(d: &Digest) -> String {
 
 /// The line restore shows the user when it hands the context over (Claude Code shows a
 /// SessionStart `systemMessage` after manual and automatic compactions alike, D027).
-pub fn restore_line(digest: Option<&Digest>, rebuilt: Option<WhyRebuilt>) -> String {
+pub(crate) fn restore_line(digest: Option<&Digest>, rebuilt: Option<WhyRebuilt>) -> String {
     let s = match (rebuilt, digest) {
         (None, Some(d)) => format!("compact-guardian restored {} for the model.", carried(d)),
         (None, None) => "compact-guardian restored its snapshot for the model.".to_owned(),

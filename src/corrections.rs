@@ -169,7 +169,7 @@ pub fn words(s: &str) -> Vec<String> {
 }
 
 /// The words that identify a text: not stop words, at least three characters or a number.
-pub fn significant(s: &str) -> Vec<String> {
+pub(crate) fn significant(s: &str) -> Vec<String> {
     let mut seen = HashSet::new();
     words(s)
         .into_iter()
@@ -568,7 +568,7 @@ pub fn corrections(d: &Digest, summary: &str) -> Vec<Correction> {
 /// Whether the summary leaves out the latest instruction: `None` when there is none or it is too
 /// short to tell (fewer than three identifying words); `Some(true)` only when fewer than a third
 /// of its identifying words appear anywhere in the summary (a paraphrase keeps more).
-pub fn latest_left_out(d: &Digest, summary: &str) -> Option<bool> {
+pub(crate) fn latest_left_out(d: &Digest, summary: &str) -> Option<bool> {
     let latest = d.latest.as_deref()?;
     // Words compared by their stem ("fixed" names "fix"), courtesy words left out: a summary
     // that paraphrases the instruction keeps it.

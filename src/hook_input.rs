@@ -4,7 +4,7 @@
 //! absent. Input of any size is accepted: while it is read, every string value is cut to
 //! [`MAX_STRING`] bytes (at a character boundary, never inside an escape) and whitespace between
 //! tokens is dropped, so a 5 MB `/compact` focus text still yields valid JSON and a snapshot, and
-//! memory stays bounded. Only the structure around the strings is capped ([`MAX_KEPT`]).
+//! memory stays bounded. Only the structure around the strings is capped (`MAX_KEPT`).
 
 use crate::json::{LStr, repair_line};
 use anyhow::{Result, bail};
@@ -15,7 +15,7 @@ use std::io::Read;
 pub const MAX_STRING: usize = 64 * 1024;
 /// The most bytes kept in all; input whose structure alone exceeds this is not a hook's. Real
 /// inputs are under 2 KB.
-pub const MAX_KEPT: usize = 1024 * 1024;
+pub(crate) const MAX_KEPT: usize = 1024 * 1024;
 
 /// Hook input fields compact-guardian uses.
 #[derive(Debug, Default, Clone, PartialEq, Eq)]
@@ -70,7 +70,7 @@ pub fn read(input: impl Read) -> Result<HookInput> {
 }
 
 /// Copies JSON from `input` with every string value cut to [`MAX_STRING`] bytes and whitespace
-/// outside strings dropped; stops at [`MAX_KEPT`] kept bytes. A cut lands only where a character
+/// outside strings dropped; stops at `MAX_KEPT` kept bytes. A cut lands only where a character
 /// starts (never inside a UTF-8 sequence or an escape), so valid JSON stays valid.
 fn read_bounded(input: impl Read) -> std::io::Result<Vec<u8>> {
     let mut out = Vec::new();

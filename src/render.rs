@@ -195,13 +195,13 @@ const SECTIONS: [Section; 6] = [
 /// The header and the instructions: floors and first-round caps (see [`Section`]).
 mod floor {
     /// Title, facts, and a few lines of the /compact focus.
-    pub const HEADER: usize = 1_300;
+    pub(crate) const HEADER: usize = 1_300;
     /// The latest instruction (or the statement that none was found).
-    pub const LATEST: usize = 1_600;
+    pub(crate) const LATEST: usize = 1_600;
 }
 mod cap {
-    pub const HEADER: usize = 1_800;
-    pub const OLDER: usize = 600;
+    pub(crate) const HEADER: usize = 1_800;
+    pub(crate) const OLDER: usize = 600;
 }
 
 impl Part {
@@ -835,7 +835,7 @@ fn way_back(ex: &Extraction, i: usize, room: usize) -> String {
 }
 
 /// The plain statement that no instruction was found, and how far back it was looked for.
-pub fn no_instruction_found(ex: &Extraction) -> String {
+pub(crate) fn no_instruction_found(ex: &Extraction) -> String {
     let searched = ex.searched;
     let mb = searched.bytes as f64 / 1_000_000.0;
     let whre = if searched.whole_file {

@@ -23,9 +23,9 @@ use std::path::{Path, PathBuf};
 use std::time::{Duration, Instant, SystemTime};
 
 /// File-name prefix of snapshots (the original plugin's naming).
-pub const PREFIX: &str = "compact-snapshot-";
+pub(crate) const PREFIX: &str = "compact-snapshot-";
 /// File-name suffix of snapshots.
-pub const SUFFIX: &str = ".md";
+pub(crate) const SUFFIX: &str = ".md";
 /// Prefix of this tool's temporary, claimed and marker files.
 const HIDDEN_PREFIX: &str = ".compact-snapshot-";
 /// A file at a snapshot path larger than this is not a snapshot of this tool (whose output is at
@@ -124,7 +124,7 @@ impl Store {
 
     /// Whether any session has corrections waiting: one look at the folder, so the hook that
     /// runs after every tool call costs almost nothing when none do.
-    pub fn corrections_pending(&self) -> bool {
+    pub(crate) fn corrections_pending(&self) -> bool {
         fs::read_dir(&self.dir).is_ok_and(|entries| {
             entries.flatten().any(|e| {
                 e.file_name()
@@ -149,7 +149,7 @@ impl Store {
 
     /// Deletes this tool's stale files (snapshots, markers, leftovers of interrupted writes and
     /// restores), stopping at `deadline`. Returns how many were removed.
-    pub fn remove_stale(&self, deadline: Option<Instant>) -> Result<usize> {
+    pub(crate) fn remove_stale(&self, deadline: Option<Instant>) -> Result<usize> {
         let entries = match fs::read_dir(&self.dir) {
             Ok(e) => e,
             Err(e) if e.kind() == io::ErrorKind::NotFound => return Ok(0),
@@ -184,7 +184,7 @@ impl Store {
     }
 
     /// Writes a small file of this tool's (the history) in the folder, atomically and privately.
-    pub fn write_file(&self, name: &str, bytes: &[u8]) -> Result<PathBuf> {
+    pub(crate) fn write_file(&self, name: &str, bytes: &[u8]) -> Result<PathBuf> {
         let dest = self.dir.join(name);
         self.write_atomically(&dest, bytes)?;
         Ok(dest)
@@ -221,7 +221,7 @@ impl Store {
     /// (where a hook would create it). The answer is what a hook would meet (read-only, no space
     /// left, not a folder); nothing is created. For `status` and the audit's and restore's
     /// diagnoses; never on a hook's common path.
-    pub fn write_problem(&self) -> Option<String> {
+    pub(crate) fn write_problem(&self) -> Option<String> {
         let probe = |d: &Path| {
             tempfile::tempfile_in(d)
                 .and_then(|mut f| f.write_all(b"probe"))
@@ -253,7 +253,7 @@ impl Store {
 
     /// Reads a file of this tool's from the folder: a regular file we own (no links followed) of
     /// at most `max` bytes. `None` when it is missing, refused or larger.
-    pub fn read_file(&self, name: &str, max: u64) -> Option<Vec<u8>> {
+    pub(crate) fn read_file(&self, name: &str, max: u64) -> Option<Vec<u8>> {
         read_ours(&self.dir.join(name), max)
     }
 
@@ -383,7 +383,7 @@ impl Snapshots {
     /// Says that this session's compaction happened and its client restores later (Codex runs
     /// PostCompact first and SessionStart at the next turn): its snapshot and corrections then
     /// keep for [`DEFERRED_TTL`].
-    pub fn defer(&self) -> Result<()> {
+    pub(crate) fn defer(&self) -> Result<()> {
         self.store.write_atomically(&self.deferred_marker(), b"")
     }
 
@@ -405,7 +405,7 @@ impl Snapshots {
 
     /// Whether this session has a snapshot whose restore its client deferred: what a Codex
     /// `resume` start may restore.
-    pub fn has_deferred_snapshot(&self) -> bool {
+    pub(crate) fn has_deferred_snapshot(&self) -> bool {
         self.deferred().is_some() && fs::symlink_metadata(self.path()).is_ok()
     }
 
@@ -430,14 +430,14 @@ impl Snapshots {
 
     /// Keeps `pending` as this session's corrections, for the next hook that can hand them to
     /// the model (restore in Codex, `correct` in Claude Code).
-    pub fn save_corrections(&self, pending: &Pending) -> Result<PathBuf> {
+    pub(crate) fn save_corrections(&self, pending: &Pending) -> Result<PathBuf> {
         let bytes = serde_json::to_vec(pending)?;
         self.store.write_file(&self.corrections_name(), &bytes)
     }
 
     /// Takes this session's corrections if they are fresh, ours and shaped as
     /// [`crate::corrections::section`] writes them: read, then deleted (given once).
-    pub fn take_corrections(&self) -> Option<Pending> {
+    pub(crate) fn take_corrections(&self) -> Option<Pending> {
         let max = 8 * crate::corrections::MAX_UNITS as u64;
         let bytes = self.take_once(&self.corrections_name(), max, |m| !self.expired(m))?;
         let mut pending: Pending = serde_json::from_slice(&bytes).ok()?;
@@ -452,24 +452,24 @@ impl Snapshots {
 
     /// Drops this session's corrections unread and its deferred marker (a new compaction makes
     /// them about an old summary).
-    pub fn drop_corrections(&self) {
+    pub(crate) fn drop_corrections(&self) {
         let _ = remove_ours(&self.store.dir.join(self.corrections_name()));
         let _ = remove_ours(&self.deferred_marker());
     }
 
     /// Keeps `bytes` as this session's digest (see [`crate::audit`]).
-    pub fn save_digest(&self, bytes: &[u8]) -> Result<PathBuf> {
+    pub(crate) fn save_digest(&self, bytes: &[u8]) -> Result<PathBuf> {
         self.store.write_file(&self.digest_name(), bytes)
     }
 
     /// Reads this session's digest without taking it (restore names what it hands over; the
     /// audit takes it after).
-    pub fn peek_digest(&self, max: u64) -> Option<Vec<u8>> {
+    pub(crate) fn peek_digest(&self, max: u64) -> Option<Vec<u8>> {
         read_ours(&self.store.dir.join(self.digest_name()), max)
     }
 
     /// Takes this session's digest if it is fresh and ours: read, then deleted (used once).
-    pub fn take_digest(&self, max: u64) -> Option<Vec<u8>> {
+    pub(crate) fn take_digest(&self, max: u64) -> Option<Vec<u8>> {
         self.take_once(&self.digest_name(), max, |m| {
             !self.store.is_stale(m, SystemTime::now())
         })
@@ -618,13 +618,13 @@ impl Snapshots {
     }
 
     /// Whether a snapshot of this session was claimed by a restore within `within`.
-    pub fn recently_restored(&self, within: Duration) -> bool {
+    pub(crate) fn recently_restored(&self, within: Duration) -> bool {
         self.restored_ago().is_some_and(|a| a <= within)
     }
 
     /// How long ago a restore last claimed a snapshot of this session (its marker, when it is
     /// ours).
-    pub fn restored_ago(&self) -> Option<Duration> {
+    pub(crate) fn restored_ago(&self) -> Option<Duration> {
         let meta = fs::symlink_metadata(self.restored_marker()).ok()?;
         platform::refuse(&meta).is_none().then_some(())?;
         SystemTime::now().duration_since(meta.modified().ok()?).ok()

@@ -2,11 +2,11 @@
 //!
 //! Transcripts grow without bound and the interesting part is the end, so the reader starts at the
 //! end of the file and walks back one chunk at a time; the caller decides after each chunk whether
-//! it has seen enough. Memory is one chunk plus at most one line of [`MAX_LINE`] bytes: a longer
+//! it has seen enough. Memory is one chunk plus at most one line of `MAX_LINE` bytes: a longer
 //! line is never buffered whole but read in pieces into a shrunk copy (the `shrink` module: its
 //! keys and structure, long strings cut), so the words a user typed beside megabytes of pasted
 //! images are still read; a line that cannot be shrunk is passed on as its head, which does not
-//! parse ([`TailReader::oversized_lines`]).
+//! parse (`TailReader::oversized_lines`).
 
 use memchr::memmem::Finder;
 use std::fs::File;
@@ -14,11 +14,11 @@ use std::io::{self, Read, Seek, SeekFrom};
 
 /// Bytes read per step. Reading backwards needs a seek per chunk; 1 MiB amortises it while keeping
 /// the peak resident size small.
-pub const CHUNK: usize = 1024 * 1024;
+pub(crate) const CHUNK: usize = 1024 * 1024;
 
 /// The longest line that is read whole. Longer lines (pasted screenshots, a huge tool result) are
 /// read shrunk.
-pub const MAX_LINE: usize = 4 * 1024 * 1024;
+pub(crate) const MAX_LINE: usize = 4 * 1024 * 1024;
 
 /// A backward line reader over a file.
 pub struct TailReader<R> {
@@ -38,7 +38,7 @@ pub struct TailReader<R> {
 
 impl TailReader<File> {
     /// A reader positioned at the end of `file`.
-    pub fn from_file(mut file: File) -> io::Result<Self> {
+    pub(crate) fn from_file(mut file: File) -> io::Result<Self> {
         let len = file.seek(SeekFrom::End(0))?;
         Ok(Self::new(file, len))
     }
@@ -64,13 +64,13 @@ impl<R: Read + Seek> TailReader<R> {
         self.pos
     }
 
-    /// Lines longer than [`MAX_LINE`] that could not be shrunk, skipped.
-    pub fn oversized_lines(&self) -> u64 {
+    /// Lines longer than `MAX_LINE` that could not be shrunk, skipped.
+    pub(crate) fn oversized_lines(&self) -> u64 {
         self.oversized
     }
 
-    /// Lines longer than [`MAX_LINE`] read shrunk.
-    pub fn shrunk_lines(&self) -> u64 {
+    /// Lines longer than `MAX_LINE` read shrunk.
+    pub(crate) fn shrunk_lines(&self) -> u64 {
         self.shrunk
     }
 
@@ -110,7 +110,7 @@ impl<R: Read + Seek> TailReader<R> {
     /// `needles`, still newest first. The chunk is searched whole for each needle (a `memmem`
     /// pass, about what `grep -F` costs) instead of being split into lines: a chunk without a hit
     /// costs its searches and nothing else. A line crossing chunk edges is read whole and checked.
-    pub fn read_chunk_matching(
+    pub(crate) fn read_chunk_matching(
         &mut self,
         needles: &[Finder],
         mut on_line: impl FnMut(&[u8]),

@@ -7,15 +7,15 @@
 //! first status or subject met for an id is its current one and older ones are ignored, so each
 //! call costs one map lookup (the forward replay was quadratic on 100,000 creations). Calls the
 //! CLI rejected (an error result) changed nothing; the caller does not pass them. When a session
-//! used both styles, the one used last (met first here) wins. At most [`MAX_TRACKED`] tasks are
-//! tracked, the most recently touched; older ones are counted in [`TaskReplay::untracked`].
+//! used both styles, the one used last (met first here) wins. At most `MAX_TRACKED` tasks are
+//! tracked, the most recently touched; older ones are counted in `TaskReplay::untracked`.
 
 use crate::record::ToolUse;
 use serde::Serialize;
 use std::collections::HashMap;
 
 /// The most tasks whose state is kept. Rendering shows far fewer; this only bounds memory.
-pub const MAX_TRACKED: usize = 1_000;
+pub(crate) const MAX_TRACKED: usize = 1_000;
 
 /// Task status as the snapshot reports it.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize)]
@@ -95,7 +95,7 @@ impl TaskReplay {
     /// Whether the list as it stood is fully known: the newest `TodoWrite` was met (and no Task
     /// tool was used after it), or the creation of task #1 (so every later task's creation, which
     /// is newer, was met too).
-    pub fn known(&self) -> bool {
+    pub(crate) fn known(&self) -> bool {
         if self.settled {
             return true;
         }
@@ -108,7 +108,7 @@ impl TaskReplay {
 
     /// The CLI's cumulative list of the tools the session used (`tools-used`, 2.1.3xx) names no
     /// task tool: no task call is older than it, so what was met so far is the whole list.
-    pub fn settle(&mut self) {
+    pub(crate) fn settle(&mut self) {
         self.settled = true;
     }
 
@@ -143,7 +143,7 @@ impl TaskReplay {
     }
 
     /// A `TodoWrite` call the CLI accepted.
-    pub fn todo_write(&mut self, items: Vec<Task>) {
+    pub(crate) fn todo_write(&mut self, items: Vec<Task>) {
         if self.style.is_none() {
             self.style = Some(Style::TodoWrite);
             self.todo_list = Some(items);
@@ -152,7 +152,7 @@ impl TaskReplay {
 
     /// A `TaskCreate` call the CLI accepted. `id` comes from its result when known; a creation
     /// without one takes the highest-numbered id still waiting for its creation.
-    pub fn task_create(&mut self, id: Option<String>, subject: String) {
+    pub(crate) fn task_create(&mut self, id: Option<String>, subject: String) {
         if self.style == Some(Style::TodoWrite) {
             return;
         }
@@ -182,7 +182,7 @@ impl TaskReplay {
     }
 
     /// A `TaskUpdate` call the CLI accepted.
-    pub fn task_update(&mut self, id: &str, status: Option<&str>, subject: Option<String>) {
+    pub(crate) fn task_update(&mut self, id: &str, status: Option<&str>, subject: Option<String>) {
         if self.style == Some(Style::TodoWrite) {
             return;
         }
@@ -207,8 +207,8 @@ impl TaskReplay {
         }
     }
 
-    /// Calls about tasks whose state was not kept (beyond [`MAX_TRACKED`] tasks).
-    pub fn untracked(&self) -> usize {
+    /// Calls about tasks whose state was not kept (beyond `MAX_TRACKED` tasks).
+    pub(crate) fn untracked(&self) -> usize {
         self.untracked
     }
 
@@ -254,7 +254,7 @@ impl TaskReplay {
 }
 
 /// The id in a creation result such as "Task #12 created successfully: ...".
-pub fn created_id(result_head: &str) -> Option<String> {
+pub(crate) fn created_id(result_head: &str) -> Option<String> {
     let rest = &result_head[result_head.find("Task #")? + "Task #".len()..];
     let digits: String = rest
         .chars()

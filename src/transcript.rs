@@ -105,7 +105,7 @@ impl ScanStats {
 }
 
 /// Opens `path` for reading only if it is a regular file, without ever blocking on a FIFO.
-pub fn open_regular(path: &Path) -> Result<File> {
+pub(crate) fn open_regular(path: &Path) -> Result<File> {
     if path.as_os_str().is_empty() {
         bail!("no transcript path given");
     }
@@ -136,7 +136,7 @@ fn first_line_format(file: &mut File) -> Format {
 /// read backwards within `limits`: Codex gives its PostCompact hook no summary, but writes this
 /// line before running it. `None` for a Claude Code transcript (whose PostCompact hook is given
 /// the summary) or when none is found.
-pub fn newest_codex_summary(path: &Path, limits: Limits) -> Option<String> {
+pub(crate) fn newest_codex_summary(path: &Path, limits: Limits) -> Option<String> {
     /// Stops at the first compaction boundary met.
     struct Newest(Option<String>);
     impl Fold for Newest {
@@ -168,7 +168,7 @@ pub fn newest_codex_summary(path: &Path, limits: Limits) -> Option<String> {
 }
 
 /// The client that wrote the transcript at `path`, from its first line (`None`: unreadable).
-pub fn format_of(path: &Path) -> Option<Format> {
+pub(crate) fn format_of(path: &Path) -> Option<Format> {
     let mut file = open_regular(path).ok()?;
     Some(first_line_format(&mut file))
 }

@@ -38,22 +38,22 @@ pub use replies::{checklist_item, checklist_open};
 use serde::Serialize;
 
 /// How many of the user's latest prompts are kept.
-pub const MAX_INSTRUCTIONS: usize = 5;
+pub(crate) const MAX_INSTRUCTIONS: usize = 5;
 /// How many recent tool calls are listed (after collapsing repeats).
-pub const MAX_ACTIONS: usize = 20;
+pub(crate) const MAX_ACTIONS: usize = 20;
 /// How many recent assistant messages are searched for checklist lines.
-pub const CHECKLIST_MESSAGES: usize = 10;
+pub(crate) const CHECKLIST_MESSAGES: usize = 10;
 /// How many changed files are kept.
-pub const MAX_FILES: usize = 30;
+pub(crate) const MAX_FILES: usize = 30;
 /// Recent activity (the last actions, replies and changed files) is collected from at most this
 /// much of the end of the transcript (about eighty 2.1.3xx turns); beyond it, every line is triaged
 /// from its bytes and only prompts and the far-back things of [`crate::wants`] are looked for.
-pub const RECENT_WINDOW: u64 = 8 * 1024 * 1024;
+pub(crate) const RECENT_WINDOW: u64 = 8 * 1024 * 1024;
 /// Always read at least this much (when the file is that long): the original plugin's window.
-pub const MIN_WINDOW: u64 = 2 * 1024 * 1024;
+pub(crate) const MIN_WINDOW: u64 = 2 * 1024 * 1024;
 /// Once the prompts are found, the task list is looked for this far back at most: a session that
 /// never used task tools must not cost a parse of its whole history on every compaction.
-pub const HORIZON: u64 = 64 * 1024 * 1024;
+pub(crate) const HORIZON: u64 = 64 * 1024 * 1024;
 /// Tools whose calls are reported as tasks, not as actions.
 const TASK_TOOLS: &[&str] = &[
     "TodoWrite",
@@ -193,7 +193,7 @@ impl Extraction {
     /// order with their status, or, in a session without a task list, the unchecked checklist
     /// items (their text, without box or number). The first value names the kind: `tasks` or
     /// `checklist items`.
-    pub fn open_work(&self) -> (&'static str, Vec<(&str, Option<Status>)>) {
+    pub(crate) fn open_work(&self) -> (&'static str, Vec<(&str, Option<Status>)>) {
         if self.tasks.is_empty() {
             let items = self
                 .checklist
@@ -470,7 +470,7 @@ impl Fold for Extractor {
     }
 
     /// Whether reading further back can change nothing that matters: the prompts are found, the
-    /// task list is known (or looked for far enough), and at least [`MIN_WINDOW`] was read.
+    /// task list is known (or looked for far enough), and at least `MIN_WINDOW` was read.
     fn satisfied(&self) -> bool {
         !self.prompts.needed()
             && self.scanned >= MIN_WINDOW

@@ -26,7 +26,7 @@ impl Id {
 
     /// Fingerprint of an id's bytes (as read from a raw line). Eight bytes a step: the raw-line
     /// triage hashes two ids per line, and a byte-at-a-time hash was a tenth of its cost.
-    pub fn of_bytes(s: &[u8]) -> Id {
+    pub(crate) fn of_bytes(s: &[u8]) -> Id {
         const K: u64 = 0x9e37_79b9_7f4a_7c15;
         let mut h = (s.len() as u64).wrapping_mul(K);
         let mut words = s.chunks_exact(8);
@@ -88,7 +88,7 @@ pub enum Format {
 
 impl Format {
     /// The format a transcript's first line shows.
-    pub fn of_first_line(line: &[u8]) -> Format {
+    pub(crate) fn of_first_line(line: &[u8]) -> Format {
         if codex::is_rollout_line(line) {
             Format::Codex
         } else {
@@ -225,7 +225,7 @@ impl Record {
 }
 
 /// How much of a plan's text is kept (the snapshot shows an excerpt; the file has the rest).
-pub const KEEP_PLAN: usize = 8 * 1024;
+pub(crate) const KEEP_PLAN: usize = 8 * 1024;
 
 /// A record's place in the parent chain, read from the raw line without parsing it.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
