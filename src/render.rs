@@ -195,13 +195,13 @@ const SECTIONS: [Section; 6] = [
 /// The header and the instructions: floors and first-round caps (see [`Section`]).
 mod floor {
     /// Title, facts, and a few lines of the /compact focus.
-    pub(crate) const HEADER: usize = 1_300;
+    pub(super) const HEADER: usize = 1_300;
     /// The latest instruction (or the statement that none was found).
-    pub(crate) const LATEST: usize = 1_600;
+    pub(super) const LATEST: usize = 1_600;
 }
 mod cap {
-    pub(crate) const HEADER: usize = 1_800;
-    pub(crate) const OLDER: usize = 600;
+    pub(super) const HEADER: usize = 1_800;
+    pub(super) const OLDER: usize = 600;
 }
 
 impl Part {

@@ -7,6 +7,8 @@
 //! To collect one more thing from far back: a [`Far`] variant and its [`Spec`] row here, a
 //! sub-fold in `extract` that says when it wants it, and a section in `render`.
 
+use memchr::memmem::Finder;
+
 /// A thing the extraction may look for beyond its recent window, where lines are triaged from
 /// their bytes and only the ones the table names are parsed.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -132,6 +134,30 @@ impl Far {
 
     fn bit(self) -> u8 {
         1 << (self as u8)
+    }
+}
+
+/// One field's needles across the table ([`Spec::call_holds`], [`Spec::results`], ...), each with
+/// its row, built once: a line's triage must not pay a searcher's set-up per search.
+pub struct RowNeedles(Vec<(Far, Finder<'static>)>);
+
+impl RowNeedles {
+    /// The needles `field` gives each row.
+    pub fn of(field: fn(&Spec) -> &'static [&'static [u8]]) -> RowNeedles {
+        RowNeedles(
+            FAR.iter()
+                .flat_map(|s| field(s).iter().map(|n| (s.what, Finder::new(*n))))
+                .collect(),
+        )
+    }
+
+    /// Whether the line holds a needle of one of `rows`.
+    pub fn found(&self, rows: FarSet, line: &[u8]) -> bool {
+        !rows.is_empty()
+            && self
+                .0
+                .iter()
+                .any(|(what, f)| rows.has(*what) && f.find(line).is_some())
     }
 }
 

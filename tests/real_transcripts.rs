@@ -162,6 +162,7 @@ transcript_test!(
         first_file: Some("/Users/michael/Projects/oss/graph-monitor/CLAUDE.md"),
     }
 );
+
 /// The session committed four times (heredoc messages, as Claude Code writes them): the newest
 /// commit is git's own line for it, and the snapshot shows it.
 #[test]

@@ -243,7 +243,7 @@ fn first_key_type(line: &[u8]) -> Option<&[u8]> {
 /// Byte patterns that can only occur in JSON structure, never inside a JSON string (where every
 /// quote is escaped). A line that has none of the interesting ones cannot matter.
 mod pat {
-    use crate::wants::{FAR, Far, Spec};
+    use crate::wants::RowNeedles;
     use memchr::memmem::Finder;
     use std::sync::LazyLock;
 
@@ -257,32 +257,10 @@ mod pat {
         TYPE_KEY = b"\"type\"";
     }
 
-    /// Finders for each row's needles, built once (a line's triage must not pay a searcher's
-    /// set-up per search): `(row, finder)` pairs.
-    fn finders(of: fn(&Spec) -> &'static [&'static [u8]]) -> Vec<(Far, Finder<'static>)> {
-        FAR.iter()
-            .flat_map(|s| of(s).iter().map(|n| (s.what, Finder::new(*n))))
-            .collect()
-    }
-
-    static CALL_HOLDS: LazyLock<Vec<(Far, Finder<'static>)>> =
-        LazyLock::new(|| finders(|s| s.call_holds));
-    static RESULTS: LazyLock<Vec<(Far, Finder<'static>)>> =
-        LazyLock::new(|| finders(|s| s.results));
-
-    /// Whether the line holds one of `what`'s [`Spec::call_holds`].
-    pub fn holds_call(what: Far, line: &[u8]) -> bool {
-        CALL_HOLDS
-            .iter()
-            .any(|(w, f)| *w == what && f.find(line).is_some())
-    }
-
-    /// Whether the line holds one of `what`'s [`Spec::results`].
-    pub fn holds_result(what: Far, line: &[u8]) -> bool {
-        RESULTS
-            .iter()
-            .any(|(w, f)| *w == what && f.find(line).is_some())
-    }
+    /// The far-back rows' needles a call's line and a result's line may hold.
+    pub static CALL_HOLDS: LazyLock<RowNeedles> =
+        LazyLock::new(|| RowNeedles::of(|s| s.call_holds));
+    pub static RESULTS: LazyLock<RowNeedles> = LazyLock::new(|| RowNeedles::of(|s| s.results));
 }
 
 /// [`super::triage`] for a Claude Code line. Conservative: a line is only skipped or reduced to
@@ -368,12 +346,12 @@ fn still_wanted(line: &[u8], f: &Facts, wants: Wants) -> bool {
     if far.is_empty() {
         return false;
     }
+    // A named row wants the call outright, or only when its line holds one of the row's needles.
     let named = far.and(f.tools.or(f.types.far));
-    named
-        .specs()
-        .any(|s| s.call_holds.is_empty() || pat::holds_call(s.what, line))
+    named.specs().any(|s| s.call_holds.is_empty())
+        || pat::CALL_HOLDS.found(named, line)
         || (f.is_error && far.specs().any(|s| s.errors))
-        || (f.types.tool_result && far.specs().any(|s| pat::holds_result(s.what, line)))
+        || (f.types.tool_result && pat::RESULTS.found(far, line))
 }
 
 /// Lines up to this long are checked for having no type at all before the recent window parses

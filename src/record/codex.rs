@@ -18,7 +18,7 @@
 
 use super::{Kind, Record, TodoItem, ToolResult, ToolUse, Triage, bounded};
 use crate::json::{LContent, LList, LObj, LStr, LText, MAX_TEXT, bounded_string};
-use crate::wants::{CodexOutputs, FAR, Far, Wants};
+use crate::wants::{CodexOutputs, RowNeedles, Wants};
 use memchr::memmem::Finder;
 use serde::Deserialize;
 use serde_json::value::RawValue;
@@ -62,37 +62,19 @@ fn types(line: &[u8]) -> (&[u8], &[u8]) {
 /// Finders built once: a line's triage must not pay a searcher's set-up per search.
 static PAYLOAD_KEY: LazyLock<Finder<'static>> = LazyLock::new(|| Finder::new(b"\"payload\":"));
 static TYPE_KEY: LazyLock<Finder<'static>> = LazyLock::new(|| Finder::new(b"\"type\":\""));
-/// Each far-back row's call needles and output needles ([`crate::wants::Spec`]), built once.
-static CALLS: LazyLock<Vec<(Far, Finder<'static>)>> = LazyLock::new(|| {
-    FAR.iter()
-        .flat_map(|s| s.codex_calls.iter().map(|n| (s.what, Finder::new(*n))))
-        .collect()
-});
-static OUTPUTS: LazyLock<Vec<(Far, Finder<'static>)>> = LazyLock::new(|| {
-    FAR.iter()
-        .flat_map(|s| {
-            match s.codex_outputs {
-                CodexOutputs::Holding(h) => h,
-                _ => &[],
-            }
-            .iter()
-            .map(|n| (s.what, Finder::new(*n)))
-        })
-        .collect()
+/// The far-back rows' needles a call's line and an output's line may hold.
+static CALLS: LazyLock<RowNeedles> = LazyLock::new(|| RowNeedles::of(|s| s.codex_calls));
+static OUTPUTS: LazyLock<RowNeedles> = LazyLock::new(|| {
+    RowNeedles::of(|s| match s.codex_outputs {
+        CodexOutputs::Holding(h) => h,
+        _ => &[],
+    })
 });
 static USER_MESSAGE: LazyLock<Finder<'static>> = LazyLock::new(|| Finder::new(b"UserMessage"));
 static USER_MESSAGE_EVENT: LazyLock<Finder<'static>> =
     LazyLock::new(|| Finder::new(b"user_message"));
 static ASSISTANT: LazyLock<Finder<'static>> =
     LazyLock::new(|| Finder::new(b"\"role\":\"assistant\""));
-
-/// Whether the line holds a needle of a far-back thing still wanted.
-fn holds(needles: &[(Far, Finder<'static>)], wants: Wants, line: &[u8]) -> bool {
-    !wants.far.is_empty()
-        && needles
-            .iter()
-            .any(|(what, f)| wants.far.has(*what) && f.find(line).is_some())
-}
 
 /// Decides from raw bytes whether a rollout line must be parsed (see [`super::triage`]).
 pub fn triage(line: &[u8], wants: Wants) -> Triage {
@@ -106,13 +88,13 @@ pub fn triage(line: &[u8], wants: Wants) -> Triage {
         // A call matters while recent actions are collected (once the list is full, only the
         // agent's replies may still be wanted), or when a far-back thing wanted names it.
         (b"response_item", b"function_call" | b"custom_tool_call" | b"local_shell_call") => {
-            parse(wants.actions || holds(&CALLS, wants, line))
+            parse(wants.actions || CALLS.found(wants.far, line))
         }
         // An output says whether its call failed: for the recent actions, and for what a
         // far-back thing needs of it (a patch's files: every custom tool's output; a commit:
         // git's own report).
         (b"response_item", b"function_call_output") => {
-            parse(wants.actions || holds(&OUTPUTS, wants, line))
+            parse(wants.actions || OUTPUTS.found(wants.far, line))
         }
         (b"response_item", b"custom_tool_call_output") => parse(
             wants.actions
@@ -120,7 +102,7 @@ pub fn triage(line: &[u8], wants: Wants) -> Triage {
                     .far
                     .specs()
                     .any(|s| s.codex_outputs == CodexOutputs::Custom)
-                || holds(&OUTPUTS, wants, line),
+                || OUTPUTS.found(wants.far, line),
         ),
         // Known to carry nothing used here.
         (b"world_state" | b"token_usage_record", _)
@@ -487,7 +469,7 @@ mod tests {
     use super::*;
     use crate::extract::{Extraction, extract};
     use crate::tasks::Status;
-    use crate::wants::FarSet;
+    use crate::wants::{Far, FarSet};
 
     /// Extraction from rollout lines in file order.
     fn ex(lines: &[String]) -> Extraction {
@@ -936,7 +918,7 @@ mod tests {
         assert_eq!(triage(call.as_bytes(), replies_only), Triage::Skip);
         assert_eq!(triage(output.as_bytes(), replies_only), Triage::Skip);
         let tasks = Wants {
-            far: FarSet::default().with(crate::wants::Far::TaskList),
+            far: FarSet::default().with(Far::TaskList),
             ..replies_only
         };
         assert_eq!(triage(plan.as_bytes(), tasks), Triage::Parse);
