@@ -210,7 +210,9 @@ fn marketplace(dir: &Path) {
             std::fs::copy(e.path(), dir.join(sub).join(e.file_name())).unwrap();
         }
     }
-    std::fs::copy(repo().join("Cargo.toml"), dir.join("Cargo.toml")).unwrap();
+    for f in ["Cargo.toml", "Cargo.lock", "README.md", "LICENSE"] {
+        std::fs::copy(repo().join(f), dir.join(f)).unwrap();
+    }
     let git = |args: &[&str]| {
         let o = Command::new("git")
             .args(["-c", "user.name=t", "-c", "user.email=t@t"])
@@ -333,6 +335,10 @@ struct Codex {
     cli: PathBuf,
     tmp: tempfile::TempDir,
     api: Responses,
+    /// Run the test build through `COMPACT_GUARDIAN_BIN` (the usual case), or let the installed
+    /// launcher find its binary as a user's does ([`Codex::as_a_user`]).
+    bin_override: bool,
+    env: Vec<(String, String)>,
 }
 
 impl Codex {
@@ -343,6 +349,8 @@ impl Codex {
             cli,
             tmp,
             api: Responses::start(),
+            bin_override: true,
+            env: Vec::new(),
         };
         for d in [c.home().join(".codex"), c.project(), c.path("market")] {
             std::fs::create_dir_all(d).unwrap();
@@ -379,13 +387,42 @@ impl Codex {
             .env("HOME", self.home())
             .env("CODEX_HOME", self.home().join(".codex"))
             .env("MOCK_KEY", "test")
-            .env(
-                "COMPACT_GUARDIAN_BIN",
-                env!("CARGO_BIN_EXE_compact-guardian"),
-            )
             .current_dir(self.project())
             .stdin(Stdio::null());
+        if self.bin_override {
+            c.env(
+                "COMPACT_GUARDIAN_BIN",
+                env!("CARGO_BIN_EXE_compact-guardian"),
+            );
+        }
+        c.envs(self.env.iter().map(|(k, v)| (k, v)));
         c
+    }
+
+    /// From now on the hooks run as a user's do: no `COMPACT_GUARDIAN_BIN`, no cargo on PATH, and
+    /// this version's release (what `scripts/dist` makes of the test build) served from loopback,
+    /// so the binary is the one the startup hook downloads into the data folder.
+    fn as_a_user(&mut self, release_url: &str) {
+        let tools = self.path("tools");
+        crate::common::tools_without_rust(&tools);
+        self.bin_override = false;
+        self.env = vec![
+            ("PATH".into(), tools.display().to_string()),
+            ("COMPACT_GUARDIAN_RELEASE_URL".into(), release_url.into()),
+        ];
+    }
+
+    /// The installed plugin's folder (Codex's copy of it).
+    fn plugin_folder(&self) -> PathBuf {
+        self.home()
+            .join(".codex/plugins/cache/compact-guardian/compact-guardian")
+            .join(env!("CARGO_PKG_VERSION"))
+    }
+
+    /// The plugin's data folder, as Codex names it in `CLAUDE_PLUGIN_DATA`.
+    fn data_folder(&self) -> PathBuf {
+        self.home()
+            .join(".codex/plugins/data/compact-guardian-compact-guardian")
     }
 
     /// Where the plugin keeps its files when Codex runs it and nothing else is set (issue #30
@@ -723,4 +760,108 @@ fn codex_a_right_summary_brings_no_corrections() {
         "{}",
         &after[at.unwrap_or(0)..][..900.min(after.len() - at.unwrap_or(0))]
     );
+}
+
+/// Issue #39 (critical): Codex trusts a plugin's hooks by a hash of the plugin's contents, so a
+/// hook that writes into the installed plugin folder (the launcher's old `bin/.found`) made Codex
+/// refuse every later hook. Installed from a clone through the real CLI, hooks trusted once, the
+/// binary downloaded by the startup hook from a loopback release (no `COMPACT_GUARDIAN_BIN`, no
+/// cargo): three automatic compactions each run save, audit and restore through the installed
+/// launcher, and the plugin folder is byte-identical afterwards.
+#[test]
+#[cfg_attr(
+    cg_no_codex,
+    ignore = "needs the Codex CLI: .ci/run installs it (npm install --prefix .e2e/codex @openai/codex@0.169.0)"
+)]
+fn codex_runs_the_installed_launcher_at_every_compaction_and_its_folder_stays_byte_identical() {
+    let Some(mut c) = Codex::new() else { return };
+    crate::common::dist(&c.path("dist"));
+    let server = crate::common::Server::new(c.path("dist"));
+    c.as_a_user(&server.url);
+    c.trust_hooks();
+    let folder = c.plugin_folder();
+    let before = crate::common::tree(&folder);
+    assert!(
+        before.keys().any(|p| p.ends_with("bin/compact-guardian")),
+        "{}",
+        folder.display()
+    );
+    c.exec(&["PLAN: make the importer retry failed batches"]);
+    let id = c.session_id();
+    let binary = c
+        .data_folder()
+        .join("bin")
+        .join(env!("CARGO_PKG_VERSION"))
+        .join("compact-guardian");
+    let waited = std::time::Instant::now();
+    while !binary.is_file() {
+        let log = std::fs::read_to_string(c.data_folder().join("provision.log"));
+        assert!(
+            waited.elapsed() < Duration::from_secs(60),
+            "the startup hook installed no binary: {log:?}"
+        );
+        std::thread::sleep(Duration::from_millis(100));
+    }
+    let mut outputs = Vec::new();
+    for n in 1..=3 {
+        c.exec(&[
+            "resume",
+            &id,
+            &format!("BIG: read part {n} of the repository"),
+        ]);
+        let before_turn = c.api.requests().len();
+        let o = c.exec(&["resume", &id, &format!("continue with step {n}")]);
+        let requests = c.api.requests();
+        let turn = &requests[before_turn..];
+        assert!(
+            turn.iter()
+                .any(|r| r.to_string().contains("CONTEXT CHECKPOINT COMPACTION")),
+            "compaction {n} did not happen"
+        );
+        let restored = turn
+            .iter()
+            .flat_map(|r| r["input"].as_array().cloned().unwrap_or_default())
+            .filter(|it| it["role"] == "developer")
+            .flat_map(|it| it["content"].as_array().cloned().unwrap_or_default())
+            .filter_map(|b| b["text"].as_str().map(str::to_owned))
+            .any(|t| {
+                t.starts_with("# [compact-guardian snapshot]")
+                    && t.contains(&format!("> BIG: read part {n} of the repository"))
+            });
+        assert!(
+            restored,
+            "compaction {n}: no snapshot reached the model; hooks said:\n{}",
+            text(&o.stderr)
+        );
+        outputs.push(text(&o.stderr));
+    }
+    for (n, err) in outputs.iter().enumerate() {
+        for refused in ["approval required", "Failed", "not trusted"] {
+            assert!(!err.contains(refused), "compaction {}: {err}", n + 1);
+        }
+    }
+    let status = c.status();
+    let compactions = status["compactions"].as_array().unwrap();
+    assert_eq!(compactions.len(), 3, "{status}");
+    for e in compactions {
+        assert_eq!(
+            (&e["saved"], &e["audited"], &e["restored"]),
+            (&json!(true), &json!(true), &json!("snapshot")),
+            "{status}"
+        );
+    }
+    let after = crate::common::tree(&folder);
+    let changed: Vec<_> = after
+        .iter()
+        .filter(|(p, v)| before.get(*p) != Some(v))
+        .map(|(p, _)| p)
+        .chain(before.keys().filter(|p| !after.contains_key(*p)))
+        .collect();
+    assert!(
+        changed.is_empty(),
+        "the installed plugin changed: {changed:?}"
+    );
+    // The fast path's memory is in the data folder, which is Codex's to give and not hashed.
+    assert!(c.data_folder().join("launcher-found").is_file());
+    drop(server);
 }

@@ -2,7 +2,9 @@
 //! search order, fail-open when nothing is installed, never running itself, and the verified
 //! download served from a loopback HTTP server with no cargo on PATH (issue #11).
 
-use crate::common::{Server, dist, hook, small_session, start_hook, tools_without_rust};
+use crate::common::{
+    Server, dist, hook, post_compact, small_session, start_hook, tools_without_rust, tree,
+};
 use std::fs;
 use std::io::{Read, Write};
 use std::net::TcpListener;
@@ -1298,19 +1300,30 @@ fn install_test_binary(p: &Plugin) -> PathBuf {
     installed
 }
 
+/// Where the launcher remembers its binary for the fast path: the data folder, never the plugin
+/// folder (issue #39: Codex trusts hooks by a hash of the plugin's contents).
+fn remembered(p: &Plugin) -> PathBuf {
+    p.data().join("launcher-found")
+}
+
 #[test]
-fn the_launcher_remembers_its_binary_and_then_reaches_it_without_its_library() {
+fn the_launcher_remembers_its_binary_in_the_data_folder_and_then_reaches_it_without_its_library() {
     let p = Plugin::new();
     let installed = install_test_binary(&p);
     let t = p.path("t.jsonl");
     fs::write(&t, small_session().join("\n") + "\n").unwrap();
+    let before = tree(&p.root());
     let o = p.run("compact-guardian", &["save"], &[], &hook("s1", &t));
     assert!(text(&o.stdout).contains("fix the failing test"), "{o:?}");
-    let found = p.root().join("bin/.found");
     assert_eq!(
-        fs::read_to_string(&found).unwrap().trim(),
-        installed.to_str().unwrap()
+        fs::read_to_string(remembered(&p)).unwrap(),
+        format!(
+            "{}\nbin/{}/compact-guardian\n",
+            p.root().display(),
+            version()
+        )
     );
+    assert!(tree(&p.root()) == before, "the plugin folder was written");
     // The next run goes straight to it: the provisioning library is not even read.
     fs::remove_file(p.root().join("lib/provision.sh")).unwrap();
     let o = p.run("compact-guardian", &["restore"], &[], &start_hook("s1", &t));
@@ -1335,7 +1348,7 @@ fn the_fast_path_survives_a_crlf_checkout_and_yields_to_an_override() {
     let t = p.path("t.jsonl");
     fs::write(&t, small_session().join("\n") + "\n").unwrap();
     p.run("compact-guardian", &["save"], &[], &hook("s1", &t));
-    assert!(p.root().join("bin/.found").exists());
+    assert!(remembered(&p).exists());
     to_crlf(&p);
     for sub in ["save", "restore", "audit"] {
         let o = p.run("compact-guardian", &[sub], &[], &hook("s1", &t));
@@ -1352,24 +1365,263 @@ fn the_fast_path_survives_a_crlf_checkout_and_yields_to_an_override() {
     assert_eq!(text(&o.stdout).trim(), "save", "{o:?}");
 }
 
+/// Replaces the plugin's version in its Cargo.toml (a checkout after `git pull`).
+fn set_version(p: &Plugin, v: &str) {
+    let toml = fs::read_to_string(p.root().join("Cargo.toml")).unwrap();
+    let line = format!("version = \"{}\"", version());
+    assert!(toml.contains(&line));
+    fs::write(
+        p.root().join("Cargo.toml"),
+        toml.replacen(&line, &format!("version = \"{v}\""), 1),
+    )
+    .unwrap();
+}
+
 #[test]
-fn a_remembered_binary_of_another_version_is_forgotten_at_session_start() {
-    // A checkout's plugin folder is not per version: after a version change, bin/.found may name
-    // the old version's binary. The startup hook forgets it; this version's own is kept.
+fn a_remembered_binary_is_not_run_once_the_plugins_version_changed() {
+    // A checkout's plugin folder is not per version: after `git pull` brings a new version, the
+    // remembered binary is the old version's. The entry is older than Cargo.toml: not used.
     let p = Plugin::new();
-    let old = p.data().join("bin/0.0.1/compact-guardian");
-    fs::create_dir_all(old.parent().unwrap()).unwrap();
-    fs::copy(env!("CARGO_BIN_EXE_compact-guardian"), &old).unwrap();
-    let found = p.root().join("bin/.found");
-    fs::write(&found, format!("{}\n", old.display())).unwrap();
-    p.run("compact-guardian-provision", &[], &[], "{}");
-    p.wait_for_provisioning();
+    install_test_binary(&p);
+    p.run("compact-guardian", &["audit"], &[], "{}");
+    assert!(remembered(&p).exists());
+    std::thread::sleep(Duration::from_millis(20));
+    set_version(&p, "0.0.9");
+    fake(&p.data().join("bin/0.0.9"), "echo");
+    let o = p.run("compact-guardian", &["save"], &[], "{}");
+    assert_eq!(text(&o.stdout), "save\n", "{o:?}");
+}
+
+#[test]
+fn a_remembered_binary_of_another_plugin_root_is_not_run() {
+    // Two checkouts loaded with --plugin-dir share one data folder: one's entry is not the
+    // other's, even when it names a binary in that data folder.
+    let p = Plugin::new();
+    fake(&p.data().join("bin/0.0.1"), "echo");
+    fs::write(
+        remembered(&p),
+        format!(
+            "{}\nbin/0.0.1/compact-guardian\n",
+            p.path("another-checkout").display()
+        ),
+    )
+    .unwrap();
+    let o = p.run("compact-guardian", &["audit"], &[], "");
+    assert_eq!(text(&o.stdout), "", "another root's binary ran: {o:?}");
+    assert_eq!(o.status.code(), Some(0));
+}
+
+#[test]
+fn a_later_cargo_build_in_a_checkout_wins_over_the_remembered_data_folder_binary() {
+    // Issue #41 item 11: the first session ran before the checkout was built, so the data
+    // folder's binary was remembered; `cargo build --release` then comes first again, as the
+    // launcher's documented order says.
+    let p = Plugin::new();
+    install_test_binary(&p);
+    p.run("compact-guardian", &["audit"], &[], "{}");
     assert!(
-        !found.exists(),
-        "the old version's binary is still remembered"
+        fs::read_to_string(remembered(&p))
+            .unwrap()
+            .ends_with(&format!("\nbin/{}/compact-guardian\n", version()))
     );
-    let installed = install_test_binary(&p);
-    fs::write(&found, format!("{}\n", installed.display())).unwrap();
-    p.run("compact-guardian-provision", &[], &[], "{}");
-    assert!(found.exists(), "this version's binary was forgotten");
+    fake(&p.root().join("target/release"), "echo");
+    let o = p.run("compact-guardian", &["save"], &[], "{}");
+    assert_eq!(text(&o.stdout), "save\n", "{o:?}");
+    assert!(
+        fs::read_to_string(remembered(&p))
+            .unwrap()
+            .ends_with("\ntarget/release/compact-guardian\n")
+    );
+}
+
+#[test]
+fn a_planted_entry_naming_any_other_program_is_never_run() {
+    // Issue #41 item 11: the entry is checked, not trusted: it can only name one of the two
+    // places the search itself looks first (this root's target/release, the data folder's bin/).
+    let p = Plugin::new();
+    install_test_binary(&p);
+    let elsewhere = fake(&p.path("elsewhere"), "echo");
+    fake(&p.data().join("bin/x/y"), "echo");
+    for planted in [
+        elsewhere.display().to_string(),
+        "bin/../../elsewhere/compact-guardian".to_owned(),
+        "bin/x/y/compact-guardian".to_owned(),
+        "../elsewhere/compact-guardian".to_owned(),
+    ] {
+        fs::write(
+            remembered(&p),
+            format!("{}\n{planted}\n", p.root().display()),
+        )
+        .unwrap();
+        let o = p.run("compact-guardian", &["--version"], &[], "");
+        assert_eq!(
+            text(&o.stdout),
+            format!("compact-guardian {}\n", version()),
+            "{planted}: {o:?}"
+        );
+        assert_eq!(
+            fs::read_to_string(remembered(&p)).unwrap(),
+            format!(
+                "{}\nbin/{}/compact-guardian\n",
+                p.root().display(),
+                version()
+            ),
+            "the search's own pick replaced {planted}"
+        );
+    }
+}
+
+/// Runs `script` of the plugin with its folder read-only as the client's cache may be: mounted
+/// read-only in a mount namespace of its own when the tests run as root (whom file modes do not
+/// stop), else with every write bit removed.
+fn run_read_only(p: &Plugin, script: &str, args: &[&str], stdin: &str) -> Output {
+    let root = p.root();
+    let as_root = Command::new("id")
+        .arg("-u")
+        .output()
+        .is_ok_and(|o| text(&o.stdout).trim() == "0");
+    let mut c = if as_root {
+        let mut c = Command::new("unshare");
+        c.args([
+            "-m",
+            "sh",
+            "-c",
+            "mount --bind -o ro \"$0\" \"$0\" && exec sh \"$@\"",
+        ])
+        .arg(&root);
+        c
+    } else {
+        Command::new("sh")
+    };
+    c.arg(root.join("bin").join(script))
+        .args(args)
+        .env_clear()
+        .env(
+            "PATH",
+            format!("/usr/sbin:/sbin:{}", p.path("tools").display()),
+        )
+        .env("HOME", p.path("home"))
+        .env("CLAUDE_PLUGIN_ROOT", &root)
+        .env("CLAUDE_PLUGIN_DATA", p.data())
+        .env("COMPACT_GUARDIAN_DIR", p.path("store"))
+        .env("COMPACT_GUARDIAN_RELEASE_URL", dead_url())
+        .stdin(Stdio::piped())
+        .stdout(Stdio::piped())
+        .stderr(Stdio::piped());
+    let mut child = c.spawn().unwrap();
+    let _ = child.stdin.take().unwrap().write_all(stdin.as_bytes());
+    child.wait_with_output().unwrap()
+}
+
+#[test]
+fn hooks_never_write_into_a_read_only_plugin_folder_nor_say_so_on_stderr() {
+    // Issue #39 (nothing is ever written inside the installed plugin folder) and #41 item 6
+    // (every hook wrote a line to stderr when that folder was read-only: the failed redirection
+    // was reported before its 2>/dev/null applied).
+    let p = Plugin::new();
+    install_test_binary(&p);
+    let t = p.path("t.jsonl");
+    fs::write(&t, small_session().join("\n") + "\n").unwrap();
+    let before = tree(&p.root());
+    let as_root = text(&Command::new("id").arg("-u").output().unwrap().stdout).trim() == "0";
+    if !as_root {
+        for f in before.keys().chain([&p.root()]) {
+            let mode = fs::metadata(f).unwrap().permissions().mode();
+            fs::set_permissions(f, fs::Permissions::from_mode(mode & !0o222)).unwrap();
+        }
+    }
+    for round in 0..3 {
+        for (script, args, input) in [
+            ("compact-guardian-provision", &[][..], "{}".to_owned()),
+            ("compact-guardian", &["save"], hook("s1", &t)),
+            ("compact-guardian", &["restore"], start_hook("s1", &t)),
+            (
+                "compact-guardian",
+                &["audit"],
+                post_compact("s1", &t, "manual", "All done."),
+            ),
+            (
+                "compact-guardian",
+                &["correct"],
+                r#"{"session_id":"s1","hook_event_name":"PostToolUse"}"#.to_owned(),
+            ),
+        ] {
+            let o = run_read_only(&p, script, args, &input);
+            assert_eq!(o.status.code(), Some(0), "{round} {script} {args:?}: {o:?}");
+            assert_eq!(text(&o.stderr), "", "{round} {script} {args:?}");
+        }
+    }
+    if !as_root {
+        for f in before.keys().chain([&p.root()]) {
+            let mode = fs::metadata(f).unwrap().permissions().mode();
+            fs::set_permissions(f, fs::Permissions::from_mode(mode | 0o200)).unwrap();
+        }
+    }
+    assert!(tree(&p.root()) == before, "the plugin folder changed");
+    assert!(
+        remembered(&p).exists(),
+        "the fast path is remembered in the data folder"
+    );
+}
+
+#[test]
+fn a_data_folder_that_cannot_be_written_costs_the_fast_path_and_nothing_else() {
+    // Best effort and silent: a data folder path that is a file (or is read-only) leaves the
+    // launcher on its search, with the binary found, the hook's output whole and no stderr.
+    let p = Plugin::new();
+    let built = p.root().join("target/release/compact-guardian");
+    fs::create_dir_all(built.parent().unwrap()).unwrap();
+    fs::copy(env!("CARGO_BIN_EXE_compact-guardian"), &built).unwrap();
+    fs::write(p.data(), "not a folder").unwrap();
+    let t = p.path("t.jsonl");
+    fs::write(&t, small_session().join("\n") + "\n").unwrap();
+    for _ in 0..2 {
+        let o = p.run("compact-guardian", &["save"], &[], &hook("s1", &t));
+        assert!(text(&o.stdout).contains("fix the failing test"), "{o:?}");
+        assert_eq!((o.status.code(), text(&o.stderr)), (Some(0), String::new()));
+    }
+}
+
+#[test]
+fn parallel_first_hooks_leave_one_whole_entry() {
+    // Matching hooks run in parallel: each writes the entry to its own file and renames it.
+    let p = Plugin::new();
+    install_test_binary(&p);
+    let children: Vec<_> = (0..12)
+        .map(|_| {
+            Command::new("sh")
+                .arg(p.root().join("bin/compact-guardian"))
+                .arg("--version")
+                .env_clear()
+                .env("PATH", p.path("tools"))
+                .env("CLAUDE_PLUGIN_ROOT", p.root())
+                .env("CLAUDE_PLUGIN_DATA", p.data())
+                .stdout(Stdio::piped())
+                .stderr(Stdio::piped())
+                .spawn()
+                .unwrap()
+        })
+        .collect();
+    for c in children {
+        let o = c.wait_with_output().unwrap();
+        assert_eq!(
+            (text(&o.stdout), text(&o.stderr)),
+            (format!("compact-guardian {}\n", version()), String::new())
+        );
+    }
+    assert_eq!(
+        fs::read_to_string(remembered(&p)).unwrap(),
+        format!(
+            "{}\nbin/{}/compact-guardian\n",
+            p.root().display(),
+            version()
+        )
+    );
+    let left: Vec<_> = fs::read_dir(p.data())
+        .unwrap()
+        .flatten()
+        .map(|e| e.file_name())
+        .filter(|n| n.to_string_lossy().starts_with("launcher-found."))
+        .collect();
+    assert!(left.is_empty(), "temporary files left: {left:?}");
 }

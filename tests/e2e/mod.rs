@@ -602,6 +602,27 @@ fn marketplace_install_without_cargo_downloads_verifies_and_protects_the_first_c
 
     s.cli(&["plugin", "marketplace", "add", market.to_str().unwrap()]);
     s.cli(&["plugin", "install", "compact-guardian@compact-guardian"]);
+    // Issue #39: nothing is written inside the plugin, neither where Claude Code runs it from (a
+    // local marketplace's own folder: CLAUDE_PLUGIN_ROOT) nor in its cache copy.
+    let cache = root
+        .join(".claude/plugins/cache/compact-guardian/compact-guardian")
+        .join(env!("CARGO_PKG_VERSION"));
+    let plugin_files = || {
+        let mut all = crate::common::tree(&market);
+        all.extend(crate::common::tree(&cache));
+        // Claude Code's own bookkeeping in its cache (sessions using a version, its sweeps).
+        all.retain(|p, _| {
+            !p.file_name()
+                .is_some_and(|n| [".in_use", ".orphaned_at"].contains(&&*n.to_string_lossy()))
+        });
+        all
+    };
+    let before = plugin_files();
+    assert!(
+        before.keys().any(|p| p.starts_with(&cache)),
+        "no cache copy at {}",
+        cache.display()
+    );
     let start = Instant::now();
     s.run("WRITE:notes.txt Create notes.txt, the first thing after installing");
     assert!(
@@ -680,6 +701,22 @@ fn marketplace_install_without_cargo_downloads_verifies_and_protects_the_first_c
     assert!(
         instructions_section(&snap).contains("Create notes.txt, the first thing after installing"),
         "{snap}"
+    );
+    let after = plugin_files();
+    let changed: Vec<_> = after
+        .iter()
+        .filter(|(p, v)| before.get(*p) != Some(v))
+        .map(|(p, _)| p)
+        .chain(before.keys().filter(|p| !after.contains_key(*p)))
+        .collect();
+    assert!(
+        changed.is_empty(),
+        "the installed plugin changed: {changed:?}"
+    );
+    assert!(
+        data.join("compact-guardian-compact-guardian/launcher-found")
+            .is_file(),
+        "the fast path is remembered in the data folder"
     );
 }
 
