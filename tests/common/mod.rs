@@ -365,7 +365,11 @@ pub struct Server {
 
 impl Server {
     pub fn new(dir: PathBuf) -> Server {
-        let listener = TcpListener::bind("127.0.0.1:0").unwrap();
+        Server::on(dir, TcpListener::bind("127.0.0.1:0").unwrap())
+    }
+
+    /// The same, on a listener the caller bound (a URL that was down and comes back).
+    pub fn on(dir: PathBuf, listener: TcpListener) -> Server {
         listener.set_nonblocking(true).unwrap();
         let url = format!("http://{}", listener.local_addr().unwrap());
         let stop = Arc::new(AtomicBool::new(false));
