@@ -975,6 +975,7 @@ fn hooks_are_shell_form_commands_bash_and_sh_can_run() {
         [
             "PostCompact:audit",
             "PostToolUse:correct",
+            "PostToolUseFailure:correct",
             "PreCompact:save",
             "SessionStart:",
             "SessionStart:restore",

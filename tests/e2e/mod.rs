@@ -925,3 +925,40 @@ fn a_right_summary_brings_no_corrections_in_the_real_cli() {
     s.run("What is next?");
     assert!(corrections_seen(&s.requests()).is_empty());
 }
+
+/// Issue #39: Claude Code fires PostToolUseFailure, not PostToolUse, after a failed tool call.
+/// After an automatic compaction (the prompt's own UserPromptSubmit ran before it), the first tool
+/// call fails: its hook hands the corrections over, so the request carrying that failure carries
+/// them too, not only the one after the next call that succeeds.
+#[test]
+#[cfg_attr(
+    cg_no_claude,
+    ignore = "needs the Claude Code CLI: .ci/run installs it (npm install --prefix .e2e @anthropic-ai/claude-code@2.1.328)"
+)]
+fn a_failed_tool_call_hands_the_corrections_over_in_the_real_cli() {
+    let Some(s) = Session::new(&[]) else { return };
+    s.run("CHECKLIST Plan the renderer and the billing tests");
+    s.run("FILLCONTEXT read the whole repository");
+    s.run("FAILTEST continue with the billing tests");
+    let requests = s.requests();
+    let compaction = requests
+        .iter()
+        .rposition(is_summarizer)
+        .expect("an automatic compaction");
+    let after_failure = requests[compaction + 1..]
+        .iter()
+        .find(|r| {
+            let mut strings = Vec::new();
+            all_strings(r, &mut strings);
+            strings.iter().any(|t| t.contains("running tests"))
+        })
+        .expect("the failing call's result reached the model");
+    let mut strings = Vec::new();
+    all_strings(after_failure, &mut strings);
+    assert!(
+        strings
+            .iter()
+            .any(|t| t.contains("## Corrections to the compaction summary")),
+        "the request after the failed call carries no corrections"
+    );
+}
