@@ -962,3 +962,70 @@ fn a_failed_tool_call_hands_the_corrections_over_in_the_real_cli() {
         "the request after the failed call carries no corrections"
     );
 }
+
+/// Issue #39: what a manual `/compact` shows the user (Claude Code records that command's output
+/// in the transcript as `<local-command-stdout>`, exactly as shown): the PreCompact directive on
+/// one line, which still reaches the summarizer whole, and a PostCompact line that says something
+/// (before, a summary that kept everything left a bare "completed successfully").
+#[test]
+#[cfg_attr(
+    cg_no_claude,
+    ignore = "needs the Claude Code CLI: .ci/run installs it (npm install --prefix .e2e @anthropic-ai/claude-code@2.1.328)"
+)]
+fn a_manual_compact_shows_one_line_per_hook_in_the_real_cli() {
+    let Some(s) = Session::new(&[]) else { return };
+    s.run("CHECKLIST Plan the renderer and the billing tests RIGHTSUMMARY");
+    s.run("never call unwrap() in the importer code");
+    s.run("/compact");
+    let summarizer = s
+        .requests()
+        .into_iter()
+        .rfind(is_summarizer)
+        .expect("a compaction request")
+        .to_string();
+    assert!(
+        summarizer.contains("These checklist items are still open: renderer; billing tests.")
+            && summarizer.contains("verbatim: \\\"never call unwrap() in the importer code\\\""),
+        "the summarizer's steering"
+    );
+    let shown: Vec<String> = std::fs::read_to_string(s.transcript())
+        .unwrap()
+        .lines()
+        .filter_map(|l| serde_json::from_str::<Value>(l).ok())
+        .flat_map(|v| {
+            let mut strings = Vec::new();
+            all_strings(&v, &mut strings);
+            strings
+        })
+        .filter(|t| t.contains("<local-command-stdout>") && t.contains("PreCompact ["))
+        .collect();
+    let out = shown.last().expect("the /compact output was recorded");
+    let lines: Vec<&str> = out.lines().collect();
+    let pre: Vec<&&str> = lines
+        .iter()
+        .filter(|l| l.contains("PreCompact ["))
+        .collect();
+    assert_eq!(pre.len(), 1, "{out}");
+    assert!(
+        pre[0].contains("completed successfully: compact-guardian: in the summary")
+            && pre[0].contains("never call unwrap() in the importer code"),
+        "the whole directive on the PreCompact line: {out}"
+    );
+    let at = lines
+        .iter()
+        .position(|l| l.contains("PreCompact ["))
+        .unwrap();
+    let next = lines.get(at + 1).copied().unwrap_or("");
+    assert!(
+        !next.starts_with("- ") && !next.starts_with("Keep the user"),
+        "the directive goes on past its line: {out}"
+    );
+    let post = lines
+        .iter()
+        .find(|l| l.contains("PostCompact ["))
+        .unwrap_or_else(|| panic!("no PostCompact line: {out}"));
+    assert!(
+        post.contains("completed successfully: compact-guardian: the summary keeps"),
+        "{post}"
+    );
+}
