@@ -77,7 +77,8 @@ pub fn directive(ex: &Extraction) -> Option<String> {
     // summary only needs to keep that it exists and how it starts.
     let latest = folded_line(latest, usize::MAX);
     let verbatim = " Keep the user's latest instruction verbatim: \"";
-    if utf16_len(&s) + utf16_len(verbatim) + utf16_len(&latest) + 1 <= MAX_DIRECTIVE {
+    // One unit is left for the closing quote.
+    if utf16_len(&s) + utf16_len(verbatim) + utf16_len(&latest) < MAX_DIRECTIVE {
         s.push_str(verbatim);
         s.push_str(&latest);
         s.push('"');

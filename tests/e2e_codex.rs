@@ -865,3 +865,78 @@ fn codex_runs_the_installed_launcher_at_every_compaction_and_its_folder_stays_by
     assert!(c.data_folder().join("launcher-found").is_file());
     drop(server);
 }
+
+/// The README's uninstall for Codex, after `codex plugin remove` and `codex plugin marketplace
+/// remove`: the folders Codex leaves and the hooks' trust records in config.toml.
+const CODEX_CLEANUP: &str = r#"rm -rf ~/.codex/compact-guardian ~/.codex/plugins/data/compact-guardian-* ~/.codex/plugins/cache/compact-guardian
+cp ~/.codex/config.toml ~/.codex/config.toml.bak &&
+  awk '/^\[/ { skip = /^\[hooks\.state\."compact-guardian@/ } !skip' ~/.codex/config.toml.bak > ~/.codex/config.toml"#;
+
+/// Issue #39: `status`, run by a Codex user, speaks of Codex: its folder, whether Codex trusts
+/// the hooks (installed but untrusted: nothing is protected, exit 1), and, after an uninstall,
+/// everything left; the README's uninstall leaves nothing.
+#[test]
+#[cfg_attr(
+    cg_no_codex,
+    ignore = "needs the Codex CLI: .ci/run installs it (npm install --prefix .e2e/codex @openai/codex@0.169.0)"
+)]
+fn codex_status_tells_trust_and_what_an_uninstall_leaves() {
+    let Some(c) = Codex::new() else { return };
+    let status = || {
+        let o = Command::new(env!("CARGO_BIN_EXE_compact-guardian"))
+            .arg("status")
+            .env_clear()
+            .env("HOME", c.home())
+            .output()
+            .unwrap();
+        (o.status.code(), text(&o.stdout))
+    };
+    let (code, out) = status();
+    assert_eq!(code, Some(1), "installed, untrusted: not protected\n{out}");
+    let home = c.home().display().to_string();
+    for said in [
+        format!("Snapshot folder: {home}/.codex/compact-guardian"),
+        "Codex: installed (compact-guardian@compact-guardian)".to_owned(),
+        "hooks with a trust record: 0 of 6: NOT trusted".to_owned(),
+        "Trust all and continue".to_owned(),
+    ] {
+        assert!(out.contains(&said), "{said}:\n{out}");
+    }
+    assert!(
+        !out.contains(".claude"),
+        "Claude Code's folders to a Codex user:\n{out}"
+    );
+    c.trust_hooks();
+    c.exec(&["PLAN: make the importer retry failed batches"]);
+    let (code, out) = status();
+    assert_eq!(code, Some(0), "{out}");
+    assert!(out.contains("hooks with a trust record: 6 of 6"), "{out}");
+    // Uninstalled as Codex's own commands do it: what is left is named.
+    for args in [
+        &["plugin", "remove", "compact-guardian@compact-guardian"][..],
+        &["plugin", "marketplace", "remove", "compact-guardian"],
+    ] {
+        let o = c.command().args(args).output().unwrap();
+        assert!(o.status.success(), "{args:?}: {o:?}");
+    }
+    let (_, out) = status();
+    assert!(
+        out.contains("Codex: not installed; left behind")
+            && out.contains("config.toml: [hooks.state.\"compact-guardian@compact-guardian:"),
+        "{out}"
+    );
+    let o = Command::new("sh")
+        .arg("-c")
+        .arg(CODEX_CLEANUP)
+        .env("HOME", c.home())
+        .output()
+        .unwrap();
+    assert!(o.status.success(), "{o:?}");
+    let (_, out) = status();
+    assert!(
+        !out.contains("Codex:"),
+        "left behind after the README's uninstall:\n{out}"
+    );
+    let config = std::fs::read_to_string(c.home().join(".codex/config.toml")).unwrap();
+    assert!(!config.contains("compact-guardian"), "{config}");
+}

@@ -1029,3 +1029,70 @@ fn a_manual_compact_shows_one_line_per_hook_in_the_real_cli() {
         "{post}"
     );
 }
+
+/// The README's uninstall for Claude Code, after `claude plugin uninstall` and `claude plugin
+/// marketplace remove`: the snapshot folder and the cache copy Claude Code marks orphaned.
+const CLAUDE_CLEANUP: &str =
+    "rm -rf ~/.claude/compact-guardian ~/.claude/plugins/cache/compact-guardian";
+
+/// Issue #39: `status` says where the plugin is installed and, after an uninstall through the
+/// real CLI, everything of it left; the README's uninstall leaves nothing.
+#[test]
+#[cfg_attr(
+    cg_no_claude,
+    ignore = "needs the Claude Code CLI: .ci/run installs it (npm install --prefix .e2e @anthropic-ai/claude-code@2.1.328)"
+)]
+fn status_tells_what_an_uninstall_leaves_in_the_real_cli() {
+    let Some(mut s) = Session::new(&[]) else {
+        return;
+    };
+    s.from_checkout = false;
+    let root = s.home.path().to_path_buf();
+    let market = root.join("marketplace");
+    for dir in ["bin", "lib", "hooks", ".claude-plugin"] {
+        std::fs::create_dir_all(market.join(dir)).unwrap();
+        for e in std::fs::read_dir(repo().join(dir)).unwrap() {
+            let e = e.unwrap();
+            std::fs::copy(e.path(), market.join(dir).join(e.file_name())).unwrap();
+        }
+    }
+    std::fs::copy(repo().join("Cargo.toml"), market.join("Cargo.toml")).unwrap();
+    s.cli(&["plugin", "marketplace", "add", market.to_str().unwrap()]);
+    s.cli(&["plugin", "install", "compact-guardian@compact-guardian"]);
+    let status = || {
+        let o = Command::new(env!("CARGO_BIN_EXE_compact-guardian"))
+            .arg("status")
+            .env_clear()
+            .env("HOME", &root)
+            .output()
+            .unwrap();
+        String::from_utf8_lossy(&o.stdout).into_owned()
+    };
+    let out = status();
+    assert!(
+        out.contains("Claude Code: installed (compact-guardian@compact-guardian)")
+            && out.contains("- plugin copy: "),
+        "{out}"
+    );
+    assert!(!out.contains("Codex"), "{out}");
+    s.cli(&["plugin", "uninstall", "compact-guardian@compact-guardian"]);
+    s.cli(&["plugin", "marketplace", "remove", "compact-guardian"]);
+    let out = status();
+    assert!(
+        out.contains("Claude Code: not installed; left behind")
+            && out.contains("- plugin copy (orphaned): "),
+        "{out}"
+    );
+    let o = Command::new("sh")
+        .arg("-c")
+        .arg(CLAUDE_CLEANUP)
+        .env("HOME", &root)
+        .output()
+        .unwrap();
+    assert!(o.status.success(), "{o:?}");
+    let out = status();
+    assert!(
+        !out.contains("Claude Code:"),
+        "left behind after the README's uninstall:\n{out}"
+    );
+}
