@@ -940,3 +940,46 @@ fn codex_status_tells_trust_and_what_an_uninstall_leaves() {
     let config = std::fs::read_to_string(c.home().join(".codex/config.toml")).unwrap();
     assert!(!config.contains("compact-guardian"), "{config}");
 }
+
+/// Issue #39: Codex 0.169 forks a thread (`thread/fork`, what `codex fork` does) with the
+/// parent's history, in which the snapshot restored after its compaction already is; the fork's
+/// first request carries that one and no second (D034).
+#[test]
+#[cfg_attr(
+    cg_no_codex,
+    ignore = "needs the Codex CLI: .ci/run installs it (npm install --prefix .e2e @openai/codex@0.169.0)"
+)]
+fn codex_a_forked_thread_keeps_the_snapshot_it_inherits_and_gets_no_second() {
+    let Some(c) = Codex::new() else { return };
+    c.trust_hooks();
+    c.exec(&["PLAN: make the importer retry failed batches"]);
+    let id = c.session_id();
+    c.exec(&["resume", &id, "BIG: read the whole repository"]);
+    c.exec(&["resume", &id, "continue with the renderer"]);
+    let before = c.api.requests().len();
+    let mut server = c.app_server();
+    let forked = server.request("thread/fork", json!({"threadId": id}));
+    let fork_id = forked["thread"]["id"]
+        .as_str()
+        .expect("a forked thread")
+        .to_owned();
+    assert_ne!(fork_id, id);
+    server.request(
+        "turn/start",
+        json!({"threadId": fork_id, "input": [{"type": "text", "text": "continue in the fork"}]}),
+    );
+    let waited = std::time::Instant::now();
+    while c.api.requests().len() == before {
+        assert!(
+            waited.elapsed() < Duration::from_secs(60),
+            "the fork sent nothing"
+        );
+        std::thread::sleep(Duration::from_millis(100));
+    }
+    let first = c.api.requests()[before].to_string();
+    assert_eq!(
+        first.matches("# [compact-guardian snapshot]").count(),
+        1,
+        "the fork's first request: the inherited snapshot, and only it"
+    );
+}

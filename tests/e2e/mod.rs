@@ -1096,3 +1096,63 @@ fn status_tells_what_an_uninstall_leaves_in_the_real_cli() {
         "left behind after the README's uninstall:\n{out}"
     );
 }
+
+/// Issue #39: a session forked from a compacted one (`--resume <id> --fork-session`, SessionStart
+/// source `fork`, a new session id) starts from the parent's context, which already holds the
+/// snapshot the parent was given after its compaction: it gets no second one (D034).
+#[test]
+#[cfg_attr(
+    cg_no_claude,
+    ignore = "needs the Claude Code CLI: .ci/run installs it (npm install --prefix .e2e @anthropic-ai/claude-code@2.1.328)"
+)]
+fn a_forked_session_keeps_the_snapshot_it_inherits_and_gets_no_second_in_the_real_cli() {
+    let Some(s) = Session::new(&[]) else { return };
+    // A probe hook beside the plugin's, to see how the fork starts.
+    let log = s.home.path().join("starts.log");
+    let settings = s.home.path().join("probe-settings.json");
+    std::fs::write(
+        &settings,
+        json!({"hooks":{"SessionStart":[{"hooks":[{"type":"command","command":format!("cat >> '{}'; echo >> '{}'", log.display(), log.display())}]}]}}).to_string(),
+    )
+    .unwrap();
+    s.run("WRITE:notes.txt Create notes.txt");
+    s.run("FAILTEST Run the test script and report");
+    s.run("/compact");
+    s.run("What is next?");
+    let before = s.requests().len();
+    let out = s
+        .command()
+        .args([
+            "-p",
+            "Continue in the fork",
+            "--resume",
+            &s.id,
+            "--fork-session",
+        ])
+        .arg("--plugin-dir")
+        .arg(repo())
+        .arg("--settings")
+        .arg(&settings)
+        .current_dir(&s.project)
+        .stdin(Stdio::null())
+        .output()
+        .unwrap();
+    assert!(out.status.success(), "{out:?}");
+    let starts = std::fs::read_to_string(&log).unwrap();
+    let fork: Value = starts
+        .lines()
+        .filter_map(|l| serde_json::from_str::<Value>(l).ok())
+        .find(|v| v["source"] == "fork")
+        .unwrap_or_else(|| panic!("no SessionStart(fork): {starts}"));
+    assert_ne!(
+        fork["session_id"],
+        s.id.as_str(),
+        "a fork has an id of its own"
+    );
+    let first = s.requests()[before].to_string();
+    assert_eq!(
+        first.matches(MARKER).count(),
+        1,
+        "the fork's first request: the inherited snapshot, and only it"
+    );
+}
