@@ -668,17 +668,15 @@ fn installing_rust_after_a_failed_download_retries_at_the_next_start() {
     p.run("compact-guardian-provision", &[], &env, "{}");
     p.wait_for_provisioning();
     assert!(p.log().contains("cargo not found"), "{}", p.log());
-    // The user installs Rust (a stand-in cargo that fails fast is enough to see the retry).
-    let path = with_failing_cargo(&p);
+    // The user installs Rust (a stand-in cargo whose build leaves the test build where cargo
+    // would): the next start builds and installs, with no variable set, and says nothing stale.
+    let path = fake_rust(&p, "1.95.0", &builds(), false);
     let o = p.run(
         "compact-guardian-provision",
         &[],
         &[env[0], ("PATH", &path)],
         "{}",
     );
-    // What the user hears now is the build's own outcome, not the stale download failure.
-    let said = text(&o.stdout);
-    assert!(!said.contains("could not reach"), "stale warning: {said}");
     p.wait_for_provisioning();
     assert_eq!(
         p.log().matches("provisioning compact-guardian").count(),
@@ -687,6 +685,10 @@ fn installing_rust_after_a_failed_download_retries_at_the_next_start() {
         p.log()
     );
     assert!(p.log().contains("building compact-guardian"), "{}", p.log());
+    assert!(p.installed().is_file(), "{}", p.log());
+    // Built within the start's short wait or not, nothing stale is said.
+    let said = text(&o.stdout);
+    assert!(!said.contains("could not reach"), "stale warning: {said}");
 }
 
 #[test]
@@ -1655,7 +1657,7 @@ fn fake_rust(p: &Plugin, version: &str, build: &str, rustup: bool) -> String {
     };
     script(
         "cargo",
-        &format!("case $1 in --version) {answer} ;; build) {build} ;; esac\nexit 1"),
+        &format!("case $1 in --version) {answer} ;; build) {build}; exit $? ;; esac\nexit 1"),
     );
     script(
         "rustc",
@@ -1665,6 +1667,14 @@ fn fake_rust(p: &Plugin, version: &str, build: &str, rustup: bool) -> String {
         script("rustup", "exit 0");
     }
     format!("{}:{}", dir.display(), p.path("tools").display())
+}
+
+/// A `build` for [`fake_rust`] that succeeds: the test build, where cargo would leave it.
+fn builds() -> String {
+    format!(
+        "mkdir -p \"$CARGO_TARGET_DIR/release\" && cp '{}' \"$CARGO_TARGET_DIR/release/compact-guardian\"",
+        env!("CARGO_BIN_EXE_compact-guardian")
+    )
 }
 
 /// How many provisioning attempts the log shows.
@@ -1698,12 +1708,17 @@ fn a_rustup_without_a_toolchain_is_told_to_set_one_and_the_next_start_builds() {
     );
     assert_eq!(msg.matches("Fix:").count(), 1, "one action: {msg}");
     assert_eq!(start(&p, &env), None, "said once");
-    // The user runs `rustup default stable`: the next start builds, with no variable set.
+    // The user runs `rustup default stable`: the next start builds, with no variable set, and
+    // the next compaction is protected.
     let before = attempts(&p);
-    let path = fake_rust(&p, "1.95.0", "exit 1", true);
-    start(&p, &[env[0], ("PATH", &path)]);
+    let path = fake_rust(&p, "1.95.0", &builds(), true);
+    assert_eq!(start(&p, &[env[0], ("PATH", &path)]), None);
     assert_eq!(attempts(&p), before + 1, "{}", p.log());
-    assert!(p.log().contains("building compact-guardian"), "{}", p.log());
+    assert!(p.installed().is_file(), "{}", p.log());
+    let t = p.path("t.jsonl");
+    fs::write(&t, small_session().join("\n") + "\n").unwrap();
+    let o = p.run("compact-guardian", &["save"], &[env[0]], &hook("s1", &t));
+    assert!(text(&o.stdout).contains("fix the failing test"), "{o:?}");
 }
 
 #[test]
@@ -1788,10 +1803,11 @@ fn an_updated_toolchain_retries_the_build_at_the_next_start() {
         "{}",
         p.log()
     );
-    // `rustup update`: the next start builds.
-    let new = fake_rust(&p, "1.95.0", "exit 1", true);
-    run(&new);
+    // `rustup update`: the next start builds, and installs.
+    let new = fake_rust(&p, "1.95.0", &builds(), true);
+    assert_eq!(run(&new), None);
     assert!(p.log().contains("building compact-guardian"), "{}", p.log());
+    assert!(p.installed().is_file(), "{}", p.log());
 }
 
 #[test]
