@@ -146,6 +146,7 @@ build() {
 # Records the failure for the startup hook and the launcher to report (kind, detail, and the
 # toolchain it happened with: a build is tried again once that changes).
 record() {
+    # shellcheck disable=SC2034 # read by cg_conditions (lib/provision.sh)
     cg_cargo=$CG_CARGO
     cg_conditions
     printf '%s\t%s\t%s\n' "$1" "$(printf '%s' "$2" | tr -d '\t\n\r')" "$cg_print" >"$failed"
