@@ -709,7 +709,8 @@ fn progress(ex: &Extraction, budget: usize) -> String {
     }
     if let Some(reply) = &ex.last_response {
         let quote_room = reply_room.saturating_sub(utf16_len(REPLY_LABEL));
-        if quote_room > 120 {
+        // Below 120 units a cut reply says little, but a short reply that fits is whole.
+        if quote_room > 120 || crate::text::quoted_len(reply) <= quote_room {
             s.push_str(REPLY_LABEL);
             s.push_str(&quote(ex, reply, quote_room));
         }
@@ -946,6 +947,22 @@ mod tests {
         assert!(s.contains("more open tasks"));
         assert!(s.contains("[... cut:"));
         assert!(s.contains("**Latest instruction:**"));
+    }
+
+    #[test]
+    fn a_short_last_reply_is_shown_whole() {
+        // Its room is what it needs, under the 120 units a cut reply must have: it was dropped,
+        // leaving the section's heading alone.
+        let ex = Extraction {
+            instructions: vec!["run the tests".into()],
+            last_response: Some("The billing test fails.".into()),
+            ..Extraction::default()
+        };
+        let s = render(&ex, &meta());
+        assert!(
+            s.contains("## Agent progress\nLast reply from the agent (may be cut):\n> The billing test fails.\n"),
+            "{s}"
+        );
     }
 
     #[test]
