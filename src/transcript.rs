@@ -83,6 +83,7 @@ impl ScanStats {
             match self.format {
                 Format::ClaudeCode => "Claude Code",
                 Format::Codex => "Codex",
+                Format::OpenCode => "OpenCode",
             },
             self.parsed_lines,
             self.link_lines,

@@ -412,7 +412,7 @@ fn words(raw: Option<&RawValue>) -> Option<String> {
 }
 
 /// The files an `apply_patch` patch adds, updates, deletes or moves to, in order.
-fn patched_files(patch: &str) -> Vec<String> {
+pub(super) fn patched_files(patch: &str) -> Vec<String> {
     let mut files: Vec<String> = Vec::new();
     for line in patch.lines() {
         let path = [

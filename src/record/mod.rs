@@ -5,9 +5,10 @@
 //! memory depends on how many records are kept, never on how long a line was. Any line that is not
 //! a JSON object is `None`: the caller skips it.
 //!
-//! This module holds what both formats share (the record, the triage verdicts)
-//! and sends each line to its reader: `claude.rs` for Claude Code transcripts, `codex.rs` for Codex
-//! rollouts (a rollout line is recognised by its start, so no file-level detection).
+//! This module holds what the formats share (the record, the triage verdicts) and sends each
+//! line to its reader: `claude.rs` for Claude Code transcripts, `codex.rs` for Codex rollouts,
+//! `opencode.rs` for the excerpts the OpenCode plugin writes (a rollout or excerpt line is
+//! recognised by its start, so no file-level detection).
 
 use crate::json::floor_char_boundary;
 use crate::wants::Wants;
@@ -74,6 +75,7 @@ pub enum Kind {
 
 mod claude;
 mod codex;
+mod opencode;
 
 /// Which client wrote a transcript.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Default, Serialize)]
@@ -84,6 +86,8 @@ pub enum Format {
     ClaudeCode,
     /// A Codex CLI rollout.
     Codex,
+    /// An OpenCode session, as the excerpt its plugin writes (D050).
+    OpenCode,
 }
 
 impl Format {
@@ -91,6 +95,8 @@ impl Format {
     pub(crate) fn of_first_line(line: &[u8]) -> Format {
         if codex::is_rollout_line(line) {
             Format::Codex
+        } else if opencode::is_excerpt_line(line) {
+            Format::OpenCode
         } else {
             Format::ClaudeCode
         }
@@ -257,6 +263,9 @@ pub fn triage(line: &[u8], wants: Wants) -> Triage {
     if codex::is_rollout_line(line) {
         return codex::triage(line, wants);
     }
+    if opencode::is_excerpt_line(line) {
+        return opencode::triage(line);
+    }
     claude::triage(line, wants)
 }
 
@@ -265,6 +274,9 @@ pub fn parse_line(line: &[u8]) -> Option<Record> {
     let line = trim_line(line);
     if codex::is_rollout_line(line) {
         return codex::parse(line);
+    }
+    if opencode::is_excerpt_line(line) {
+        return opencode::parse(line);
     }
     claude::parse(line)
 }
