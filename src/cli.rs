@@ -60,6 +60,17 @@ pub enum Command {
         #[arg(long)]
         json: bool,
     },
+    /// Install the OpenCode plugin: writes compact-guardian.js into OpenCode's plugins folder.
+    ///
+    /// The plugin runs this binary at OpenCode's compactions (it remembers this binary's path).
+    /// Start OpenCode again afterwards. The folder is ~/.config/opencode/plugins (or
+    /// $XDG_CONFIG_HOME/opencode/plugins) unless --dir names another, e.g. a project's
+    /// .opencode/plugins.
+    InstallOpencode {
+        /// The folder to write compact-guardian.js into.
+        #[arg(long)]
+        dir: Option<PathBuf>,
+    },
     /// Print what restore would print for a snapshot made from TRANSCRIPT now (for debugging).
     Preview {
         /// Print the structured extraction as JSON instead of the snapshot text.

@@ -2,7 +2,7 @@
 //!
 //! | variable | meaning | default |
 //! |---|---|---|
-//! | `COMPACT_GUARDIAN_DIR` | snapshot folder | `compact-guardian/` under Codex's home (`$CODEX_HOME`, else `~/.codex`) when Codex runs the plugin, else under `$CLAUDE_CONFIG_DIR`, else under `~/.claude` |
+//! | `COMPACT_GUARDIAN_DIR` | snapshot folder | `compact-guardian/` under Codex's home (`$CODEX_HOME`, else `~/.codex`) when Codex runs the plugin, under OpenCode's data folder (`$XDG_DATA_HOME/opencode`, else `~/.local/share/opencode`) when OpenCode does (`OPENCODE=1`), else under `$CLAUDE_CONFIG_DIR`, else under `~/.claude` |
 //! | `COMPACT_GUARDIAN_TTL_SECS` | how long a snapshot stays fresh | 600 |
 //! | `COMPACT_GUARDIAN_SCAN_BYTES` | most bytes read from a transcript's end | no limit (the time budget bounds it) |
 //! | `COMPACT_GUARDIAN_BUDGET_MS` | time after which a hook stops reading and uses what it has | 2000 (at most 5000) |
@@ -34,6 +34,15 @@ pub struct Config {
     pub claude_root: Option<PathBuf>,
     /// See `claude_root`.
     pub codex_home: Option<PathBuf>,
+    /// OpenCode's folder (`compact-guardian/` under OpenCode's data folder), likewise.
+    pub opencode_dir: Option<PathBuf>,
+    /// OpenCode runs this process (its plugin, or its shell: `OPENCODE=1`, which OpenCode sets
+    /// for itself and what it starts), and no Claude Code or Codex plugin hook does.
+    pub run_by_opencode: bool,
+    /// OpenCode's global plugins folder (`$XDG_CONFIG_HOME/opencode/plugins`, else
+    /// `~/.config/opencode/plugins`): where `install-opencode` puts the plugin and `status`
+    /// looks for it.
+    pub opencode_plugins: Option<PathBuf>,
     /// Freshness limit of a snapshot.
     pub ttl: Duration,
     /// Most bytes scanned from a transcript's end (`None`: no limit but the time budget).
@@ -86,9 +95,22 @@ impl Config {
             .map(PathBuf::from)
             .zip(codex_dir.as_ref().and_then(|d| d.parent()))
             .is_some_and(|(plugin, codex_home)| plugin.starts_with(codex_home));
+        // OpenCode keeps its sessions under its data folder (xdg-basedir's, on every platform):
+        // an OpenCode user's snapshots live beside them (D053).
+        let opencode_dir = set_os("XDG_DATA_HOME")
+            .map(PathBuf::from)
+            .or_else(|| home.as_ref().map(|h| h.join(".local").join("share")))
+            .map(|data| data.join("opencode").join(FOLDER));
+        let opencode_plugins = set_os("XDG_CONFIG_HOME")
+            .map(PathBuf::from)
+            .or_else(|| home.as_ref().map(|h| h.join(".config")))
+            .map(|config| config.join("opencode").join("plugins"));
+        let run_by_opencode = set("OPENCODE").is_some_and(|v| v.trim() == "1")
+            && set_os("CLAUDE_PLUGIN_ROOT").is_none();
         let dir = set_os("COMPACT_GUARDIAN_DIR")
             .map(PathBuf::from)
             .or_else(|| codex_dir.clone().filter(|_| run_by_codex))
+            .or_else(|| opencode_dir.clone().filter(|_| run_by_opencode))
             .or_else(|| claude_root.as_ref().map(|root| root.join(FOLDER)));
         let flag = |k: &str| {
             set(k).map(|v| {
@@ -113,6 +135,9 @@ impl Config {
             codex_dir,
             claude_root,
             codex_home,
+            opencode_dir,
+            run_by_opencode,
+            opencode_plugins,
             ttl,
             scan_bytes,
             budget: budget.min(MAX_BUDGET),
@@ -186,6 +211,53 @@ mod tests {
         assert_eq!(
             cfg(&[claude]).dir,
             Some(PathBuf::from("/home/u/.claude/compact-guardian"))
+        );
+    }
+
+    #[test]
+    fn opencode_keeps_its_folder_beside_its_sessions() {
+        let oc = ("OPENCODE", "1");
+        let c = cfg(&[oc]);
+        assert!(c.run_by_opencode);
+        assert_eq!(
+            c.dir,
+            Some(PathBuf::from(
+                "/home/u/.local/share/opencode/compact-guardian"
+            ))
+        );
+        assert_eq!(
+            cfg(&[oc, ("XDG_DATA_HOME", "/d")]).dir,
+            Some(PathBuf::from("/d/opencode/compact-guardian"))
+        );
+        assert_eq!(
+            cfg(&[oc, ("COMPACT_GUARDIAN_DIR", "/g")]).dir,
+            Some(PathBuf::from("/g"))
+        );
+        // A Claude Code (or Codex) hook started from inside OpenCode's shell is that client's.
+        let claude = (
+            "CLAUDE_PLUGIN_ROOT",
+            "/home/u/.claude/plugins/cache/m/compact-guardian/1",
+        );
+        let c = cfg(&[oc, claude]);
+        assert!(!c.run_by_opencode);
+        assert_eq!(
+            c.dir,
+            Some(PathBuf::from("/home/u/.claude/compact-guardian"))
+        );
+        assert!(!cfg(&[("OPENCODE", "0")]).run_by_opencode);
+        assert_eq!(
+            cfg(&[]).opencode_dir,
+            Some(PathBuf::from(
+                "/home/u/.local/share/opencode/compact-guardian"
+            ))
+        );
+        assert_eq!(
+            cfg(&[]).opencode_plugins,
+            Some(PathBuf::from("/home/u/.config/opencode/plugins"))
+        );
+        assert_eq!(
+            cfg(&[("XDG_CONFIG_HOME", "/x")]).opencode_plugins,
+            Some(PathBuf::from("/x/opencode/plugins"))
         );
     }
 

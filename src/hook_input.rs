@@ -7,6 +7,7 @@
 //! memory stays bounded. Only the structure around the strings is capped (`MAX_KEPT`).
 
 use crate::json::{LStr, repair_line};
+use crate::record::Format;
 use anyhow::{Result, bail};
 use serde::Deserialize;
 use std::io::Read;
@@ -39,6 +40,12 @@ pub struct HookInput {
     /// `agent_id`: set when the hook fires inside a subagent (Claude Code 2.1.x), whose context
     /// is not the main conversation's.
     pub agent_id: Option<String>,
+    /// `client`: the client that ran the hook, when it says so (the OpenCode plugin sends
+    /// `"opencode"`; Claude Code and Codex send nothing and are told apart by their transcripts).
+    pub client: Option<Format>,
+    /// `compaction_id` (OpenCode): the id of the user message that holds the compaction the
+    /// model's context now starts from; what is restored is bound to it.
+    pub compaction_id: Option<String>,
 }
 
 #[derive(Deserialize, Default)]
@@ -62,6 +69,10 @@ struct Raw<'a> {
     compact_summary: LStr<'a>,
     #[serde(borrow)]
     agent_id: LStr<'a>,
+    #[serde(borrow)]
+    client: LStr<'a>,
+    #[serde(borrow)]
+    compaction_id: LStr<'a>,
 }
 
 /// Reads and parses hook input from `input`, in bounded memory whatever its size.
@@ -153,6 +164,12 @@ pub fn parse(bytes: &[u8]) -> Result<HookInput> {
         source: raw.source.non_blank().map(str::to_owned),
         compact_summary: own(&raw.compact_summary),
         agent_id: raw.agent_id.non_blank().map(str::to_owned),
+        // Named at the edge: code past here asks the enum, never the string.
+        client: match raw.client.get() {
+            Some("opencode") => Some(Format::OpenCode),
+            _ => None,
+        },
+        compaction_id: raw.compaction_id.non_blank().map(str::to_owned),
     })
 }
 
@@ -181,6 +198,16 @@ mod tests {
         let h = parse(br#"{"session_id":"abc","transcript_path":"/t.jsonl","cwd":"/w","hook_event_name":"PreCompact","trigger":"manual","custom_instructions":"focus on tests"}"#).unwrap();
         assert_eq!(h.session_id.as_deref(), Some("abc"));
         assert_eq!(h.custom_instructions.as_deref(), Some("focus on tests"));
+    }
+
+    #[test]
+    fn the_opencode_plugin_names_its_client_and_compaction() {
+        let h = parse(br#"{"session_id":"ses_1","client":"opencode","compaction_id":"msg_9"}"#)
+            .unwrap();
+        assert_eq!(h.client, Some(Format::OpenCode));
+        assert_eq!(h.compaction_id.as_deref(), Some("msg_9"));
+        let h = parse(br#"{"session_id":"s","client":"vim","compaction_id":" "}"#).unwrap();
+        assert_eq!((h.client, h.compaction_id), (None, None));
     }
 
     #[test]

@@ -1,5 +1,6 @@
 //! Where the plugin is installed and what it keeps on disk, client by client, for `status`
-//! (issue #39): whether Claude Code and Codex list it as installed, the copies of it in each
+//! (issue #39): whether Claude Code and Codex list it as installed (and whether OpenCode's
+//! plugins folder holds its plugin, issue #43), the copies of it in each
 //! client's plugin cache, its data folders (the binary, the provisioning log, a source build's
 //! caches), the snapshot folder, Codex's `config.toml` entries and how many of its hooks Codex
 //! trusts. Reads only; every file may be missing, damaged or planted, and then counts as absent.
@@ -18,7 +19,7 @@ const MAX_CONFIG_BYTES: u64 = 4 * 1024 * 1024;
 /// One client's view of the plugin.
 #[derive(Debug, Default)]
 pub struct Client {
-    /// "Claude Code" or "Codex".
+    /// "Claude Code", "Codex" or "OpenCode".
     pub name: &'static str,
     /// Its config root (`~/.claude`, `$CLAUDE_CONFIG_DIR`; `~/.codex`, `$CODEX_HOME`).
     pub root: PathBuf,
@@ -158,6 +159,36 @@ const CODEX_EVENTS: &[&str] = &[
     "SubagentStart",
     "SubagentStop",
 ];
+
+/// OpenCode's view: the plugin file in its global plugins folder (`plugins`, D054) and the
+/// snapshot folder under its data folder (`data_folder`, D053). OpenCode has no registry of
+/// installed plugins: the file being there is what installs it.
+pub fn opencode(plugins: &Path, data_folder: &Path) -> Client {
+    let file = plugins.join(format!("{PLUGIN}.js"));
+    let mut installed = Vec::new();
+    let mut files = Vec::new();
+    if let Ok(meta) = std::fs::symlink_metadata(&file)
+        && meta.is_file()
+    {
+        installed.push(file.display().to_string());
+        files.push(("plugin".into(), file, meta.len()));
+    }
+    if data_folder.is_dir() {
+        files.push((
+            "snapshot folder".into(),
+            data_folder.to_path_buf(),
+            size(data_folder),
+        ));
+    }
+    Client {
+        name: "OpenCode",
+        root: plugins.parent().unwrap_or(plugins).to_path_buf(),
+        installed,
+        files,
+        config_entries: Vec::new(),
+        hooks: None,
+    }
+}
 
 /// How many hook handlers of a hooks.json Codex lists.
 fn codex_hooks(hooks: &Value) -> usize {
@@ -343,6 +374,24 @@ trusted_hash = "sha256:bb"
 [hooks.state."other@market:hooks/hooks.json:pre_compact:0:0"]
 trusted_hash = "sha256:cc"
 "#;
+
+    #[test]
+    fn opencode_is_installed_by_its_plugin_file() {
+        let tmp = tempfile::tempdir().unwrap();
+        let plugins = tmp.path().join("config/opencode/plugins");
+        let data = tmp.path().join("data/opencode/compact-guardian");
+        let c = opencode(&plugins, &data);
+        assert!(!c.anything(), "{c:?}");
+        std::fs::create_dir_all(&plugins).unwrap();
+        std::fs::write(plugins.join("compact-guardian.js"), "export const X = 1").unwrap();
+        std::fs::create_dir_all(&data).unwrap();
+        std::fs::write(data.join("compact-guardian-history.json"), "[]").unwrap();
+        let c = opencode(&plugins, &data);
+        assert_eq!(c.installed.len(), 1);
+        let what: Vec<&str> = c.files.iter().map(|(w, _, _)| w.as_str()).collect();
+        assert_eq!(what, ["plugin", "snapshot folder"]);
+        assert_eq!(c.root, tmp.path().join("config/opencode"));
+    }
 
     #[test]
     fn codex_config_entries_and_trust_are_read_as_codex_writes_them() {

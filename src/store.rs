@@ -54,6 +54,13 @@ pub const DEFERRED_TTL: Duration = Duration::from_secs(24 * 60 * 60);
 /// Corrections waiting for the model (hidden: stale ones are removed like any other leftover).
 const CORRECTIONS_PREFIX: &str = ".compact-snapshot-corrections-";
 
+/// What an OpenCode session's model is given after its newest compaction, bound to that
+/// compaction: read again by every request until the next one, by any OpenCode process (D052).
+const CONTEXT_PREFIX: &str = ".compact-snapshot-context-";
+/// How long such a context is kept: a session may be resumed days after its last compaction,
+/// and the file is at most a snapshot and its corrections.
+pub const CONTEXT_TTL: Duration = Duration::from_secs(30 * 24 * 60 * 60);
+
 /// Corrections waiting for the model, and the line that tells the user, if the user has not
 /// been told yet (an automatic compaction in Claude Code shows no PostCompact output).
 #[derive(Debug, Clone, PartialEq, Eq, serde::Serialize, serde::Deserialize)]
@@ -174,8 +181,12 @@ impl Store {
             if platform::refuse(&meta).is_some() {
                 continue;
             }
-            let stale = self.is_stale(meta.modified().ok(), now)
-                && !self.kept_for_deferred_restore(name, meta.modified().ok(), now);
+            let stale = if name.starts_with(CONTEXT_PREFIX) {
+                older_than(meta.modified().ok(), CONTEXT_TTL, now)
+            } else {
+                self.is_stale(meta.modified().ok(), now)
+                    && !self.kept_for_deferred_restore(name, meta.modified().ok(), now)
+            };
             if stale && fs::remove_file(entry.path()).is_ok() {
                 removed += 1;
             }
@@ -290,13 +301,7 @@ impl Store {
     }
 
     fn is_stale(&self, modified: Option<SystemTime>, now: SystemTime) -> bool {
-        let Some(modified) = modified else {
-            return true;
-        };
-        match now.duration_since(modified) {
-            Ok(age) => age > self.ttl,
-            Err(future) => future.duration() > FUTURE_SLACK,
-        }
+        older_than(modified, self.ttl, now)
     }
 
     fn ensure_dir(&self) -> Result<()> {
@@ -455,6 +460,29 @@ impl Snapshots {
     pub(crate) fn drop_corrections(&self) {
         let _ = remove_ours(&self.store.dir.join(self.corrections_name()));
         let _ = remove_ours(&self.deferred_marker());
+    }
+
+    /// The name of the context this (OpenCode) session's model is given until its next
+    /// compaction.
+    fn context_name(&self) -> String {
+        format!("{CONTEXT_PREFIX}{}.json", self.id())
+    }
+
+    /// Keeps `bytes` as the context this session's model is given until its next compaction
+    /// (OpenCode, D052): replaced whole, atomically.
+    pub(crate) fn save_context(&self, bytes: &[u8]) -> Result<PathBuf> {
+        self.store.write_file(&self.context_name(), bytes)
+    }
+
+    /// The context kept by [`Snapshots::save_context`], if it is ours and at most `max` bytes.
+    pub(crate) fn read_context(&self, max: u64) -> Option<Vec<u8>> {
+        read_ours(&self.store.dir.join(self.context_name()), max)
+    }
+
+    /// Whether something sits at the session's snapshot path (fresh or not, ours or not: taking
+    /// it decides).
+    pub(crate) fn snapshot_present(&self) -> bool {
+        fs::symlink_metadata(self.path()).is_ok()
     }
 
     /// Keeps `bytes` as this session's digest (see [`crate::audit`]).
@@ -662,6 +690,18 @@ impl Snapshots {
         };
         print(&text).context("could not print the snapshot")?;
         Ok(Taken::Printed)
+    }
+}
+
+/// Whether a file modified at `modified` is older than `ttl` (or has no time, or one too far in
+/// the future to trust).
+fn older_than(modified: Option<SystemTime>, ttl: Duration, now: SystemTime) -> bool {
+    let Some(modified) = modified else {
+        return true;
+    };
+    match now.duration_since(modified) {
+        Ok(age) => age > ttl,
+        Err(future) => future.duration() > FUTURE_SLACK,
     }
 }
 

@@ -29,6 +29,11 @@ impl Hook {
             .and_then(|p| crate::transcript::format_of(std::path::Path::new(p)))
             == Some(Format::Codex)
     }
+
+    /// Whether the OpenCode plugin ran this hook (its input says so).
+    pub fn from_opencode(&self) -> bool {
+        self.input.client == Some(Format::OpenCode)
+    }
 }
 
 /// Reads the hook JSON from `input`. Fails only when there is no usable input or session id.

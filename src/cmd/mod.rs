@@ -3,6 +3,7 @@
 mod audit;
 mod correct;
 mod hook;
+mod opencode;
 mod preview;
 mod restore;
 mod save;
@@ -118,6 +119,17 @@ pub fn run(args: Vec<OsString>) -> ExitCode {
                 Ok((false, ())) => Exit::NotProtected,
                 Err(e) => {
                     say(&format!("compact-guardian status: {e:#}"));
+                    Exit::Failed
+                }
+            }
+            .into()
+        }
+        Command::InstallOpencode { dir } => {
+            let mut out = std::io::stdout().lock();
+            match opencode::install(dir, &cfg, &mut out).and_then(|()| Ok(out.flush()?)) {
+                Ok(()) => Exit::Done,
+                Err(e) => {
+                    say(&format!("compact-guardian install-opencode: {e:#}"));
                     Exit::Failed
                 }
             }

@@ -33,6 +33,10 @@ pub fn restore(
 ) -> Result<()> {
     let started = Instant::now();
     let hook = hook::begin(input, cfg)?;
+    if hook.from_opencode() {
+        // OpenCode asks at every request after a compaction, naming it (D052).
+        return super::opencode::restore(&hook, cfg, deadline, out);
+    }
     if hook.input.source.as_deref() == Some("resume") && !resumes_a_deferred_restore(&hook) {
         return Ok(()); // a resumed session is no compaction (Claude Code, or nothing waiting)
     }

@@ -64,9 +64,10 @@ pub fn save(input: impl Read, cfg: &Config, deadline: Instant, out: &mut impl Wr
         }
     };
     // Codex does not pass PreCompact output to its summarizer (it would only be shown to the
-    // user, as noise): steer Claude Code only.
+    // user, as noise): steer Claude Code, and OpenCode, whose plugin appends it to the
+    // summarizer's prompt.
     if cfg.steer
-        && built.stats.format == Format::ClaudeCode
+        && matches!(built.stats.format, Format::ClaudeCode | Format::OpenCode)
         && let Some(d) = directive(&built.extraction)
     {
         out.write_all(d.as_bytes())
@@ -132,7 +133,8 @@ fn digest(ex: &Extraction, format: Format, saved: bool) -> Digest {
         files: ex.files_changed.clone(),
         client: Some(match format {
             Format::Codex => "codex".to_owned(),
-            _ => "claude".to_owned(),
+            Format::OpenCode => "opencode".to_owned(),
+            Format::ClaudeCode => "claude".to_owned(),
         }),
     }
     .bounded()

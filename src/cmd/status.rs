@@ -1,7 +1,8 @@
 //! `status`: is it working? The binary in use, the snapshot folder, when each hook last ran, the
 //! last compactions with what was protected and what the summary dropped (issue #19), and, client
 //! by client, whether the plugin is installed, whether Codex trusts its hooks, and everything of
-//! it left on disk (issue #39).
+//! it left on disk (issue #39). Run from OpenCode it speaks of OpenCode: its plugin first, its
+//! plugin's steps (issue #43).
 
 use crate::config::Config;
 use crate::history::{self, Entry, Outcome};
@@ -28,6 +29,10 @@ pub fn status(cfg: &Config, json: bool, out: &mut impl Write) -> Result<bool> {
     let clients: Vec<Client> = [
         cfg.claude_root.as_deref().map(installs::claude),
         cfg.codex_home.as_deref().map(installs::codex),
+        cfg.opencode_plugins
+            .as_deref()
+            .zip(cfg.opencode_dir.as_deref())
+            .map(|(plugins, data)| installs::opencode(plugins, data)),
     ]
     .into_iter()
     .flatten()
@@ -61,10 +66,17 @@ pub fn status(cfg: &Config, json: bool, out: &mut impl Write) -> Result<bool> {
         }),
         last(|e| e.audited.then(|| e.audit_time.unwrap_or(e.time))),
     );
+    let plugin = cfg.run_by_opencode.then(|| opencode_plugin(cfg));
     if json {
         let v = json!({
             "version": version,
             "binary": binary,
+            "opencode": {
+                "run_by_opencode": cfg.run_by_opencode,
+                "plugin": plugin.as_ref().and_then(|p| p.as_ref().map(|(path, _)| path.display().to_string())),
+                "plugin_version": plugin.as_ref().and_then(|p| p.as_ref().and_then(|(_, v)| v.clone())),
+                "folder": cfg.opencode_dir,
+            },
             "snapshot_folder": {"path": folder, "usable": problem.is_none(), "problem": problem},
             "last_run": {"save": save, "restore": restore, "audit": audit},
             "ignored_settings": cfg.ignored,
@@ -76,6 +88,9 @@ pub fn status(cfg: &Config, json: bool, out: &mut impl Write) -> Result<bool> {
         return Ok(healthy);
     }
     writeln!(out, "compact-guardian {version} ({})", shown(&binary))?;
+    if let Some(plugin) = &plugin {
+        opencode_plugin_line(plugin.as_ref(), cfg, out)?;
+    }
     match (&folder, &problem) {
         (Some(f), None) if !f.exists() => writeln!(
             out,
@@ -96,13 +111,24 @@ pub fn status(cfg: &Config, json: bool, out: &mut impl Write) -> Result<bool> {
         writeln!(out, "Ignored setting: {}", shown(i))?;
     }
     let when = |t: Option<u64>| t.map_or("never".to_owned(), time_of);
-    writeln!(
-        out,
-        "Hooks last ran: save {}; restore {}; audit {}",
-        when(save),
-        when(restore),
-        when(audit)
-    )?;
+    if cfg.run_by_opencode {
+        // OpenCode has no hooks of its own name: its plugin runs save before the summary and
+        // restore, which audits, after it.
+        writeln!(
+            out,
+            "Plugin last ran: save (before a summary) {}; restore and audit (after it) {}",
+            when(save),
+            when(restore.max(audit))
+        )?;
+    } else {
+        writeln!(
+            out,
+            "Hooks last ran: save {}; restore {}; audit {}",
+            when(save),
+            when(restore),
+            when(audit)
+        )?;
+    }
     if !unprotected.is_empty() {
         writeln!(
             out,
@@ -121,6 +147,7 @@ pub fn status(cfg: &Config, json: bool, out: &mut impl Write) -> Result<bool> {
         }
     }
     codex_folder(cfg, folder.as_ref(), out)?;
+    opencode_folder(cfg, folder.as_ref(), out)?;
     for c in &clients {
         client_text(c, out)?;
     }
@@ -189,6 +216,51 @@ fn client_text(c: &Client, out: &mut impl Write) -> Result<()> {
     Ok(())
 }
 
+/// The OpenCode plugin in OpenCode's plugins folder, and the version it was written for.
+fn opencode_plugin(cfg: &Config) -> Option<(PathBuf, Option<String>)> {
+    let path = cfg
+        .opencode_plugins
+        .as_ref()?
+        .join(super::opencode::PLUGIN_FILE);
+    let text = std::fs::read_to_string(&path).ok()?;
+    let version = text.lines().find_map(|l| {
+        l.strip_prefix("const VERSION = \"")
+            .and_then(|v| v.strip_suffix('"'))
+            .map(str::to_owned)
+    });
+    Some((path, version))
+}
+
+/// Inside OpenCode: whether its plugin is installed, for this binary's version.
+fn opencode_plugin_line(
+    plugin: Option<&(PathBuf, Option<String>)>,
+    cfg: &Config,
+    out: &mut impl Write,
+) -> Result<()> {
+    let version = env!("CARGO_PKG_VERSION");
+    match plugin {
+        Some((path, Some(v))) if v == version => {
+            writeln!(out, "OpenCode plugin: {}", shown(&path.display()))?
+        }
+        Some((path, v)) => writeln!(
+            out,
+            "OpenCode plugin: {} (written for {}; run 'compact-guardian install-opencode' to match this binary)",
+            shown(&path.display()),
+            v.as_deref().map_or("an unknown version".to_owned(), shown)
+        )?,
+        None => writeln!(
+            out,
+            "OpenCode plugin: NOT found in {}: OpenCode's compactions are not protected unless another config loads it (run 'compact-guardian install-opencode')",
+            cfg.opencode_plugins
+                .as_ref()
+                .map_or("OpenCode's plugins folder".to_owned(), |d| shown(
+                    &d.display()
+                ))
+        )?,
+    }
+    Ok(())
+}
+
 /// One client in `status --json` (paths as text, whatever their bytes).
 fn client_json(c: &Client) -> serde_json::Value {
     json!({
@@ -208,6 +280,27 @@ fn megabytes(bytes: u64) -> String {
     } else {
         format!("{:.1} MB", bytes as f64 / 1e6)
     }
+}
+
+/// OpenCode sessions keep their folder under OpenCode's data folder: outside OpenCode, when that
+/// is not the folder shown and holds a history, one line says where it is and how to see it.
+fn opencode_folder(cfg: &Config, shown_dir: Option<&PathBuf>, out: &mut impl Write) -> Result<()> {
+    let Some(dir) = cfg
+        .opencode_dir
+        .as_ref()
+        .filter(|d| !cfg.run_by_opencode && Some(*d) != shown_dir)
+    else {
+        return Ok(());
+    };
+    let n = history::read(&Store::new(dir.clone(), cfg.ttl)).len();
+    if n > 0 {
+        writeln!(
+            out,
+            "OpenCode sessions: {n} compactions recorded in {} (OPENCODE=1 compact-guardian status shows them)",
+            shown(&dir.display())
+        )?;
+    }
+    Ok(())
 }
 
 /// Codex sessions keep their folder under Codex's home: when that is not the folder shown and

@@ -1,0 +1,393 @@
+// compact-guardian for OpenCode: after OpenCode compacts a session, the model knows what it was
+// doing. This file is the whole plugin; the work is done by the compact-guardian binary, which it
+// runs. Install: `compact-guardian install-opencode` (writes this file into
+// ~/.config/opencode/plugins/), or copy this file there. README: "OpenCode".
+//
+// What it does, at OpenCode's hooks:
+// - experimental.session.compacting (before the summary): hands the binary the newest part of the
+//   session (read newest first through OpenCode's API, bounded: see exportSession) and appends
+//   the binary's directive to the summarizer's prompt; the binary keeps a snapshot.
+// - session.compacted, and every request after a compaction (experimental.chat.messages
+//   .transform): the binary restores the snapshot once per compaction, with what the summary got
+//   wrong at its top, and keeps it on disk bound to that compaction; the plugin puts it right
+//   after the summary in every request until the next compaction (OpenCode stores nothing a
+//   transform adds, so it is added each time; a new OpenCode process reads it back from disk).
+//   The summarizer's own request is left alone.
+// Fail open: a missing binary, an answer it cannot read or any error leaves the session as
+// OpenCode made it, and says why in one line (OpenCode's log, and a toast in the TUI).
+
+import { spawn } from "node:child_process"
+import { existsSync, mkdtempSync, rmSync, writeFileSync } from "node:fs"
+import { homedir, tmpdir } from "node:os"
+import { join } from "node:path"
+
+// Every export of a plugin file must be a plugin function (OpenCode 1.18 refuses the file
+// otherwise): the constants below stay unexported.
+/** The compact-guardian version this plugin was written for (`status` reads it). */
+const VERSION = "0.2.0-dev"
+/** The binary that installed this file (`compact-guardian install-opencode` writes its path). */
+const INSTALLED_BINARY = null
+
+/** Messages read per request to OpenCode's API, newest first (OpenCode pages its own by 50). */
+const PAGE = 50
+/** Reading stops once this many prompts the user typed are in, and MIN_BYTES were written... */
+const WANTED_PROMPTS = 6
+const MIN_BYTES = 2 * 1024 * 1024
+/** ...or at this many bytes, or this much time, whichever comes first. */
+const MAX_BYTES = 32 * 1024 * 1024
+const DEADLINE_MS = 1500
+/** How much of one text (a prompt, a reply, the summary) is written. */
+const TEXT_CHARS = 32 * 1024
+/** A tool's output: its head and its tail (a test runner's verdict is at the end). */
+const OUTPUT_HEAD = 6 * 1024
+const OUTPUT_TAIL = 2 * 1024
+/** The tool inputs the binary reads, and how much of each. */
+const INPUT_KEYS = {
+  command: 1024,
+  filePath: 1024,
+  patchText: 32 * 1024,
+  pattern: 400,
+  path: 1024,
+  url: 400,
+  query: 400,
+  description: 400,
+}
+/** A binary run longer than this is ended (its own watchdog ends it well before). */
+const RUN_TIMEOUT_MS = 15000
+
+export const CompactGuardian = async ({ client, directory }, options = {}) => {
+  const binary = findBinary(options)
+  /** COMPACT_GUARDIAN_DEBUG=1: how each excerpt was read, in OpenCode's log. */
+  const debug = !["", "0", "false", "no", "off"].includes((process.env.COMPACT_GUARDIAN_DEBUG ?? "").trim().toLowerCase())
+  /** Sessions whose summarizer runs now: its copy of the messages passes the transform once. */
+  const summarizing = new Set()
+  /** `${session}\n${compaction}` -> the context the model gets in that stretch (or null). */
+  const contexts = new Map()
+  let toldNoBinary = false
+
+  const log = async (message, level = "warn") => {
+    try {
+      await client.app.log({ body: { service: "compact-guardian", level, message } })
+    } catch {}
+  }
+  const tell = async (message, variant) => {
+    await log(message, variant === "error" ? "error" : "info")
+    try {
+      await client.tui.showToast({ body: { message, variant } })
+    } catch {}
+  }
+
+  /** Runs `compact-guardian <sub>` with `input` as its JSON stdin. */
+  const run = async (sub, input) => {
+    if (!binary) {
+      if (!toldNoBinary) {
+        toldNoBinary = true
+        await tell(
+          "compact-guardian: no binary found (cargo install compact-guardian, or set COMPACT_GUARDIAN_BIN): compactions are NOT protected",
+          "error",
+        )
+      }
+      return null
+    }
+    const r = await spawnJson(binary, sub, input)
+    if (r.error) {
+      await log(`compact-guardian: could not run ${binary}: ${r.error}`)
+      return null
+    }
+    if (r.stderr.trim()) await log(r.stderr.trim().split("\n")[0])
+    return r.stdout
+  }
+
+  /** Writes the newest part of the session as an excerpt the binary reads; the caller removes
+   * the folder. */
+  const exportSession = async (sessionID) => {
+    const started = Date.now()
+    const newestFirst = []
+    let bytes = 0
+    let prompts = 0
+    let before
+    let complete = false
+    let trigger
+    let messages = 0
+    let pages = 0
+    for (;;) {
+      const query = before ? { limit: PAGE, before } : { limit: PAGE }
+      const r = await client.session.messages({ path: { id: sessionID }, query })
+      if (!Array.isArray(r?.data)) throw new Error("OpenCode did not list the session's messages")
+      pages++
+      messages += r.data.length
+      for (let i = r.data.length - 1; i >= 0; i--) {
+        const m = r.data[i]
+        const lines = messageLines(m)
+        for (let j = lines.length - 1; j >= 0; j--) {
+          newestFirst.push(lines[j])
+          bytes += lines[j].length + 1
+        }
+        if (m?.info?.role === "user" && lines.some((l) => l.startsWith('{"opencode":"user"') && !l.includes('"synthetic":true'))) prompts++
+        const compaction = m?.parts?.find((p) => p?.type === "compaction")
+        if (compaction && trigger === undefined) trigger = compaction.auto ? "auto" : "manual"
+      }
+      before = r.response?.headers?.get?.("x-next-cursor")
+      if (!before || r.data.length === 0) {
+        complete = true
+        break
+      }
+      if ((prompts >= WANTED_PROMPTS && bytes >= MIN_BYTES) || bytes >= MAX_BYTES) break
+      if (Date.now() - started > DEADLINE_MS) break
+    }
+    let todos = null
+    try {
+      const t = await client.session.todo({ path: { id: sessionID } })
+      if (Array.isArray(t?.data)) todos = t.data
+    } catch {}
+    const header = JSON.stringify({ opencode: "session", version: 1, session: sessionID, directory, complete })
+    const lines = [header, ...newestFirst.reverse()]
+    if (todos) lines.push(JSON.stringify({ opencode: "todos", todos: todos.map((t) => ({ content: cut(t?.content, 1024), status: t?.status, priority: t?.priority })) }))
+    const dir = mkdtempSync(join(tmpdir(), "compact-guardian-"))
+    const file = join(dir, "excerpt.jsonl")
+    writeFileSync(file, lines.join("\n") + "\n", { mode: 0o600 })
+    if (debug) {
+      await log(
+        `compact-guardian: excerpt of ${messages} messages (${pages} pages, ${prompts} typed prompts, ${bytes} bytes) in ${Date.now() - started} ms; ${complete ? "the whole session" : "stopped before its start"}`,
+        "debug",
+      )
+    }
+    return { dir, file, trigger }
+  }
+
+  /** The context the model gets after compaction `compactionID` of `sessionID`: restored once
+   * by the binary (which keeps it on disk), then the same for every request of the stretch. */
+  const contextFor = (sessionID, compactionID, summary) => {
+    const key = `${sessionID}\n${compactionID}`
+    if (!contexts.has(key)) contexts.set(key, restore(sessionID, compactionID, summary).catch(async (e) => {
+      await log(`compact-guardian: restore failed: ${e?.message ?? e}`)
+      return null
+    }))
+    return contexts.get(key)
+  }
+
+  const restore = async (sessionID, compactionID, summary) => {
+    const input = {
+      session_id: sessionID,
+      client: "opencode",
+      hook_event_name: "SessionStart",
+      source: "compact",
+      compaction_id: compactionID,
+      compact_summary: summary ?? "",
+      cwd: directory,
+    }
+    let answer = parseAnswer(await run("restore", input))
+    if (answer?.needTranscript) {
+      // No snapshot and nothing given for this compaction yet: rebuilt from the session.
+      const excerpt = await exportSession(sessionID)
+      try {
+        answer = parseAnswer(await run("restore", { ...input, transcript_path: excerpt.file }))
+      } finally {
+        rmSync(excerpt.dir, { recursive: true, force: true })
+      }
+    }
+    if (typeof answer?.systemMessage === "string") await tell(answer.systemMessage, "info")
+    const context = answer?.hookSpecificOutput?.additionalContext
+    return typeof context === "string" && context ? context : null
+  }
+
+  return {
+    "experimental.session.compacting": async (input, output) => {
+      const sessionID = input?.sessionID
+      if (!sessionID) return
+      summarizing.add(sessionID)
+      let excerpt
+      try {
+        excerpt = await exportSession(sessionID)
+        const steer = await run("save", {
+          session_id: sessionID,
+          transcript_path: excerpt.file,
+          cwd: directory,
+          hook_event_name: "PreCompact",
+          trigger: excerpt.trigger,
+        })
+        if (steer?.trim() && Array.isArray(output?.context)) output.context.push(steer.trim())
+      } catch (e) {
+        await log(`compact-guardian: this compaction was NOT protected: ${e?.message ?? e}`)
+      } finally {
+        if (excerpt) rmSync(excerpt.dir, { recursive: true, force: true })
+      }
+    },
+
+    "experimental.chat.messages.transform": async (_input, output) => {
+      try {
+        const messages = output?.messages
+        if (!Array.isArray(messages) || messages.length === 0) return
+        const sessionID = messages[0]?.info?.sessionID
+        if (!sessionID) return
+        if (summarizing.delete(sessionID)) return // the summarizer's own copy of the history
+        // After a compaction OpenCode sends the compaction's user message first, then its summary.
+        const first = messages[0]
+        if (first.info.role !== "user" || !first.parts?.some((p) => p?.type === "compaction")) return
+        const at = messages.findIndex(
+          (m) => m?.info?.role === "assistant" && m.info.summary === true && m.info.parentID === first.info.id,
+        )
+        if (at < 0) return
+        const context = await contextFor(sessionID, first.info.id, summaryText(messages[at]))
+        if (context) messages.splice(at + 1, 0, injected(first, messages[at], context))
+      } catch (e) {
+        await log(`compact-guardian: the snapshot was not added to this request: ${e?.message ?? e}`)
+      }
+    },
+
+    event: async ({ event }) => {
+      const sessionID = event?.properties?.sessionID
+      if (!sessionID) return
+      if (event.type === "session.error") summarizing.delete(sessionID)
+      if (event.type !== "session.compacted") return
+      summarizing.delete(sessionID)
+      try {
+        // Restored now, in the process that compacted, so that the snapshot is bound to this
+        // compaction however late the next request comes (a manual compaction waits for the user).
+        const r = await client.session.messages({ path: { id: sessionID }, query: { limit: 10 } })
+        const ms = Array.isArray(r?.data) ? r.data : []
+        const summary = ms.findLast((m) => m?.info?.role === "assistant" && m.info.summary === true && m.info.finish && !m.info.error)
+        if (!summary?.info?.parentID) return
+        await contextFor(sessionID, summary.info.parentID, summaryText(summary))
+      } catch (e) {
+        await log(`compact-guardian: could not restore after the compaction: ${e?.message ?? e}`)
+      }
+    },
+  }
+}
+
+
+/** The binary: the plugin option `binary`, $COMPACT_GUARDIAN_BIN, the one that installed this
+ * file, then `compact-guardian` on PATH or in ~/.cargo/bin. */
+function findBinary(options) {
+  const exe = process.platform === "win32" ? ".exe" : ""
+  const given = [options?.binary, process.env.COMPACT_GUARDIAN_BIN].find((b) => typeof b === "string" && b.trim())
+  if (given) return given
+  if (INSTALLED_BINARY && existsSync(INSTALLED_BINARY)) return INSTALLED_BINARY
+  const onPath = typeof Bun !== "undefined" ? Bun.which("compact-guardian") : null
+  if (onPath) return onPath
+  const cargo = join(process.env.CARGO_HOME || join(homedir(), ".cargo"), "bin", `compact-guardian${exe}`)
+  return existsSync(cargo) ? cargo : null
+}
+
+/** Runs `binary sub` with `input` as JSON on stdin: its stdout and stderr, or why it could not. */
+function spawnJson(binary, sub, input) {
+  return new Promise((resolve) => {
+    let child
+    try {
+      child = spawn(binary, [sub], {
+        stdio: ["pipe", "pipe", "pipe"],
+        // OpenCode's own mark: the binary keeps OpenCode sessions in OpenCode's data folder.
+        env: { ...process.env, OPENCODE: "1" },
+        windowsHide: true,
+      })
+    } catch (e) {
+      resolve({ error: e?.message ?? String(e) })
+      return
+    }
+    const out = []
+    const err = []
+    const timer = setTimeout(() => child.kill("SIGKILL"), RUN_TIMEOUT_MS)
+    child.stdout.on("data", (d) => out.push(d))
+    child.stderr.on("data", (d) => err.push(d))
+    child.on("error", (e) => {
+      clearTimeout(timer)
+      resolve({ error: e?.message ?? String(e) })
+    })
+    child.on("close", () => {
+      clearTimeout(timer)
+      resolve({ stdout: Buffer.concat(out).toString("utf8"), stderr: Buffer.concat(err).toString("utf8") })
+    })
+    child.stdin.on("error", () => {})
+    child.stdin.end(JSON.stringify(input))
+  })
+}
+
+function parseAnswer(stdout) {
+  if (!stdout?.trim()) return null
+  try {
+    return JSON.parse(stdout)
+  } catch {
+    return null
+  }
+}
+
+/** One message as excerpt lines, oldest part first (the format: src/record/opencode.rs). */
+function messageLines(m) {
+  const info = m?.info
+  const parts = Array.isArray(m?.parts) ? m.parts : []
+  if (!info) return []
+  const out = []
+  const texts = (keep) => parts.filter((p) => p?.type === "text" && !p.ignored && typeof p.text === "string" && keep(p)).map((p) => p.text)
+  if (info.role === "assistant" && info.summary === true) {
+    // A compaction's summary: one boundary, once it finished.
+    if (info.finish && !info.error) out.push({ opencode: "summary", message: info.id, text: cut(texts(() => true).join("\n\n"), TEXT_CHARS) })
+    return out.map((o) => JSON.stringify(o))
+  }
+  if (info.role === "user") {
+    const typed = texts((p) => !p.synthetic).join("\n\n")
+    for (const p of parts) {
+      if (p?.type === "compaction") out.push({ opencode: "compaction", message: info.id, auto: !!p.auto })
+      if (p?.type === "text" && p.synthetic && !p.ignored && typeof p.text === "string") out.push({ opencode: "user", message: info.id, text: cut(p.text, TEXT_CHARS), synthetic: true })
+    }
+    if (typed.trim()) out.push({ opencode: "user", message: info.id, text: cut(typed, TEXT_CHARS), synthetic: false })
+    return out.map((o) => JSON.stringify(o))
+  }
+  for (const p of parts) {
+    if (p?.type === "text" && !p.ignored && !p.synthetic && typeof p.text === "string" && p.text.trim()) {
+      out.push({ opencode: "assistant", message: info.id, text: cut(p.text, TEXT_CHARS) })
+    } else if (p?.type === "tool") {
+      const state = p.state ?? {}
+      const input = {}
+      for (const [k, max] of Object.entries(INPUT_KEYS)) if (typeof state.input?.[k] === "string") input[k] = cut(state.input[k], max)
+      if (Array.isArray(state.input?.todos)) input.todos = state.input.todos.slice(0, 1000).map((t) => ({ content: cut(t?.content, 1024), status: t?.status }))
+      out.push({
+        opencode: "tool",
+        message: info.id,
+        call: p.callID,
+        tool: p.tool,
+        status: state.status,
+        input,
+        output: headAndTail(state.output),
+        error: cut(state.error, 1024),
+        exit: state.metadata?.exit,
+      })
+    }
+  }
+  return out.map((o) => JSON.stringify(o))
+}
+
+/** The text of a summary message. */
+function summaryText(m) {
+  return (m?.parts ?? []).filter((p) => p?.type === "text" && typeof p.text === "string").map((p) => p.text.trim()).filter(Boolean).join("\n\n")
+}
+
+/** The message that carries the context, placed right after the summary. */
+function injected(first, summary, text) {
+  const id = `${summary.info.id}-compact-guardian`
+  return {
+    info: { ...first.info, id, time: { created: summary.info.time?.created ?? Date.now() } },
+    parts: [{ id: `prt_${id.slice(4)}`, sessionID: first.info.sessionID, messageID: id, type: "text", text, synthetic: true }],
+  }
+}
+
+/** At most `max` UTF-16 units of `s`, never splitting a surrogate pair; non-strings are dropped. */
+function cut(s, max) {
+  if (typeof s !== "string") return undefined
+  if (s.length <= max) return s
+  let end = max
+  const c = s.charCodeAt(end - 1)
+  if (c >= 0xd800 && c <= 0xdbff) end--
+  return s.slice(0, end)
+}
+
+/** A long output as its head, a line saying how much was left out, and its tail. */
+function headAndTail(s) {
+  if (typeof s !== "string") return undefined
+  if (s.length <= OUTPUT_HEAD + OUTPUT_TAIL) return s
+  let from = s.length - OUTPUT_TAIL
+  const c = s.charCodeAt(from)
+  if (c >= 0xdc00 && c <= 0xdfff) from++
+  const head = cut(s, OUTPUT_HEAD)
+  return `${head}\n[... ${s.length - head.length - (s.length - from)} characters left out ...]\n${s.slice(from)}`
+}

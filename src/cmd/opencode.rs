@@ -1,0 +1,349 @@
+//! `restore` for OpenCode (issue #43): what the plugin (`opencode/compact-guardian.js`) asks after
+//! a compaction and what it reads back.
+//!
+//! OpenCode stores nothing a plugin adds to a request, so the model keeps the snapshot only if the
+//! plugin adds it to every request until the next compaction (D052). The plugin asks this command
+//! at the `session.compacted` event and at the first request it sees after a compaction, naming
+//! the compaction (`compaction_id`, the user message that holds it) and giving its summary
+//! (`compact_summary`, which OpenCode has stored by then). The first ask of a compaction audits
+//! the summary against what `save` protected (as Codex's PostCompact does: same digest, same
+//! corrections), takes the saved snapshot (or, without one, asks for the session to rebuild from),
+//! puts the corrections at its top and keeps the result bound to that compaction in the snapshot
+//! folder. Every later ask for the same compaction, from this OpenCode process or a new one, gets
+//! the same text back and nothing else happens.
+//!
+//! `install-opencode` writes the plugin into OpenCode's plugins folder, with this binary's path in
+//! it (D054).
+//!
+//! The answer is one JSON line: `{"hookSpecificOutput":{"additionalContext": <text>},
+//! "systemMessage": <the user's line, first ask only>}` (the shape Claude Code's SessionStart
+//! reads), or `{"needTranscript":true}` when a rebuild needs the session and the plugin gave none
+//! (it then exports the session and asks again), or nothing (nothing to give).
+
+use super::hook::Hook;
+use crate::audit::{Digest, Evidence, MAX_DIGEST_BYTES, Restored, compare, message};
+use crate::config::Config;
+use crate::corrections;
+use crate::extract::Part;
+use crate::failopen::debug;
+use crate::history::{self, Outcome};
+use crate::pipeline;
+use crate::render::{Meta, Source, WhyRebuilt};
+use crate::store::{Snapshots, Taken};
+use crate::transcript::Limits;
+use anyhow::{Context, Result};
+use serde::{Deserialize, Serialize};
+use std::io::Write;
+use std::path::{Path, PathBuf};
+use std::time::{Instant, SystemTime};
+
+/// The largest bound context read back: a snapshot (at most 30,000 bytes of UTF-8) and its
+/// corrections, in JSON.
+const MAX_CONTEXT_BYTES: u64 = 128 * 1024;
+
+/// What the model is given after one compaction, kept until the next.
+#[derive(Debug, Serialize, Deserialize)]
+struct Bound {
+    /// The compaction it was given for (the id of the user message holding it).
+    compaction: String,
+    /// The snapshot (saved, or rebuilt).
+    snapshot: String,
+    /// What the summary got wrong, put at the snapshot's top.
+    corrections: Option<String>,
+}
+
+impl Bound {
+    /// The text the model reads.
+    fn context(&self) -> String {
+        match &self.corrections {
+            Some(section) => corrections::inserted(&self.snapshot, section),
+            None => self.snapshot.clone(),
+        }
+    }
+}
+
+/// Answers the plugin's ask after a compaction (see the module documentation).
+pub fn restore(hook: &Hook, cfg: &Config, deadline: Instant, out: &mut impl Write) -> Result<()> {
+    let started = Instant::now();
+    let compaction = hook
+        .input
+        .compaction_id
+        .as_deref()
+        .context("the OpenCode plugin named no compaction_id")?;
+    let snaps = hook.snapshots.as_ref().ok();
+    // Given before, for this compaction: the same text, nothing else.
+    if let Some(bound) = snaps.and_then(|s| bound(s, compaction)) {
+        debug(cfg.debug, || {
+            "the context of this compaction was given before: given again".to_owned()
+        });
+        return answer(out, &bound, None);
+    }
+    let transcript = hook.input.transcript_path.as_deref().map(Path::new);
+    if transcript.is_none() && !snaps.is_some_and(Snapshots::snapshot_present) {
+        // Nothing saved to give: only the session can rebuild it, and only the plugin can read
+        // the session. Nothing is taken before it does.
+        writeln!(out, "{}", serde_json::json!({"needTranscript": true}))?;
+        return Ok(out.flush()?);
+    }
+    // The audit (Codex's order: before the restore, which carries its corrections).
+    let digest: Option<Digest> = snaps
+        .and_then(|s| s.take_digest(MAX_DIGEST_BYTES))
+        .and_then(|b| Digest::read(&b));
+    let summary = hook
+        .input
+        .compact_summary
+        .as_deref()
+        .filter(|s| !s.trim().is_empty());
+    let findings = digest.as_ref().zip(summary).map(|(d, s)| compare(d, s));
+    // Corrections an earlier ask found but could not hand over (it needed the session first).
+    let earlier = snaps.and_then(Snapshots::take_corrections);
+    let section = findings
+        .as_ref()
+        .and_then(|f| corrections::section(&f.corrections))
+        .or(earlier.map(|p| p.section));
+    let mut saved_text = None;
+    let taken = match snaps {
+        Some(s) => Some(s.take_fresh(|text| {
+            saved_text = Some(text.to_owned());
+            Ok(())
+        })?),
+        None => None,
+    };
+    let why = match &taken {
+        Some(Taken::Printed) => None,
+        Some(Taken::Stale) => Some(WhyRebuilt::Expired),
+        Some(Taken::Refused(_)) => Some(WhyRebuilt::NotOurs),
+        None => Some(WhyRebuilt::FolderUnusable),
+        Some(Taken::Missing | Taken::TakenByOther) => Some(WhyRebuilt::NotSaved),
+    };
+    // Another ask (a second OpenCode process) took the snapshot first and may have bound it.
+    if matches!(taken, Some(Taken::TakenByOther))
+        && let Some(bound) = snaps.and_then(|s| bound(s, compaction))
+    {
+        return answer(out, &bound, None);
+    }
+    let text = match (saved_text, transcript) {
+        (Some(text), _) => text,
+        (None, Some(path)) => match rebuild(path, hook, cfg, deadline, why)? {
+            Some(text) => text,
+            None => return Ok(()), // nothing at all to report
+        },
+        (None, None) => {
+            // The snapshot was there a moment ago and is not now: keep what the audit found for
+            // the ask that brings the session.
+            if let (Some(s), Some(section)) = (snaps, &section) {
+                let pending = crate::store::Pending {
+                    section: section.clone(),
+                    line: None,
+                };
+                let _ = s.save_corrections(&pending);
+            }
+            writeln!(out, "{}", serde_json::json!({"needTranscript": true}))?;
+            return Ok(out.flush()?);
+        }
+    };
+    let bound = Bound {
+        compaction: compaction.to_owned(),
+        snapshot: text,
+        corrections: section.clone(),
+    };
+    if let Some(s) = snaps
+        && let Err(e) = serde_json::to_vec(&bound)
+            .map_err(anyhow::Error::from)
+            .and_then(|b| s.save_context(&b))
+    {
+        // Given now, but a later request (or process) will not find it: say so.
+        debug(cfg.debug, || format!("context not kept: {e:#}"));
+    }
+    let restored = match why {
+        None => Restored::Snapshot,
+        Some(why) => Restored::Rebuilt(why),
+    };
+    let entry = snaps.and_then(|s| {
+        let session = hook.input.session_id.as_deref().unwrap_or_default();
+        history::record(s.store(), session, history::Step::Complete, |e| {
+            let now = history::now();
+            e.restore_time = Some(now);
+            e.restored = Some(match why {
+                None => Outcome::Snapshot,
+                Some(_) => Outcome::Rebuilt,
+            });
+            e.restore_ms = Some(started.elapsed().as_millis() as u64);
+            e.rebuilt_because = why;
+            e.audited = true;
+            e.audit_time = Some(now);
+            if let Some(d) = &digest {
+                e.open_items = d.open.len();
+            }
+            if let Some(f) = &findings {
+                e.called_done = f.called_done().len();
+                e.not_mentioned = f.not_mentioned.len();
+                e.latest_kept = f.latest_kept;
+                e.plan_kept = f.plan_kept;
+                e.corrections = f.corrections.len();
+            }
+            if section.is_some() {
+                e.corrected_time = Some(now);
+            }
+        })
+        .inspect_err(|e| debug(cfg.debug, || format!("history not updated: {e:#}")))
+        .ok()
+        .flatten()
+    });
+    let evidence = Evidence {
+        save_ran: entry.as_ref().is_some_and(|e| e.save_ran),
+        nothing_to_save: entry.as_ref().is_some_and(|e| e.save_ran && !e.saved),
+        folder_problem: match (&digest, &hook.snapshots) {
+            (Some(_), _) => None,
+            (None, Ok(s)) => s.store().write_problem(),
+            (None, Err(e)) => Some(format!("{e:#}")),
+        },
+    };
+    let line = message(
+        digest.as_ref(),
+        restored,
+        findings.as_ref(),
+        &evidence,
+        section.is_some(),
+    );
+    answer(out, &bound, Some(&line))?;
+    if let Some(s) = snaps {
+        super::hook::remove_stale(s, deadline, cfg);
+    }
+    Ok(())
+}
+
+/// The context kept for `compaction`, if it is the one kept.
+fn bound(snaps: &Snapshots, compaction: &str) -> Option<Bound> {
+    let bytes = snaps.read_context(MAX_CONTEXT_BYTES)?;
+    let bound: Bound = serde_json::from_slice(&bytes).ok()?;
+    // Only text this tool wrote reaches the model (a damaged or planted file does not).
+    let ours = crate::snapshot::is_snapshot(&bound.snapshot)
+        && bound
+            .corrections
+            .as_deref()
+            .is_none_or(corrections::is_section);
+    (bound.compaction == compaction && ours).then_some(bound)
+}
+
+/// Rebuilds the context from the session excerpt at `path` (the part before the compaction).
+fn rebuild(
+    path: &Path,
+    hook: &Hook,
+    cfg: &Config,
+    deadline: Instant,
+    why: Option<WhyRebuilt>,
+) -> Result<Option<String>> {
+    let limits = Limits {
+        max_bytes: cfg.scan_bytes,
+        deadline: Some(deadline),
+    };
+    let built = pipeline::build(path, Part::Compacted, limits)?;
+    debug(cfg.debug, || format!("rebuild: {}", built.stats.summary()));
+    let meta = Meta {
+        taken_at: SystemTime::now(),
+        trigger: None,
+        cwd: hook.input.cwd.clone(),
+        git_branch: None,
+        focus: None,
+        source: Source::Rebuilt(why.unwrap_or(WhyRebuilt::NotSaved)),
+    };
+    Ok(built.render(&meta))
+}
+
+/// Prints the answer: the context, and the user's line when there is one.
+fn answer(out: &mut impl Write, bound: &Bound, line: Option<&str>) -> Result<()> {
+    let mut json = serde_json::json!({
+        "hookSpecificOutput": {
+            "hookEventName": "SessionStart",
+            "additionalContext": bound.context(),
+        },
+    });
+    if let Some(line) = line {
+        json["systemMessage"] = line.into();
+    }
+    writeln!(out, "{json}")?;
+    Ok(out.flush()?)
+}
+
+/// The plugin, as `opencode/compact-guardian.js` in the repository.
+pub(crate) const PLUGIN: &str = include_str!("../../opencode/compact-guardian.js");
+/// The plugin's file name.
+pub(crate) const PLUGIN_FILE: &str = "compact-guardian.js";
+/// The plugin's line that names the binary which installed it.
+const INSTALLED_LINE: &str = "const INSTALLED_BINARY = null\n";
+
+/// The plugin as `install-opencode` writes it: naming `binary`, the one that installed it.
+fn plugin_for(binary: &Path) -> Result<String> {
+    let path = binary
+        .to_str()
+        .context("this binary's path is not valid UTF-8: copy opencode/compact-guardian.js by hand and set COMPACT_GUARDIAN_BIN")?;
+    anyhow::ensure!(
+        PLUGIN.contains(INSTALLED_LINE),
+        "the bundled plugin lacks its binary line"
+    );
+    Ok(PLUGIN.replacen(
+        INSTALLED_LINE,
+        &format!(
+            "const INSTALLED_BINARY = {}\n",
+            serde_json::to_string(path)?
+        ),
+        1,
+    ))
+}
+
+/// Writes the plugin into `dir` (default: OpenCode's global plugins folder) and says where.
+pub fn install(dir: Option<PathBuf>, cfg: &Config, out: &mut impl Write) -> Result<()> {
+    let dir = dir
+        .or_else(|| cfg.opencode_plugins.clone())
+        .context("no home folder: name the plugins folder with --dir")?;
+    let binary = std::env::current_exe().context("could not find this binary's path")?;
+    let text = plugin_for(&binary)?;
+    std::fs::create_dir_all(&dir).with_context(|| format!("could not create {}", dir.display()))?;
+    let dest = dir.join(PLUGIN_FILE);
+    let mut tmp = tempfile::Builder::new()
+        .prefix(".compact-guardian-")
+        .tempfile_in(&dir)
+        .with_context(|| format!("could not write in {}", dir.display()))?;
+    tmp.write_all(text.as_bytes())
+        .with_context(|| format!("could not write {}", dest.display()))?;
+    tmp.persist(&dest)
+        .map_err(|e| e.error)
+        .with_context(|| format!("could not write {}", dest.display()))?;
+    writeln!(
+        out,
+        "Installed the OpenCode plugin: {}\nIt runs {}. Start OpenCode again to load it; after a compaction, `compact-guardian status` run inside OpenCode (or with OPENCODE=1) shows what was protected.",
+        dest.display(),
+        binary.display()
+    )?;
+    Ok(())
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn the_installed_plugin_names_its_binary_as_a_javascript_string() {
+        let text = plugin_for(Path::new("/home/u/.cargo/bin/compact-guardian")).unwrap();
+        assert!(
+            text.contains("const INSTALLED_BINARY = \"/home/u/.cargo/bin/compact-guardian\"\n")
+        );
+        // A quote or a backslash in the path stays inside the string.
+        let text = plugin_for(Path::new(r#"C:\Users\o"k\cg.exe"#)).unwrap();
+        assert!(
+            text.contains(r#"const INSTALLED_BINARY = "C:\\Users\\o\"k\\cg.exe""#),
+            "{}",
+            &text[..0]
+        );
+    }
+
+    #[test]
+    fn the_plugin_says_the_crate_version() {
+        let line = format!("const VERSION = \"{}\"\n", env!("CARGO_PKG_VERSION"));
+        assert!(
+            PLUGIN.contains(&line),
+            "opencode/compact-guardian.js must say {line}"
+        );
+    }
+}
