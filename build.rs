@@ -1,5 +1,5 @@
 //! Tells the test suite which outside pieces are present: the real Claude Code and Codex CLIs
-//! (installed into `.e2e/` by `.ci/run`) and the shared corpus of real transcripts
+//! and OpenCode (installed into `.e2e/` by `.ci/run`) and the shared corpus of real transcripts
 //! (`../shared/transcripts`). A test that needs an absent piece is then reported as ignored, with
 //! what it needs, in cargo's own summary, instead of passing without running. With
 //! `COMPACT_GUARDIAN_REQUIRE_E2E` / `COMPACT_GUARDIAN_REQUIRE_CORPUS` set (as CI sets them)
@@ -26,12 +26,16 @@ fn main() {
     let codex = root.join(
         ".e2e/codex/node_modules/@openai/codex-linux-x64/vendor/x86_64-unknown-linux-musl/bin/codex",
     );
+    let opencode = root.join(".e2e/opencode/node_modules/opencode-linux-x64/bin/opencode");
     let shared = root.join("../shared/transcripts");
     if !e2e && !present("COMPACT_GUARDIAN_CLAUDE", claude) {
         println!("cargo::rustc-cfg=cg_no_claude");
     }
     if !e2e && !present("COMPACT_GUARDIAN_CODEX", codex) {
         println!("cargo::rustc-cfg=cg_no_codex");
+    }
+    if !e2e && !present("COMPACT_GUARDIAN_OPENCODE", opencode) {
+        println!("cargo::rustc-cfg=cg_no_opencode");
     }
     println!("cargo::rerun-if-changed={}", shared.display());
     if !corpus && !shared.is_dir() {

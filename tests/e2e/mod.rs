@@ -11,6 +11,9 @@ mod mock_api;
 // The same in the real Codex CLI (issue #17); a child module, to share the mock's HTTP reader.
 #[path = "../e2e_codex.rs"]
 mod codex;
+// And in OpenCode (issue #43), through its plugin.
+#[path = "../e2e_opencode.rs"]
+mod opencode;
 
 use compact_guardian::render::utf16_len;
 use mock_api::{Brain, MockApi, Reply, all_strings, current_prompt, is_summarizer};
