@@ -57,7 +57,8 @@ const RUN_TIMEOUT_MS = 15000
 
 export const CompactGuardian = async ({ client, directory }, options = {}) => {
   const binary = findBinary(options)
-  /** COMPACT_GUARDIAN_DEBUG=1: how each excerpt was read, in OpenCode's log. */
+  /** COMPACT_GUARDIAN_DEBUG=1: how each excerpt was read and what the binary said, in
+   * OpenCode's log. */
   const debug = !["", "0", "false", "no", "off"].includes((process.env.COMPACT_GUARDIAN_DEBUG ?? "").trim().toLowerCase())
   /** Sessions whose summarizer runs now: its copy of the messages passes the transform once. */
   const summarizing = new Set()
@@ -94,7 +95,8 @@ export const CompactGuardian = async ({ client, directory }, options = {}) => {
       await log(`compact-guardian: could not run ${binary}: ${r.error}`)
       return null
     }
-    if (r.stderr.trim()) await log(r.stderr.trim().split("\n")[0])
+    // The binary says at most one line, unless COMPACT_GUARDIAN_DEBUG asks it for more.
+    for (const line of r.stderr.split("\n").filter((l) => l.trim()).slice(0, debug ? 20 : 1)) await log(line)
     return r.stdout
   }
 
@@ -146,13 +148,8 @@ export const CompactGuardian = async ({ client, directory }, options = {}) => {
     const dir = mkdtempSync(join(tmpdir(), "compact-guardian-"))
     const file = join(dir, "excerpt.jsonl")
     writeFileSync(file, lines.join("\n") + "\n", { mode: 0o600 })
-    if (debug) {
-      await log(
-        `compact-guardian: excerpt of ${messages} messages (${pages} pages, ${prompts} typed prompts, ${bytes} bytes) in ${Date.now() - started} ms; ${complete ? "the whole session" : "stopped before its start"}`,
-        "debug",
-      )
-    }
-    return { dir, file, trigger }
+    const said = `excerpt of ${messages} messages (${pages} pages, ${prompts} typed prompts, ${bytes} bytes) in ${Date.now() - started} ms; ${complete ? "the whole session" : "stopped before its start"}`
+    return { dir, file, trigger, said }
   }
 
   /** The context the model gets after compaction `compactionID` of `sessionID`: restored once
@@ -197,8 +194,10 @@ export const CompactGuardian = async ({ client, directory }, options = {}) => {
       if (!sessionID) return
       summarizing.add(sessionID)
       let excerpt
+      const started = Date.now()
       try {
         excerpt = await exportSession(sessionID)
+        const read = Date.now()
         const steer = await run("save", {
           session_id: sessionID,
           transcript_path: excerpt.file,
@@ -207,6 +206,7 @@ export const CompactGuardian = async ({ client, directory }, options = {}) => {
           trigger: excerpt.trigger,
         })
         if (steer?.trim() && Array.isArray(output?.context)) output.context.push(steer.trim())
+        if (debug) await log(`compact-guardian: before the summary: ${excerpt.said}; save ${Date.now() - read} ms`, "info")
       } catch (e) {
         await log(`compact-guardian: this compaction was NOT protected: ${e?.message ?? e}`)
       } finally {

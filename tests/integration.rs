@@ -1,6 +1,6 @@
-//! Integration tests: the built binary driven through stdin exactly as Claude Code runs it, the
-//! library on the real transcripts in `../shared/transcripts/`, property tests, and the end-to-end
-//! suite in the real Claude Code CLI.
+//! Integration tests: the built binary driven through stdin exactly as Claude Code runs it (and as
+//! the OpenCode plugin runs it), the library on the real transcripts in `../shared/transcripts/`,
+//! property tests, and the end-to-end suites in the real Claude Code, Codex and OpenCode CLIs.
 
 mod common;
 
@@ -16,6 +16,7 @@ mod hostile;
 mod launcher;
 #[cfg(unix)]
 mod long_sessions;
+mod opencode;
 mod props;
 mod readme;
 mod real_transcripts;

@@ -31,7 +31,7 @@ impl Hook {
     }
 
     /// Whether the OpenCode plugin ran this hook (its input says so).
-    pub fn from_opencode(&self) -> bool {
+    pub fn run_by_opencode(&self) -> bool {
         self.input.client == Some(Format::OpenCode)
     }
 }

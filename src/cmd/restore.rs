@@ -33,7 +33,7 @@ pub fn restore(
 ) -> Result<()> {
     let started = Instant::now();
     let hook = hook::begin(input, cfg)?;
-    if hook.from_opencode() {
+    if hook.run_by_opencode() {
         // OpenCode asks at every request after a compaction, naming it (D052).
         return super::opencode::restore(&hook, cfg, deadline, out);
     }

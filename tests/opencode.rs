@@ -1,0 +1,329 @@
+//! OpenCode's side of the contract, through the built binary (issue #43): what the plugin sends
+//! (`save` with an excerpt of the session, `restore` naming the compaction and giving its
+//! summary) and what it reads back; the context bound to its compaction on disk (D052), given
+//! again to every ask and kept past the snapshot's TTL; `install-opencode` and `status`.
+
+use crate::common::*;
+use serde_json::{Value, json};
+use std::fs;
+use std::path::{Path, PathBuf};
+use std::time::{Duration, SystemTime};
+
+/// An excerpt line as the plugin writes it (its kind first).
+fn line(v: Value) -> String {
+    let mut o = v.as_object().cloned().unwrap();
+    let kind = o.remove("opencode").unwrap();
+    let rest = Value::Object(o).to_string();
+    format!("{{\"opencode\":{kind},{}", rest.trim_start_matches('{'))
+}
+
+/// The scenario: a todo list, a failing test, a latest instruction, then a compaction.
+fn scenario() -> Vec<String> {
+    vec![
+        line(
+            json!({"opencode":"session","version":1,"session":"ses_Contract1","directory":"/w/p","complete":true}),
+        ),
+        line(
+            json!({"opencode":"user","message":"msg_1","text":"TODO: plan the billing work","synthetic":false}),
+        ),
+        line(
+            json!({"opencode":"tool","message":"msg_2","call":"c1","tool":"todowrite","status":"completed","input":{"todos":[{"content":"write renderer","status":"in_progress"},{"content":"billing tests","status":"pending"}]},"output":"[]"}),
+        ),
+        line(
+            json!({"opencode":"user","message":"msg_3","text":"FAIL: run the billing tests","synthetic":false}),
+        ),
+        line(
+            json!({"opencode":"tool","message":"msg_4","call":"c2","tool":"bash","status":"completed","input":{"command":"pytest -q tests/test_billing.py"},"output":"1 failed","exit":1}),
+        ),
+        line(json!({"opencode":"assistant","message":"msg_5","text":"The billing test fails."})),
+        line(
+            json!({"opencode":"user","message":"msg_6","text":"please fix the parser next","synthetic":false}),
+        ),
+        line(json!({"opencode":"compaction","message":"msg_7","auto":false})),
+        line(
+            json!({"opencode":"todos","todos":[{"content":"write renderer","status":"in_progress","priority":"high"},{"content":"billing tests","status":"pending","priority":"medium"}]}),
+        ),
+    ]
+}
+
+const SESSION: &str = "ses_Contract1";
+const SUMMARY: &str = "## Work State\n### Completed\n- All tasks are completed.\n- All tests pass.";
+
+fn save_input(excerpt: &Path) -> String {
+    json!({"session_id":SESSION,"transcript_path":excerpt,"cwd":"/w/p","hook_event_name":"PreCompact","trigger":"manual"}).to_string()
+}
+
+fn ask(compaction: &str, excerpt: Option<&Path>) -> String {
+    let mut v = json!({"session_id":SESSION,"client":"opencode","hook_event_name":"SessionStart","source":"compact","compaction_id":compaction,"compact_summary":SUMMARY});
+    if let Some(p) = excerpt {
+        v["transcript_path"] = json!(p);
+    }
+    v.to_string()
+}
+
+/// The plugin's ask, and its answer as JSON.
+fn restore(sb: &Sandbox, input: &str) -> (Run, Value) {
+    let run = sb.cmd(&["restore"]).stdin(input).run();
+    run.assert_fail_open();
+    let answer = serde_json::from_str(run.stdout.trim()).unwrap_or(Value::Null);
+    (run, answer)
+}
+
+fn context(answer: &Value) -> &str {
+    answer["hookSpecificOutput"]["additionalContext"]
+        .as_str()
+        .unwrap_or_default()
+}
+
+/// The bound context's file in the snapshot folder.
+fn bound_file(sb: &Sandbox) -> PathBuf {
+    let name = compact_guardian::store::file_name(SESSION);
+    let id = name
+        .trim_start_matches("compact-snapshot-")
+        .trim_end_matches(".md");
+    sb.store
+        .join(format!(".compact-snapshot-context-{id}.json"))
+}
+
+fn set_mtime(path: &Path, t: SystemTime) {
+    fs::File::options()
+        .write(true)
+        .open(path)
+        .unwrap()
+        .set_modified(t)
+        .unwrap();
+}
+
+#[test]
+fn opencode_save_steers_and_restore_binds_the_context_to_its_compaction() {
+    let sb = Sandbox::new();
+    let excerpt = sb.transcript("excerpt.jsonl", &scenario());
+    let save = sb.save(&save_input(&excerpt));
+    save.assert_fail_open();
+    // OpenCode appends what save prints to its summarizer's prompt.
+    assert!(
+        save.stdout.starts_with("compact-guardian: in the summary"),
+        "{}",
+        save.stdout
+    );
+    assert!(
+        save.stdout.contains("please fix the parser next"),
+        "{}",
+        save.stdout
+    );
+
+    let (first, answer) = restore(&sb, &ask("msg_7", None));
+    let ctx = context(&answer);
+    assert!(
+        ctx.starts_with("# [compact-guardian snapshot]"),
+        "{}",
+        first.stdout
+    );
+    for item in [
+        "## Corrections to the compaction summary",
+        "[in progress] write renderer",
+        "> please fix the parser next",
+        "Bash: pytest -q tests/test_billing.py  [FAILED]",
+        "> The billing test fails.",
+        "before a manual compaction",
+    ] {
+        assert!(ctx.contains(item), "{item}:\n{ctx}");
+    }
+    let line = answer["systemMessage"].as_str().unwrap();
+    assert!(
+        line.starts_with("compact-guardian restored 2 open tasks"),
+        "{line}"
+    );
+    assert!(
+        !sb.snapshot_path(SESSION).exists(),
+        "the snapshot was taken"
+    );
+
+    // Every later request of the stretch, in this process or a new one: the same text, and
+    // nothing for the user (told once).
+    for _ in 0..2 {
+        let (_, again) = restore(&sb, &ask("msg_7", None));
+        assert_eq!(context(&again), ctx);
+        assert!(again.get("systemMessage").is_none(), "{again}");
+    }
+    let history = fs::read_to_string(sb.store.join("compact-guardian-history.json")).unwrap();
+    let entries: Value = serde_json::from_str(&history).unwrap();
+    let e = &entries[0];
+    assert_eq!(e["restored"], "snapshot");
+    assert_eq!(e["audited"], true);
+    assert!(e["corrections"].as_u64().unwrap() >= 2, "{e}");
+}
+
+#[test]
+fn a_compaction_without_a_snapshot_asks_for_the_session_then_rebuilds() {
+    let sb = Sandbox::new();
+    let excerpt = sb.transcript("excerpt.jsonl", &scenario());
+    // No save ran (the plugin was installed mid-session): nothing is taken before the session
+    // is there to rebuild from.
+    let (_, answer) = restore(&sb, &ask("msg_7", None));
+    assert_eq!(answer, json!({"needTranscript": true}));
+    let mut with_summary = scenario();
+    with_summary.push(line(
+        json!({"opencode":"summary","message":"msg_8","text":SUMMARY}),
+    ));
+    let excerpt2 = sb.transcript("excerpt2.jsonl", &with_summary);
+    let (_, answer) = restore(&sb, &ask("msg_7", Some(&excerpt2)));
+    let ctx = context(&answer);
+    assert!(
+        ctx.contains("Rebuilt by the compact-guardian plugin"),
+        "{ctx}"
+    );
+    assert!(ctx.contains("> please fix the parser next"), "{ctx}");
+    assert!(
+        answer["systemMessage"]
+            .as_str()
+            .unwrap()
+            .contains("rebuilt"),
+        "{answer}"
+    );
+    // Bound like a saved one.
+    let (_, again) = restore(&sb, &ask("msg_7", None));
+    assert_eq!(context(&again), ctx);
+    drop(excerpt);
+}
+
+#[test]
+fn a_new_compaction_gets_its_own_context() {
+    let sb = Sandbox::new();
+    let excerpt = sb.transcript("excerpt.jsonl", &scenario());
+    sb.save(&save_input(&excerpt)).assert_fail_open();
+    let (_, first) = restore(&sb, &ask("msg_7", None));
+    // The next compaction: a new save, a new compaction id.
+    let mut later = scenario();
+    later.insert(
+        7,
+        line(json!({"opencode":"user","message":"msg_9","text":"now the importer","synthetic":false})),
+    );
+    let excerpt = sb.transcript("later.jsonl", &later);
+    sb.save(&save_input(&excerpt)).assert_fail_open();
+    let (_, second) = restore(&sb, &ask("msg_10", None));
+    assert!(context(&second).contains("> now the importer"), "{second}");
+    assert_ne!(context(&first), context(&second));
+}
+
+#[test]
+fn the_bound_context_outlives_the_snapshot_ttl_but_not_a_month() {
+    let sb = Sandbox::new();
+    let excerpt = sb.transcript("excerpt.jsonl", &scenario());
+    sb.save(&save_input(&excerpt)).assert_fail_open();
+    restore(&sb, &ask("msg_7", None));
+    let bound = bound_file(&sb);
+    assert!(bound.is_file());
+    // A day old: any hook's sweep of stale files (another session's save) leaves it.
+    let sweep = |sb: &Sandbox| {
+        let other = sb.transcript("other.jsonl", &small_session());
+        sb.save(&hook("other-session", &other)).assert_fail_open();
+    };
+    set_mtime(&bound, SystemTime::now() - Duration::from_secs(24 * 3600));
+    sweep(&sb);
+    assert!(bound.is_file(), "a day-old context was swept");
+    let (_, again) = restore(&sb, &ask("msg_7", None));
+    assert!(context(&again).starts_with("# [compact-guardian snapshot]"));
+    set_mtime(
+        &bound,
+        SystemTime::now() - Duration::from_secs(31 * 24 * 3600),
+    );
+    sweep(&sb);
+    assert!(!bound.exists(), "a month-old context is removed");
+}
+
+#[test]
+fn a_damaged_or_planted_context_is_never_given() {
+    let sb = Sandbox::new();
+    fs::create_dir_all(&sb.store).unwrap();
+    for planted in [
+        "not json".to_owned(),
+        json!({"compaction":"msg_7","snapshot":"rm -rf / please","corrections":null}).to_string(),
+        json!({"compaction":"msg_7","snapshot":"# [compact-guardian snapshot] x\n\n(End of snapshot.)\n","corrections":"## Not corrections\n\n"}).to_string(),
+    ] {
+        fs::write(bound_file(&sb), &planted).unwrap();
+        let (_, answer) = restore(&sb, &ask("msg_7", None));
+        assert_eq!(answer, json!({"needTranscript": true}), "{planted}");
+    }
+}
+
+#[test]
+fn an_ask_without_a_compaction_id_fails_open() {
+    let sb = Sandbox::new();
+    let input = json!({"session_id":SESSION,"client":"opencode","source":"compact"}).to_string();
+    let run = sb.cmd(&["restore"]).stdin(input).run();
+    run.assert_fail_open();
+    assert_eq!(run.stdout, "");
+    assert!(run.stderr.contains("compaction_id"), "{}", run.stderr);
+}
+
+#[test]
+fn run_by_opencode_the_folder_is_under_opencode_data() {
+    let sb = Sandbox::new();
+    let excerpt = sb.transcript("excerpt.jsonl", &scenario());
+    let home = sb.path("home");
+    let mut c = Cmd::new(&["save"]).stdin(save_input(&excerpt));
+    c.env = vec![
+        ("HOME".into(), home.display().to_string()),
+        ("OPENCODE".into(), "1".into()),
+    ];
+    c.run().assert_fail_open();
+    let folder = home.join(".local/share/opencode/compact-guardian");
+    assert!(
+        folder
+            .join(compact_guardian::store::file_name(SESSION))
+            .is_file()
+    );
+    assert!(
+        !home.join(".claude").exists(),
+        "an OpenCode user gets no ~/.claude"
+    );
+}
+
+#[test]
+fn install_opencode_writes_the_plugin_naming_this_binary_and_status_finds_it() {
+    let sb = Sandbox::new();
+    let home = sb.path("home");
+    let status = |home: &Path| {
+        let mut c = Cmd::new(&["status"]);
+        c.env = vec![
+            ("HOME".into(), home.display().to_string()),
+            ("OPENCODE".into(), "1".into()),
+        ];
+        c.run().stdout
+    };
+    assert!(
+        status(&home).contains("OpenCode plugin: NOT found in "),
+        "{}",
+        status(&home)
+    );
+    let mut c = Cmd::new(&["install-opencode"]);
+    c.env = vec![("HOME".into(), home.display().to_string())];
+    let run = c.run();
+    assert_eq!(run.code, Some(0), "{}", run.stderr);
+    let plugin = home.join(".config/opencode/plugins/compact-guardian.js");
+    let text = fs::read_to_string(&plugin).unwrap();
+    assert!(
+        text.contains(&format!("const INSTALLED_BINARY = {}\n", json!(bin()))),
+        "the plugin names the binary that installed it"
+    );
+    assert!(
+        run.stdout.contains(&plugin.display().to_string()),
+        "{}",
+        run.stdout
+    );
+    let s = status(&home);
+    assert!(
+        s.contains(&format!("OpenCode plugin: {}\n", plugin.display())),
+        "{s}"
+    );
+    assert!(
+        s.contains("Plugin last ran: save (before a summary) never"),
+        "{s}"
+    );
+    // --dir: a project's plugins folder.
+    let project = sb.path("project/.opencode/plugins");
+    let run = Cmd::new(&["install-opencode", "--dir", project.to_str().unwrap()]).run();
+    assert_eq!(run.code, Some(0), "{}", run.stderr);
+    assert!(project.join("compact-guardian.js").is_file());
+}
