@@ -64,6 +64,7 @@ export const CompactGuardian = async ({ client, directory }, options = {}) => {
   const summarizing = new Set()
   /** `${session}\n${compaction}` -> the context the model gets in that stretch (or null). */
   const contexts = new Map()
+  /** The user is told once per process that the binary cannot run; after that, the log. */
   let toldNoBinary = false
 
   const log = async (message, level = "warn") => {
@@ -78,21 +79,22 @@ export const CompactGuardian = async ({ client, directory }, options = {}) => {
     } catch {}
   }
 
-  /** Runs `compact-guardian <sub>` with `input` as its JSON stdin. */
+  const noBinary = async (why) => {
+    const message = `compact-guardian: ${why}: compactions are NOT protected`
+    if (toldNoBinary) return log(message)
+    toldNoBinary = true
+    await tell(message, "error")
+  }
+
+  /** Runs `compact-guardian <sub>` with `input` as its JSON stdin: its stdout, or null. */
   const run = async (sub, input) => {
     if (!binary) {
-      if (!toldNoBinary) {
-        toldNoBinary = true
-        await tell(
-          "compact-guardian: no binary found (cargo install compact-guardian, or set COMPACT_GUARDIAN_BIN): compactions are NOT protected",
-          "error",
-        )
-      }
+      await noBinary("no binary found (cargo install compact-guardian, or set COMPACT_GUARDIAN_BIN)")
       return null
     }
     const r = await spawnJson(binary, sub, input)
     if (r.error) {
-      await log(`compact-guardian: could not run ${binary}: ${r.error}`)
+      await noBinary(`could not run ${binary}: ${r.error}`)
       return null
     }
     // The binary says at most one line, unless COMPACT_GUARDIAN_DEBUG asks it for more.
@@ -157,7 +159,7 @@ export const CompactGuardian = async ({ client, directory }, options = {}) => {
   const contextFor = (sessionID, compactionID, summary) => {
     const key = `${sessionID}\n${compactionID}`
     if (!contexts.has(key)) contexts.set(key, restore(sessionID, compactionID, summary).catch(async (e) => {
-      await log(`compact-guardian: restore failed: ${e?.message ?? e}`)
+      await tell(`compact-guardian: nothing was restored after this compaction: ${e?.message ?? e}`, "error")
       return null
     }))
     return contexts.get(key)
@@ -205,10 +207,12 @@ export const CompactGuardian = async ({ client, directory }, options = {}) => {
           hook_event_name: "PreCompact",
           trigger: excerpt.trigger,
         })
-        if (steer?.trim() && Array.isArray(output?.context)) output.context.push(steer.trim())
+        // Only the binary's own directive reaches the summarizer (never what another program
+        // at that path printed).
+        if (steer?.startsWith("compact-guardian:") && Array.isArray(output?.context)) output.context.push(steer.trim())
         if (debug) await log(`compact-guardian: before the summary: ${excerpt.said}; save ${Date.now() - read} ms`, "info")
       } catch (e) {
-        await log(`compact-guardian: this compaction was NOT protected: ${e?.message ?? e}`)
+        await tell(`compact-guardian: this compaction was NOT protected: ${e?.message ?? e}`, "error")
       } finally {
         if (excerpt) rmSync(excerpt.dir, { recursive: true, force: true })
       }

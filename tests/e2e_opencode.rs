@@ -645,3 +645,117 @@ fn opencode_automatic_compaction_restores_then_a_new_process_keeps_it() {
     let status = oc.status();
     assert!(status.contains("(auto)"), "{status}");
 }
+
+/// Runs the plugin in OpenCode's own runtime (`BUN_BE_BUN=1` makes the OpenCode binary Bun) with
+/// a stand-in `client`: the compaction hook, the `session.compacted` event and two requests after
+/// the compaction, as OpenCode calls them. Prints what reached the summarizer's prompt, the
+/// length of each request's message list, and what the user and the log were told.
+const HARNESS: &str = r#"
+const { CompactGuardian } = await import(process.argv[2])
+const logs = [], toasts = []
+const unknown = process.argv[3] === "unknown"
+const client = {
+  app: { log: async ({ body }) => { logs.push(body.message) } },
+  tui: { showToast: async ({ body }) => { toasts.push(body.message) } },
+  session: {
+    messages: async () => unknown
+      ? { data: { rows: "a storage format nobody knows" } }
+      : { data: [{ info: { id: "msg_1", sessionID: "ses_1", role: "user", time: { created: 1 } }, parts: [{ type: "text", text: "fix the parser" }] }], response: { headers: new Headers() } },
+    todo: async () => ({ data: [] }),
+  },
+}
+const compacted = () => [
+  { info: { id: "msg_c", sessionID: "ses_1", role: "user", time: { created: 1 } }, parts: [{ type: "compaction", auto: false }] },
+  { info: { id: "msg_s", sessionID: "ses_1", role: "assistant", summary: true, parentID: "msg_c", finish: "stop", time: { created: 2 } }, parts: [{ type: "text", text: "All done." }] },
+  { info: { id: "msg_u", sessionID: "ses_1", role: "user", time: { created: 3 } }, parts: [{ type: "text", text: "next" }] },
+]
+const hooks = await CompactGuardian({ client, directory: "/tmp" })
+const output = { context: [], prompt: undefined }
+await hooks["experimental.session.compacting"]({ sessionID: "ses_1" }, output)
+await hooks.event({ event: { type: "session.compacted", properties: { sessionID: "ses_1" } } })
+const lengths = []
+for (let i = 0; i < 2; i++) {
+  const messages = compacted()
+  await hooks["experimental.chat.messages.transform"]({}, { messages })
+  lengths.push(messages.length)
+}
+console.log(JSON.stringify({ context: output.context, lengths, logs, toasts }))
+"#;
+
+/// What the harness saw, with `bin` as the binary (`None`: none anywhere).
+fn plugin_in_bun(bin: Option<&str>, storage: &str) -> Value {
+    let cli = opencode().expect("checked by the caller");
+    let tmp = tempfile::tempdir().unwrap();
+    let harness = tmp.path().join("harness.mjs");
+    std::fs::write(&harness, HARNESS).unwrap();
+    let mut c = Command::new(cli);
+    c.env_clear()
+        .env("PATH", "/usr/bin:/bin")
+        .env("HOME", tmp.path())
+        .env("BUN_BE_BUN", "1")
+        .arg(&harness)
+        .arg(repo().join("opencode/compact-guardian.js"))
+        .arg(storage);
+    if let Some(bin) = bin {
+        c.env("COMPACT_GUARDIAN_BIN", bin);
+    }
+    let o = c.output().unwrap();
+    assert!(o.status.success(), "the plugin threw: {o:?}");
+    serde_json::from_slice(&o.stdout).unwrap_or_else(|_| panic!("{o:?}"))
+}
+
+#[test]
+#[cfg_attr(
+    cg_no_opencode,
+    ignore = "needs OpenCode: .ci/run installs it (npm install --prefix .e2e/opencode opencode-ai@1.18.33)"
+)]
+fn opencode_plugin_fails_open_without_a_binary_a_known_format_or_a_sane_answer() {
+    if opencode().is_none() {
+        return;
+    }
+    // It works: the directive reaches the summarizer, each request gets the snapshot once.
+    let ok = plugin_in_bun(Some(env!("CARGO_BIN_EXE_compact-guardian")), "known");
+    assert!(
+        ok["context"][0]
+            .as_str()
+            .is_some_and(|c| c.starts_with(STEER)),
+        "{ok}"
+    );
+    assert_eq!(ok["lengths"], json!([4, 4]), "{ok}");
+    // Whatever fails, the session is left as OpenCode made it, and the user is told why, in one
+    // line each time (a toast in the TUI; the binary missing: once per process).
+    for (bin, storage, said) in [
+        (None, "known", "no binary found"),
+        (
+            Some("/nonexistent/compact-guardian"),
+            "known",
+            "could not run /nonexistent/compact-guardian",
+        ),
+        (
+            Some(env!("CARGO_BIN_EXE_compact-guardian")),
+            "unknown",
+            "this compaction was NOT protected: OpenCode did not list the session's messages",
+        ),
+        // Another program at the binary's path: what it prints never reaches the model.
+        (Some("/bin/echo"), "known", ""),
+    ] {
+        let got = plugin_in_bun(bin, storage);
+        assert_eq!(got["context"], json!([]), "{bin:?}: {got}");
+        assert_eq!(got["lengths"], json!([3, 3]), "{bin:?}: {got}");
+        let toasts: Vec<&str> = got["toasts"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .filter_map(Value::as_str)
+            .collect();
+        if said.is_empty() {
+            assert!(toasts.is_empty(), "{got}");
+        } else {
+            assert!(toasts[0].contains(said), "{said}: {got}");
+            assert!(
+                toasts.iter().all(|t| !t.contains('\n')),
+                "one line each: {got}"
+            );
+        }
+    }
+}
