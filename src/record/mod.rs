@@ -87,6 +87,7 @@ pub enum Format {
     /// A Codex CLI rollout.
     Codex,
     /// An OpenCode session, as the excerpt its plugin writes (D050).
+    #[serde(rename = "opencode")]
     OpenCode,
 }
 
