@@ -12,7 +12,13 @@
 #
 #   benches/whole-process.sh                      # ours only
 #   ORIGINAL=/path/to/original/compact-guardian benches/whole-process.sh   # side by side
-#   BEFORE=/path/to/an/older/compact-guardian benches/whole-process.sh    # a previous build too
+#   BEFORE=/path/to/an/older/compact-guardian benches/whole-process.sh    # another build too
+#
+# BEFORE is the last release's build (D037: dc6bfc4 until a release is tagged), built apart:
+#   git worktree add /tmp/base-dc6bfc4 dc6bfc4 && (cd /tmp/base-dc6bfc4 && cargo build --release)
+#   BEFORE=/tmp/base-dc6bfc4/target/release/compact-guardian benches/whole-process.sh
+# Its saves run interleaved with this build's (examples/spawn_bench --vs: A B B A), so drift on
+# a shared machine falls on both alike; the table shows each median and the ratio.
 #
 # ORIGINAL is a checkout of the original Python plugin (its scripts/compact_save.py and
 # scripts/compact-restore.sh); it is run on the same files, in a throwaway HOME. Needs GNU time
@@ -124,6 +130,13 @@ bench() { # label stdin-file prepare(or "") command...
     printf '%s\t%s\t%s\n' "$label" "$median" "$(peak_kb "$in" "$@")" >> "$results"
 }
 
+bench_vs_before() { # label stdin-file subcommand: this build and BEFORE, runs interleaved
+    local label=$1 in=$2 sub=$3 both
+    both=$("$spawn" "$runs" "$in" -- "$bin" "$sub" --vs "$BEFORE" "$sub")
+    printf '%s\t%s\t%s\t%s\n' "$label" "$(cut -f1 <<< "$both")" "$(peak_kb "$in" "$bin" "$sub")" "$(cut -f3 <<< "$both")" >> "$results"
+    printf 'before %s\t%s\t%s\t%s\n' "$label" "$(cut -f4 <<< "$both")" "$(peak_kb "$in" "$BEFORE" "$sub")" "$(cut -f6 <<< "$both")" >> "$results"
+}
+
 evict() { # drops a file from the page cache (a cold read)
     printf "python3 -c 'import os; fd = os.open(\"%s\", os.O_RDONLY); os.posix_fadvise(fd, 0, 0, os.POSIX_FADV_DONTNEED)'" "$1"
 }
@@ -132,7 +145,11 @@ evict() { # drops a file from the page cache (a cold read)
 
 for name in ${CASES:-1mb 100mb 1gb gap far auto80 auto400 tiny64 common200 old200 tiny30progress tiny30linked tiny30untyped tiny30assistant codex8 codex80 soup shots}; do
     in=$(input "$name")
-    bench "save $name" "$in" "" "$bin" save
+    if [ -n "${BEFORE:-}" ]; then
+        bench_vs_before "save $name" "$in" save
+    else
+        bench "save $name" "$in" "" "$bin" save
+    fi
     case $name in
     auto* | tiny* | codex* | soup) bench "grep $name" /dev/null "" grep -c '"type":"user"' "$data/$name.jsonl" ;;
     1mb | 100mb | 1gb | common200) bench "tail2m $name" /dev/null "" tail -c 2097152 "$data/$name.jsonl" ;;
@@ -160,9 +177,6 @@ for name in ${CASES:-1mb 100mb 1gb gap far auto80 auto400 tiny64 common200 old20
         bench "cold grep4 $name" /dev/null "$(evict "$data/old200.horizon")" grep -c -F -e TodoWrite -e TaskCreate -e TaskUpdate -e ExitPlanMode "$data/old200.horizon"
         ;;
     esac
-    if [ -n "${BEFORE:-}" ]; then
-        bench "before save $name" "$in" "" "$BEFORE" save
-    fi
     bench "restore $name" "$in" "$bin save < $in > /dev/null" "$bin" restore
     bench "preview $name" /dev/null "" "$bin" preview "$data/$name.jsonl"
     if [ -n "${ORIGINAL:-}" ]; then
@@ -210,19 +224,22 @@ if hooks:
 rows = [r for r in rows if r not in hooks]
 before = {r[0][len("before "):]: r for r in rows if r[0].startswith("before ")}
 if before:
-    print("| case | this build median | peak RSS | before median | before peak RSS | ratio |")
-    print("|---|---:|---:|---:|---:|---:|")
+    print("| case | this build median | peak RSS | before median | before peak RSS | ratio | CPU time: this build, before | CPU ratio |")
+    print("|---|---:|---:|---:|---:|---:|---:|---:|")
     for r in rows:
         b = before.get(r[0])
         if b:
-            print(f"| {r[0]} | {float(r[1]):.2f} ms | {int(r[2])/1024:.1f} MiB | {float(b[1]):.2f} ms | {int(b[2])/1024:.1f} MiB | {float(r[1])/float(b[1]):.2f}x |")
+            cpu = len(r) > 3 and len(b) > 3 and "-" not in (r[3], b[3])
+            cpus = f"{float(r[3]):.2f} ms, {float(b[3]):.2f} ms | {float(r[3])/float(b[3]):.2f}x" if cpu else " | "
+            print(f"| {r[0]} | {float(r[1]):.2f} ms | {int(r[2])/1024:.1f} MiB | {float(b[1]):.2f} ms | {int(b[2])/1024:.1f} MiB | {float(r[1])/float(b[1]):.2f}x | {cpus} |")
     print()
 rows = [r for r in rows if r[0] not in floors and not r[0].startswith("before ")]
 ours = {r[0]: r for r in rows if not r[0].startswith(("original ", "cold "))}
 base = {r[0][len("original "):]: r for r in rows if r[0].startswith("original ")}
 print("| case | compact-guardian median | peak RSS | original median | original peak RSS | speed-up |")
 print("|---|---:|---:|---:|---:|---:|")
-for key, (_, ms, kb) in ours.items():
+for key, row in ours.items():
+    ms, kb = row[1], row[2]
     o = base.get(key)
     if o:
         print(f"| {key} | {float(ms):.2f} ms | {int(kb)/1024:.1f} MiB | {float(o[1]):.1f} ms | {int(o[2])/1024:.1f} MiB | {float(o[1])/float(ms):.0f}x |")
