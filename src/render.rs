@@ -880,11 +880,17 @@ fn more_line(n: usize, what: &str) -> String {
 /// only if the line saying what is left after it still fits, so no cut is ever silent.
 fn fit_lines(lines: &[String], room: usize, what: &str) -> String {
     let more = |n: usize| more_line(n, what);
+    // What the lines from each one to the last take: when all that are left fit, no room is
+    // kept back for a "... N more" line they would not need.
+    let mut rest: Vec<usize> = lines.iter().map(|l| utf16_len(l)).collect();
+    for i in (0..rest.len().saturating_sub(1)).rev() {
+        rest[i] += rest[i + 1];
+    }
     let mut s = String::new();
     let mut used = 0;
     for (i, l) in lines.iter().enumerate() {
         let after = lines.len() - i - 1;
-        let reserve = if after > 0 {
+        let reserve = if after > 0 && used + rest[i] > room {
             utf16_len(&more(after))
         } else {
             0
@@ -1338,13 +1344,34 @@ mod tests {
 
     use proptest::prelude::*;
 
-    proptest! {
-        #![proptest_config(ProptestConfig { cases: 300, max_shrink_iters: 5_000, ..ProptestConfig::default() })]
-
-        #[test]
-        fn every_snapshot_is_whole_within_target_and_no_section_is_below_its_floor(
-            (ex, meta) in any_extraction()
-        ) {
+    #[test]
+    fn every_snapshot_is_whole_within_target_and_no_section_is_below_its_floor() {
+        let config = ProptestConfig {
+            cases: 300,
+            max_shrink_iters: 5_000,
+            source_file: Some(file!()),
+            ..ProptestConfig::default()
+        };
+        // The property is about layouts that must be grown from the floors, and about the
+        // reply rule: enough cases of each.
+        let kinds = [
+            ("grown from the floors", 0.3),
+            ("a reply", 0.3),
+            ("a checklist", 0.3),
+        ];
+        crate::proptesting::check(config, any_extraction(), &kinds, |(ex, meta), seen| {
+            let all = Allowances::all(&ex);
+            let whole: Option<Vec<String>> = Part::all()
+                .map(|p| p.render_whole(&ex, &meta, &all))
+                .collect();
+            seen.saw(
+                "grown from the floors",
+                whole.is_none_or(|w| {
+                    w.iter().map(|p| utf16_len(p)).sum::<usize>() + utf16_len(END_LINE) > TARGET
+                }),
+            );
+            seen.saw("a reply", ex.last_response.is_some());
+            seen.saw("a checklist", !ex.checklist.is_empty());
             let out = render(&ex, &meta);
             prop_assert_eq!(wholeness_error(&out), None);
             prop_assert!(is_snapshot(&out));
@@ -1354,7 +1381,10 @@ mod tests {
             let floor = Allowances::floor(&ex);
             for part in Part::all() {
                 let at_floor = part.render(&ex, &meta, &floor);
-                prop_assert!(!at_floor.contains("left out for space"), "{part:?} below floor:\n{at_floor}");
+                prop_assert!(
+                    !at_floor.contains("left out for space"),
+                    "{part:?} below floor:\n{at_floor}"
+                );
                 let heading = at_floor.lines().next().unwrap_or_default();
                 if !heading.is_empty() {
                     prop_assert!(out.contains(heading), "{part:?} missing: {heading}");
@@ -1370,36 +1400,57 @@ mod tests {
             };
             for part in Part::all() {
                 let at_floor = part.render(&ex, &meta, &floor);
-                let Some(heading) = at_floor.lines().next() else { continue };
+                let Some(heading) = at_floor.lines().next() else {
+                    continue;
+                };
                 let section = shown(heading);
                 prop_assert!(section.is_some(), "{part:?} missing");
                 let section = section.unwrap();
                 // Everything the floor showed is still shown (an item may stand where a "... N
                 // more" line stood, and a quote may run further than its floor's cut).
                 for line in at_floor.lines().filter(|l| !is_marker(l)) {
-                    prop_assert!(section.contains(line), "{part:?} lost {line:?} of its floor:\n{at_floor}\n---\n{section}");
+                    prop_assert!(
+                        section.contains(line),
+                        "{part:?} lost {line:?} of its floor:\n{at_floor}\n---\n{section}"
+                    );
                 }
             }
             // The reply rule (D035): a last reply or a checklist the extraction found is shown,
             // whole or cut with its mark, whatever else wants the room.
             if let Some(reply) = &ex.last_response {
                 let first = crate::text::quote(reply, usize::MAX, usize::MAX);
-                let first: String = first.lines().next().unwrap_or_default().chars().take(12).collect();
-                prop_assert!(out.contains(&format!("Last reply from the agent (may be cut):\n{first}")), "reply {first:?} not shown:\n{out}");
+                let first: String = first
+                    .lines()
+                    .next()
+                    .unwrap_or_default()
+                    .chars()
+                    .take(12)
+                    .collect();
+                prop_assert!(
+                    out.contains(&format!("Last reply from the agent (may be cut):\n{first}")),
+                    "reply {first:?} not shown:\n{out}"
+                );
             }
             if !ex.checklist.is_empty() {
                 let label = "Checklist as last written (latest state of each item):\n";
                 let after = out.find(label).map(|at| &out[at + label.len()..]);
-                prop_assert!(after.is_some_and(|a| !a.starts_with("- ... ") && !a.starts_with("Last reply")), "checklist not shown:\n{out}");
+                prop_assert!(
+                    after.is_some_and(|a| !a.starts_with("- ... ") && !a.starts_with("Last reply")),
+                    "checklist not shown:\n{out}"
+                );
             }
             // The latest instruction is named, with the latest one's text.
             if let Some(latest) = ex.instructions.last().filter(|l| !l.trim().is_empty()) {
                 let whole = crate::text::quote(latest, usize::MAX, crate::json::MAX_TEXT);
                 let start: String = whole.lines().next().unwrap().chars().take(10).collect();
                 let block = &out[out.find("**Latest instruction:**\n").unwrap()..];
-                prop_assert!(block.starts_with(&format!("**Latest instruction:**\n{start}")), "{start:?}");
+                prop_assert!(
+                    block.starts_with(&format!("**Latest instruction:**\n{start}")),
+                    "{start:?}"
+                );
             }
-        }
+            Ok(())
+        });
     }
 
     /// A line that says what was cut or left out (it changes as more is shown).
@@ -1507,6 +1558,30 @@ mod tests {
             crate::snapshot::empty_heading("## Agent progress\n> x\n\n"),
             None
         );
+    }
+
+    #[test]
+    fn a_checklist_that_fills_its_share_exactly_beside_a_long_reply_is_shown_at_the_floor() {
+        // Found by the reply-rule property over generated sessions (#40): the checklist's share
+        // was exactly its size, no room was left for a "... 1 more" line it did not need, the
+        // first item was forced in with one, and the section went over its floor: left out.
+        let ex = Extraction {
+            checklist: vec!["- [ ] a".into(), "- [ ] b".into()],
+            last_response: Some(format!("reply b\n- [ ] b\n{}", "more words ".repeat(1100))),
+            ..Default::default()
+        };
+        let out = progress(&ex, SECTIONS[2].floor);
+        assert!(utf16_len(&out) <= SECTIONS[2].floor, "{}", utf16_len(&out));
+        assert!(out.contains("- [ ] a\n- [ ] b\nLast reply"), "{out}");
+    }
+
+    #[test]
+    fn lines_that_all_fit_exactly_are_all_shown() {
+        // A "... N more" line was kept room for even when every line fitting left none to say:
+        // a checklist whose share was exactly its size showed only that line (#40).
+        let lines: Vec<String> = ["- [ ] a\n", "- [ ] b\n"].map(String::from).to_vec();
+        assert_eq!(fit_lines(&lines, 16, "items"), "- [ ] a\n- [ ] b\n");
+        assert_eq!(fit_lines(&lines, 15, "items"), "");
     }
 
     #[test]

@@ -900,12 +900,26 @@ mod tests {
     }
 
     #[test]
-    fn deep_nesting_is_rejected_without_overflow() {
-        let mut l = String::from(r#"{"type":"user","x":"#);
-        l.push_str(&"[".repeat(200_000));
-        l.push_str(&"]".repeat(200_000));
-        l.push('}');
-        let _ = parse_line(l.as_bytes());
+    fn deep_nesting_is_read_without_overflow() {
+        // 200,000 levels in a field nothing reads: skipped (serde_json ignores a value without
+        // recursing), and the record around it is read. The result used to be discarded, so the
+        // test could not fail on anything but a crash.
+        let deep = |field: &str| {
+            format!(
+                r#"{{"type":"user",{field}{}{},"uuid":"u1"}}"#,
+                "[".repeat(200_000),
+                "]".repeat(200_000)
+            )
+        };
+        let r = parse_line(deep(r#""x":"#).as_bytes()).expect("the record is read");
+        assert_eq!((r.kind, r.uuid_text.as_deref()), (Kind::User, Some("u1")));
+        // In the content it reads, the nesting is no text: nothing of it is taken for a prompt.
+        let r = parse_line(
+            deep(r#""message":{"content":"#)
+                .replace(",\"uuid\"", "},\"uuid\"")
+                .as_bytes(),
+        );
+        assert!(r.as_ref().is_none_or(|r| r.texts.is_empty()), "{r:?}");
     }
 
     #[test]
