@@ -49,20 +49,8 @@ gen tiny64 67108864 --autonomous 200
 gen common200 209715200 --no-tasks
 gen old200 209715200 --old-cli
 [ -s "$data/old200.horizon" ] || tail -c 67108864 "$data/old200.jsonl" > "$data/old200.horizon"
-tiny() { # name printf-format: 64 MB of records after three prompts
-    [ -s "$data/$1.jsonl" ] || python3 - "$data/$1.jsonl" "$2" <<'PY'
-import sys
-path, fmt = sys.argv[1], sys.argv[2]
-with open(path, "w") as f:
-    for i in range(3):
-        f.write('{"type":"user","uuid":"p%d","message":{"content":"prompt %d: keep going"}}\n' % (i, i))
-    n = size = 0
-    while size < 64_000_000:
-        line = fmt % n + "\n"
-        f.write(line)
-        size += len(line)
-        n += 1
-PY
+tiny() { # name shape: 64 MB of 30-byte records after three prompts
+    gen "$1" 64000000 --tiny "$2"
 }
 # Issue #17: Codex CLI rollouts whose prompts sit 8 MB and 80 MB back behind tool calls.
 gen codex8 8000000 --codex 640
@@ -70,23 +58,16 @@ gen codex80 80000000 --codex 640
 # Issue #26: adversarial prompts. `soup`: 2 MB of user records that are runs of wrapper tags side
 # by side (quadratic before), behind the prompt. `shots`: 100 MB of ordinary session, then a
 # prompt with four pasted screenshots (4.8 MB, over the line limit: read shrunk) as the newest.
-[ -s "$data/soup.jsonl" ] || python3 - "$data/soup.jsonl" <<'PY'
-import json, sys
-with open(sys.argv[1], "w") as f:
-    f.write('{"type":"user","uuid":"p0","message":{"content":"fix the parser"}}\n')
-    soup = json.dumps("<bash-input></bash-input>" * 1300)
-    for i in range(1, 65):
-        f.write('{"parentUuid":"p%d","type":"user","message":{"role":"user","content":%s},"uuid":"p%d"}\n' % (i - 1, soup, i))
-PY
+gen soup 0 --soup
 [ -s "$data/shots.jsonl" ] || { cat "$data/100mb.jsonl"; python3 -c '
 import json
 img = {"type": "image", "source": {"type": "base64", "media_type": "image/png", "data": "iVBORw0KGgo" * 110000}}
 rec = {"type": "user", "promptSource": "typed", "message": {"role": "user", "content": [img, img, img, img, {"type": "text", "text": "make the header match these screenshots"}]}, "uuid": "shots"}
 print(json.dumps(rec, separators=(",", ":")))'; } > "$data/shots.jsonl"
-tiny tiny30progress '{"type":"progress","n":%07d}'
-tiny tiny30linked '{"type":"x","uuid":"u%07d"}'
-tiny tiny30untyped '{"parentUuid":"a","uuid":"%05d"}'
-tiny tiny30assistant '{"type":"assistant","n":%05d}'
+tiny tiny30progress progress
+tiny tiny30linked linked
+tiny tiny30untyped untyped
+tiny tiny30assistant assistant
 
 work=$(mktemp -d)
 trap 'rm -rf "$work"' EXIT
@@ -114,8 +95,8 @@ input() { # name -> hook input path
 }
 
 peak_kb() { # stdin-file command... -> median peak RSS (KB) of 9 runs
-    local in=$1 i; shift
-    for i in 1 2 3 4 5 6 7 8 9; do /usr/bin/time -f %M "$@" < "$in" 2>&1 >/dev/null | tail -n 1; done | sort -n | sed -n 5p
+    local in=$1; shift
+    for run in 1 2 3 4 5 6 7 8 9; do : "$run"; /usr/bin/time -f %M "$@" < "$in" 2>&1 >/dev/null | tail -n 1; done | sort -n | sed -n 5p
 }
 
 bench() { # label stdin-file prepare(or "") command...
