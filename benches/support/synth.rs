@@ -374,7 +374,8 @@ pub fn write_tiny_transcript(out: &mut impl Write, target: u64, shape: &str) -> 
 /// by side (about 2 MB; quadratic to read before).
 pub fn write_soup_transcript(out: &mut impl Write) -> io::Result<u64> {
     let mut written = 0;
-    let first = "{\"type\":\"user\",\"uuid\":\"p0\",\"message\":{\"content\":\"fix the parser\"}}\n";
+    let first =
+        "{\"type\":\"user\",\"uuid\":\"p0\",\"message\":{\"content\":\"fix the parser\"}}\n";
     out.write_all(first.as_bytes())?;
     written += first.len() as u64;
     let soup = format!("\"{}\"", "<bash-input></bash-input>".repeat(1300));
