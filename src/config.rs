@@ -8,6 +8,12 @@
 //! | `COMPACT_GUARDIAN_BUDGET_MS` | time after which a hook stops reading and uses what it has | 2000 (at most 5000) |
 //! | `COMPACT_GUARDIAN_STEER` | `0` stops `save` printing its directive for the summarizer | on |
 //! | `COMPACT_GUARDIAN_DEBUG` | `1` adds detail on stderr | off |
+//!
+//! For the test suite and the instruction-count guard only (D036): `COMPACT_GUARDIAN_TEST_UNBOUNDED`
+//! gives a hook an hour instead of its budget (no reading deadline, no watchdog within it), so
+//! that what a test checks at scale, and what the guard counts, never depends on the machine's
+//! speed. `COMPACT_GUARDIAN_TEST_PANIC` and `COMPACT_GUARDIAN_TEST_NO_WATCHDOG` (`failopen`)
+//! prove the fail-open paths.
 
 use std::ffi::OsString;
 use std::path::PathBuf;
@@ -17,6 +23,10 @@ use std::time::Duration;
 /// (`cmd::HARD_LIMIT_MARGIN`), and that must come before the client's own timeout (10 s in
 /// `hooks/hooks.json`) kills the hook, which a client may count as a failure and run again.
 pub const MAX_BUDGET: Duration = Duration::from_secs(5);
+
+/// The budget under `COMPACT_GUARDIAN_TEST_UNBOUNDED` (tests and the instruction-count guard):
+/// far beyond any run, so neither the deadline nor the watchdog ever decides what a test sees.
+const TEST_UNBOUNDED: Duration = Duration::from_secs(3600);
 
 /// The snapshot folder's name under the config root.
 pub const FOLDER: &str = "compact-guardian";
@@ -50,6 +60,13 @@ pub struct Config {
 }
 
 impl Config {
+    /// How long a hook waits for a lock another hook holds (the history's): its budget plus 2 s,
+    /// so the wait ends before the watchdog (the budget plus 3 s) and, at the default budget,
+    /// is [`crate::history::LOCK_WAIT`].
+    pub fn lock_wait(&self) -> Duration {
+        self.budget + Duration::from_secs(2)
+    }
+
     /// Settings from the process environment.
     pub fn from_env() -> Config {
         Config::from_vars(|k| std::env::var_os(k), std::env::home_dir())
@@ -115,7 +132,11 @@ impl Config {
             codex_home,
             ttl,
             scan_bytes,
-            budget: budget.min(MAX_BUDGET),
+            budget: if set("COMPACT_GUARDIAN_TEST_UNBOUNDED").is_some() {
+                TEST_UNBOUNDED
+            } else {
+                budget.min(MAX_BUDGET)
+            },
             steer: flag("COMPACT_GUARDIAN_STEER").unwrap_or(true),
             debug: flag("COMPACT_GUARDIAN_DEBUG").unwrap_or(false),
             ignored: ignored.into_inner(),
@@ -214,6 +235,12 @@ mod tests {
         );
         let c = cfg(&[("COMPACT_GUARDIAN_BUDGET_MS", "18446744073709551615")]);
         assert_eq!(c.budget, MAX_BUDGET);
+        assert_eq!(cfg(&[]).lock_wait(), crate::history::LOCK_WAIT);
+        let c = cfg(&[("COMPACT_GUARDIAN_TEST_UNBOUNDED", "1")]);
+        assert_eq!(
+            c.budget, TEST_UNBOUNDED,
+            "tests and the guard only: never the deadline"
+        );
         let c = cfg(&[("COMPACT_GUARDIAN_TTL_SECS", "soon")]);
         assert_eq!(c.ttl, Duration::from_secs(600));
         assert_eq!(

@@ -6,7 +6,8 @@
 //! `save` adds it, `restore` and the PostCompact audit complete it. Each read-modify-write holds
 //! [`LOCK_FILE`] (an OS file lock, released however the holder ends), so hooks of parallel
 //! compactions never lose each other's updates; a hook that cannot have the lock within
-//! [`LOCK_WAIT`] writes without it rather than hold up the session.
+//! its wait ([`LOCK_WAIT`] at the default budget) writes without it rather than hold up the
+//! session.
 
 use crate::store::Store;
 use serde::{Deserialize, Serialize};
@@ -16,8 +17,9 @@ use std::time::{Duration, SystemTime, UNIX_EPOCH};
 pub const FILE: &str = "compact-guardian-history.json";
 /// The lock file that orders updates of [`FILE`].
 pub const LOCK_FILE: &str = "compact-guardian-history.lock";
-/// How long a hook waits for the history lock: a write takes about a millisecond, so this is
-/// reached only when hundreds of hooks queue at once; it stays under the watchdog's default
+/// How long a hook waits for the history lock at the default budget (a hook's store waits its
+/// budget plus 2 s: [`crate::config::Config::lock_wait`]): a write takes about a millisecond, so
+/// this is reached only when hundreds of hooks queue at once; it stays under the watchdog's
 /// limit (the budget plus 3 s).
 pub const LOCK_WAIT: Duration = Duration::from_millis(4_000);
 /// How many compactions are kept.
@@ -128,7 +130,7 @@ pub fn record(
     step: Step,
     update: impl FnOnce(&mut Entry),
 ) -> anyhow::Result<Option<Entry>> {
-    let _held = store.lock(LOCK_FILE, LOCK_WAIT);
+    let _held = store.lock(LOCK_FILE, store.lock_wait());
     let mut entries = read(store);
     let session: String = session.chars().take(128).collect();
     let now = now();

@@ -24,6 +24,8 @@
 pub mod audit;
 mod cli;
 mod cmd;
+#[cfg(test)]
+mod proptesting;
 pub use cmd::run;
 mod authorship;
 mod config;

@@ -504,40 +504,87 @@ mod tests {
         })
     }
 
-    proptest! {
-        #![proptest_config(ProptestConfig::with_cases(1_000))]
-
-        #[test]
-        fn shrunk_json_parses_and_is_a_shrink_of_the_original(
-            v in any_value(),
-            sizes in prop::collection::vec(1..20usize, 1..5),
-            keep in 0..40usize,
-            late in 0..10usize,
-            soft in 0..300usize,
-            pretty: bool,
-        ) {
-            let text = if pretty { serde_json::to_string_pretty(&v) } else { serde_json::to_string(&v) }.unwrap();
-            let bounds = Bounds { keep_string: keep, late_keep: late, soft_cap: soft, hard_cap: soft * 2, give_up: 1 << 20 };
-            let out = run(text.as_bytes(), sizes.clone(), bounds).unwrap();
-            let small: Value = serde_json::from_slice(&out)
-                .map_err(|e| TestCaseError::fail(format!("{e}: {}", String::from_utf8_lossy(&out))))?;
-            prop_assert!(is_shrink_of(&small, &v), "{} from {}", small, v);
-            // Where the pieces fall changes nothing.
-            prop_assert_eq!(run(text.as_bytes(), vec![1 << 20], bounds).unwrap(), out);
+    fn cases(cases: u32) -> ProptestConfig {
+        ProptestConfig {
+            cases,
+            source_file: Some(file!()),
+            ..ProptestConfig::default()
         }
+    }
 
-        #[test]
-        fn small_json_comes_back_equal(v in any_value()) {
+    #[test]
+    fn shrunk_json_parses_and_is_a_shrink_of_the_original() {
+        let input = (
+            any_value(),
+            prop::collection::vec(1..20usize, 1..5),
+            0..40usize,
+            0..10usize,
+            0..300usize,
+            any::<bool>(),
+        );
+        let kinds = [("shrunk", 0.2), ("kept whole", 0.1)];
+        crate::proptesting::check(
+            cases(1_000),
+            input,
+            &kinds,
+            |(v, sizes, keep, late, soft, pretty), seen| {
+                let text = if pretty {
+                    serde_json::to_string_pretty(&v)
+                } else {
+                    serde_json::to_string(&v)
+                }
+                .unwrap();
+                let bounds = Bounds {
+                    keep_string: keep,
+                    late_keep: late,
+                    soft_cap: soft,
+                    hard_cap: soft * 2,
+                    give_up: 1 << 20,
+                };
+                let out = run(text.as_bytes(), sizes.clone(), bounds).unwrap();
+                let small: Value = serde_json::from_slice(&out).map_err(|e| {
+                    TestCaseError::fail(format!("{e}: {}", String::from_utf8_lossy(&out)))
+                })?;
+                seen.saw("shrunk", small != v);
+                seen.saw("kept whole", small == v);
+                prop_assert!(is_shrink_of(&small, &v), "{} from {}", small, v);
+                // Where the pieces fall changes nothing.
+                prop_assert_eq!(run(text.as_bytes(), vec![1 << 20], bounds).unwrap(), out);
+                Ok(())
+            },
+        );
+    }
+
+    #[test]
+    fn small_json_comes_back_equal() {
+        let kinds = [("nested", 0.3)];
+        crate::proptesting::check(cases(1_000), any_value(), &kinds, |v, seen| {
+            seen.saw("nested", v.is_array() || v.is_object());
             let text = serde_json::to_string(&v).unwrap();
             let out = run(text.as_bytes(), vec![3], Bounds::LINE).unwrap();
             prop_assert_eq!(serde_json::from_slice::<Value>(&out).unwrap(), v);
-        }
+            Ok(())
+        });
+    }
 
-        #[test]
-        fn any_bytes_stay_bounded_and_never_panic(data in prop::collection::vec(any::<u8>(), 0..2_000), sizes in prop::collection::vec(1..50usize, 1..4)) {
-            if let Some(out) = run(&data, sizes, SMALL) {
+    #[test]
+    fn any_bytes_stay_bounded_and_never_panic() {
+        // Bytes, and bytes after a JSON opening (most random bytes are given up on at once).
+        let data = prop_oneof![
+            prop::collection::vec(any::<u8>(), 0..2_000),
+            prop::collection::vec(any::<u8>(), 0..2_000)
+                .prop_map(|d| [b"{\"a\":[\"".to_vec(), d].concat()),
+        ];
+        let input = (data, prop::collection::vec(1..50usize, 1..4));
+        let kinds = [("read", 0.5), ("cut", 0.1)];
+        crate::proptesting::check(cases(1_000), input, &kinds, |(data, sizes), seen| {
+            let out = run(&data, sizes, SMALL);
+            seen.saw("read", out.is_some());
+            seen.saw("cut", out.as_ref().is_some_and(|o| o.len() < data.len()));
+            if let Some(out) = out {
                 prop_assert!(out.len() <= SMALL.give_up + 64);
             }
-        }
+            Ok(())
+        });
     }
 }

@@ -104,6 +104,8 @@ impl Taken {
 pub struct Store {
     dir: PathBuf,
     ttl: Duration,
+    /// How long a hook waits for a shared lock (the history's).
+    lock_wait: Duration,
 }
 
 /// One session's snapshot in a [`Store`]: the session id is bound once, here.
@@ -119,7 +121,20 @@ impl Store {
         Store {
             dir: dir.into(),
             ttl,
+            lock_wait: crate::history::LOCK_WAIT,
         }
+    }
+
+    /// The same store, its hooks waiting up to `wait` for a shared lock (see
+    /// [`Config::lock_wait`](crate::config::Config::lock_wait)).
+    pub(crate) fn with_lock_wait(mut self, wait: Duration) -> Store {
+        self.lock_wait = wait;
+        self
+    }
+
+    /// How long a hook waits for a shared lock.
+    pub(crate) fn lock_wait(&self) -> Duration {
+        self.lock_wait
     }
 
     /// Whether any session has corrections waiting: one look at the folder, so the hook that

@@ -10,6 +10,7 @@ mod contract;
 mod corrections;
 #[cfg(unix)]
 mod e2e;
+mod goldens;
 #[cfg(unix)]
 mod hostile;
 #[cfg(unix)]

@@ -42,7 +42,11 @@ pub fn begin(input: impl Read, cfg: &Config) -> Result<Hook> {
         .dir
         .clone()
         .context("no snapshot folder: set COMPACT_GUARDIAN_DIR or HOME")
-        .map(|dir| Store::new(dir, cfg.ttl).session(session));
+        .map(|dir| {
+            Store::new(dir, cfg.ttl)
+                .with_lock_wait(cfg.lock_wait())
+                .session(session)
+        });
     Ok(Hook { input, snapshots })
 }
 

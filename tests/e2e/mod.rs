@@ -52,6 +52,9 @@ fn claude() -> Option<PathBuf> {
     found
 }
 
+/// A last reply of 107 characters: under the ~118 below which no reply was ever shown (#40).
+const SHORT_REPLY: &str = "Done: the parser handles nested quotes now; next I will wire it into the CLI and rerun the test suite here.";
+
 /// The scripted model. Prompts carry directives: `WRITE:<file>`, `EDIT:<file>`, `FAILTEST`,
 /// `BIGOUTPUT`; anything else gets a short text answer. The summarizer gets [`FALSE_SUMMARY`].
 fn brain(project: PathBuf) -> Brain {
@@ -123,6 +126,9 @@ fn brain(project: PathBuf) -> Brain {
                     json!({"command": "git -c user.name=t -c user.email=t@example.com commit -m 'Nothing here'", "description": "Commit again"}),
                 ),
             ]
+        } else if prompt.contains("SHORTREPLY") {
+            // The length of a real last reply the snapshot left out (#40).
+            return Reply::Text(SHORT_REPLY.into());
         } else if prompt.contains("CHECKLIST") {
             // Task tools are disabled in `-p` sessions: the plan is a checklist reply.
             return Reply::Text("Plan:\n- [ ] renderer\n- [ ] billing tests".into());
@@ -508,6 +514,29 @@ fn last_commit_is_gits_report_through_the_real_cli() {
     assert!(!snap.contains("] Nothing here"), "{snap}");
     assert!(
         snap.contains("commit -m 'Nothing here'  [FAILED]"),
+        "{snap}"
+    );
+}
+
+/// Issue #40: in a real Claude Code session a 107-character last reply was missing from the
+/// restored context (a reply's room was capped at its length and shown only past 120 units).
+#[test]
+#[cfg_attr(
+    cg_no_claude,
+    ignore = "needs the Claude Code CLI: .ci/run installs it (npm install --prefix .e2e @anthropic-ai/claude-code@2.1.328)"
+)]
+fn a_short_last_reply_reaches_the_model_after_compaction_in_the_real_cli() {
+    let Some(s) = Session::new(&[]) else { return };
+    assert_eq!(SHORT_REPLY.chars().count(), 107);
+    s.run("WRITE:parser.rs start the parser");
+    s.run("SHORTREPLY where are you with the parser?");
+    s.run("/compact");
+    s.run("go on");
+    let snap = s.restored();
+    assert!(
+        snap.contains(&format!(
+            "## Agent progress\nLast reply from the agent (may be cut):\n> {SHORT_REPLY}\n"
+        )),
         "{snap}"
     );
 }
