@@ -111,7 +111,13 @@ pub fn run(args: Vec<OsString>) -> ExitCode {
         }),
         Command::Correct => run_hook("correct", cfg.debug, hard_limit, || {
             let stdin = stdin_or_refuse("correct")?;
-            correct(stdin, &cfg, &mut std::io::stdout().lock())
+            correct(
+                stdin,
+                &cfg,
+                Instant::now() + cfg.budget,
+                crate::platform::stdout_is_usable,
+                &mut std::io::stdout().lock(),
+            )
         }),
         Command::Status { json } => {
             let mut out = std::io::stdout().lock();
