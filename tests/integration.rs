@@ -13,6 +13,8 @@ mod e2e;
 #[cfg(unix)]
 mod hostile;
 #[cfg(unix)]
+mod hostile_round4;
+#[cfg(unix)]
 mod launcher;
 #[cfg(unix)]
 mod long_sessions;
