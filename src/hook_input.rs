@@ -165,6 +165,9 @@ impl<R: Read> Stream<R> {
 
     fn pump(&mut self, until: Option<&str>) -> std::io::Result<()> {
         loop {
+            if until.is_some_and(|k| self.reducer.member(k).is_some()) {
+                return Ok(());
+            }
             if self.at == self.filled {
                 if self.ended || self.reducer.stopped() {
                     return Ok(());
@@ -182,7 +185,7 @@ impl<R: Read> Stream<R> {
             }
             let done = self.reducer.feed(&self.buf[self.at..self.filled], until);
             self.at += done;
-            if until.is_some_and(|k| self.reducer.member(k).is_some()) || self.reducer.stopped() {
+            if self.reducer.stopped() {
                 return Ok(());
             }
         }
