@@ -379,14 +379,24 @@ impl Reducer {
     }
 
     fn push_key(&mut self, b: u8) {
-        // One byte past the longest kept key: enough to tell it is none of them.
-        if self.key.len() <= 32 {
+        // Past the longest kept key written with every character escaped, it is none of them.
+        if self.key.len() <= 6 * 16 {
             self.key.push(b);
         }
     }
 
-    /// A top-level key has been read: its member is kept if it is one of [`FIELDS`].
+    /// A top-level key has been read: its member is kept if it is one of [`FIELDS`] (an escaped
+    /// key is compared as the parser would read it).
     fn start_member(&mut self) {
+        if self.key.contains(&b'\\') {
+            let mut quoted = Vec::with_capacity(self.key.len() + 2);
+            quoted.push(b'"');
+            quoted.extend_from_slice(&self.key);
+            quoted.push(b'"');
+            self.key = serde_json::from_slice::<String>(&quoted)
+                .map(String::into_bytes)
+                .unwrap_or_default();
+        }
         self.keep = FIELDS.iter().any(|f| f.as_bytes() == self.key.as_slice());
         if self.keep {
             if self.out.last() != Some(&b'{') {
@@ -663,6 +673,13 @@ mod tests {
         assert_eq!(h.session_id.as_deref(), Some("s"));
         assert_eq!(h.hook_event_name.as_deref(), Some("PostToolUse"));
         assert_eq!(h.agent_id.as_deref(), Some("a1"));
+    }
+
+    #[test]
+    fn an_escaped_key_is_read_as_the_parser_reads_it() {
+        let json = br#"{"session\u005fid":"s","hook_event_name":"Stop"}"#;
+        assert_eq!(read(&json[..]).unwrap(), parse(json).unwrap());
+        assert_eq!(read(&json[..]).unwrap().session_id.as_deref(), Some("s"));
     }
 
     /// A reader that fails once its first part has been read.
