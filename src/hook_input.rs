@@ -221,7 +221,7 @@ struct InString {
     depth: usize,
     /// The byte before was a backslash.
     escaped: bool,
-    /// Hex digits of a `\\u` escape still to come.
+    /// Hex digits of a `\u` escape still to come.
     hex_left: u8,
     /// Content bytes kept so far.
     kept: usize,
