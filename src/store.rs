@@ -47,7 +47,7 @@ const HELD_RETRIES: u32 = 5;
 const HELD_WAIT: Duration = Duration::from_millis(40);
 /// A lock held this long is held by something that does not let go: a write under it takes
 /// milliseconds, and a queue of waiters hands it on as fast.
-const STUCK_HOLDER: Duration = Duration::from_secs(2);
+const STUCK_HOLDER: Duration = Duration::from_secs(3);
 /// How often a waiter looks at how long the lock has been held.
 const STUCK_CHECK: Duration = Duration::from_millis(100);
 /// Marker prefix: "this session's snapshot was just restored" (see
