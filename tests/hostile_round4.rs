@@ -343,6 +343,42 @@ fn sixteen_screenshots_before_the_typed_text_leave_the_instruction_whole() {
 }
 
 #[test]
+fn a_typed_text_too_long_to_show_after_screenshots_is_cut_visibly_with_the_way_to_its_record() {
+    // Longer than the snapshot can show, beside the screenshots: cut where the reader reads it,
+    // and the snapshot says so and where the whole text is.
+    let image = "iVBORw0KGgo".repeat(28_000);
+    let words = long_instruction(120_000);
+    let mut content: Vec<Value> = (0..16)
+        .map(|_| json!({"type": "image", "source": {"type": "base64", "media_type": "image/png", "data": image}}))
+        .collect();
+    content.push(json!({"type": "text", "text": words}));
+    let newest = typed_record(
+        "u2",
+        "a1",
+        json!({"role": "user", "content": content}),
+        None,
+    );
+    let sb = Sandbox::new();
+    let snap = saved_snapshot(
+        &sb,
+        &[
+            prompt("u1", None, "an older instruction"),
+            reply("a1", "u1", "ok"),
+            newest,
+        ],
+    );
+    assert!(snap.contains("Refactor the importer as follows."), "{snap}");
+    assert!(
+        snap.contains("[... cut: at least "),
+        "the cut is marked: {snap}"
+    );
+    assert!(
+        snap.contains("the whole text is the `message.content` of the record with uuid u2"),
+        "{snap}"
+    );
+}
+
+#[test]
 fn a_record_whose_text_comes_after_megabytes_of_other_fields_is_still_the_latest_prompt() {
     // Past 2 MiB of shrunk output the shrinker dropped the rest of `message`: its `content`
     // was lost, the record was no prompt, and the older prompt was named latest.
