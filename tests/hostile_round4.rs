@@ -749,7 +749,10 @@ fn a_save_that_cannot_write_leaves_no_older_snapshot_to_be_taken_for_its_own() {
             "The user asked to add jitter to the backoff (NEWEST). The renderer is pending.",
         ))
         .run();
-    assert!(!audit.stdout.contains("latest instruction"), "{audit:?}");
+    assert!(
+        !audit.stdout.contains("left out your latest instruction"),
+        "{audit:?}"
+    );
     assert!(
         !pending(&sb, "s1").exists(),
         "judged against the older digest"
