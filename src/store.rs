@@ -349,15 +349,19 @@ impl Store {
     }
 
     /// Whether the corrections at `path` are for a session that can no longer go on: the
-    /// transcript they name is gone.
+    /// transcript they name (an absolute path, as the clients give it) is gone.
     fn session_ended(&self, path: &Path) -> bool {
         let Some(bytes) = read_ours(path, MAX_CORRECTIONS_BYTES) else {
             return false;
         };
+        let gone = |t: &Path| {
+            t.is_absolute()
+                && matches!(fs::symlink_metadata(t), Err(e) if e.kind() == io::ErrorKind::NotFound)
+        };
         serde_json::from_slice::<Pending>(&bytes)
             .ok()
             .and_then(|p| p.transcript)
-            .is_some_and(|t| matches!(fs::symlink_metadata(&t), Err(e) if e.kind() == io::ErrorKind::NotFound))
+            .is_some_and(|t| gone(Path::new(&t)))
     }
 
     fn session_named(&self, name: String) -> Snapshots {
