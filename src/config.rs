@@ -3,7 +3,7 @@
 //! | variable | meaning | default |
 //! |---|---|---|
 //! | `COMPACT_GUARDIAN_DIR` | snapshot folder | `compact-guardian/` under Codex's home (`$CODEX_HOME`, else `~/.codex`) when Codex runs the plugin, else under `$CLAUDE_CONFIG_DIR`, else under `~/.claude` |
-//! | `COMPACT_GUARDIAN_TTL_SECS` | how long a snapshot stays fresh | 600 |
+//! | `COMPACT_GUARDIAN_TTL_SECS` | how long a snapshot stays fresh (at least 60) | 600 |
 //! | `COMPACT_GUARDIAN_SCAN_BYTES` | most bytes read from a transcript's end | no limit (the time budget bounds it) |
 //! | `COMPACT_GUARDIAN_BUDGET_MS` | time after which a hook stops reading and uses what it has | 2000 (at most 5000) |
 //! | `COMPACT_GUARDIAN_STEER` | `0` stops `save` printing its directive for the summarizer | on |
@@ -27,6 +27,9 @@ pub const MAX_BUDGET: Duration = Duration::from_secs(5);
 /// The budget under `COMPACT_GUARDIAN_TEST_UNBOUNDED` (tests and the instruction-count guard):
 /// far beyond any run, so neither the deadline nor the watchdog ever decides what a test sees.
 const TEST_UNBOUNDED: Duration = Duration::from_secs(3600);
+/// The shortest freshness a snapshot may be given: a compaction (the summarizer's request between
+/// PreCompact and SessionStart) takes seconds to a few minutes.
+pub const MIN_TTL: Duration = Duration::from_secs(60);
 
 /// The snapshot folder's name under the config root.
 pub const FOLDER: &str = "compact-guardian";
@@ -124,13 +127,22 @@ impl Config {
             ));
         }
         let ttl = Duration::from_secs(number("COMPACT_GUARDIAN_TTL_SECS", 600));
+        if ttl < MIN_TTL {
+            // Shorter than a compaction takes: the snapshot would expire before its restore, and
+            // the save's own cleanup would delete it (0 did, silently: issue #41).
+            ignored.borrow_mut().push(format!(
+                "COMPACT_GUARDIAN_TTL_SECS={} is shorter than a compaction takes; {} is used",
+                ttl.as_secs(),
+                MIN_TTL.as_secs()
+            ));
+        }
         let scan_bytes = Some(number("COMPACT_GUARDIAN_SCAN_BYTES", 0)).filter(|&n| n > 0);
         Config {
             dir,
             codex_dir,
             claude_root,
             codex_home,
-            ttl,
+            ttl: ttl.max(MIN_TTL),
             scan_bytes,
             budget: if set("COMPACT_GUARDIAN_TEST_UNBOUNDED").is_some() {
                 TEST_UNBOUNDED
@@ -226,8 +238,19 @@ mod tests {
             ("COMPACT_GUARDIAN_STEER", "0"),
             ("COMPACT_GUARDIAN_DEBUG", "1"),
         ]);
-        assert_eq!(c.ttl, Duration::from_secs(5));
+        assert_eq!(c.ttl, MIN_TTL, "shorter than a compaction takes");
+        assert_eq!(
+            c.ignored,
+            ["COMPACT_GUARDIAN_TTL_SECS=5 is shorter than a compaction takes; 60 is used"]
+        );
         assert!(!c.steer && c.debug);
+        let c = cfg(&[("COMPACT_GUARDIAN_TTL_SECS", "0")]);
+        assert_eq!(
+            (c.ttl, c.ignored.len()),
+            (MIN_TTL, 1),
+            "0 never disables snapshots"
+        );
+        assert_eq!(cfg(&[("COMPACT_GUARDIAN_TTL_SECS", "60")]).ignored.len(), 0);
         let c = cfg(&[("COMPACT_GUARDIAN_BUDGET_MS", "7000")]);
         assert_eq!(
             c.budget, MAX_BUDGET,

@@ -91,11 +91,11 @@ fn ttl_is_configurable() {
     sb.save(&hook("s1", &t)).assert_fail_open();
     set_mtime(
         &sb.snapshot_path("s1"),
-        SystemTime::now() - Duration::from_secs(30),
+        SystemTime::now() - Duration::from_secs(120),
     );
     let r = sb
         .cmd(&["restore"])
-        .env("COMPACT_GUARDIAN_TTL_SECS", "20")
+        .env("COMPACT_GUARDIAN_TTL_SECS", "90")
         .stdin(start_hook("s1", &t))
         .run();
     r.assert_fail_open();

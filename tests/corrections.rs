@@ -426,7 +426,7 @@ fn a_resumed_claude_code_session_is_no_compaction() {
 }
 
 #[test]
-fn a_deferred_snapshot_expires_after_a_day() {
+fn a_deferred_snapshot_expires_after_its_wait() {
     let sb = Sandbox::new();
     let t = codex_compacted(&sb);
     let day = compact_guardian::store::DEFERRED_TTL.as_secs();

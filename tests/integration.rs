@@ -14,6 +14,8 @@ mod goldens;
 #[cfg(unix)]
 mod hostile;
 #[cfg(unix)]
+mod hostile_round4;
+#[cfg(unix)]
 mod launcher;
 #[cfg(unix)]
 mod long_sessions;

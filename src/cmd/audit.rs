@@ -10,6 +10,7 @@ use crate::config::Config;
 use crate::corrections;
 use crate::failopen::debug;
 use crate::history::{self, Outcome, Step};
+use crate::json::MAX_TEXT;
 use crate::render::WhyRebuilt;
 use crate::store::Pending;
 use crate::transcript::{self, Limits};
@@ -57,17 +58,24 @@ pub fn audit(
             .map(Cow::Owned),
         _ => None,
     };
+    // A summary read only in part is never judged as if whole: what it leaves out is unknown
+    // (issue #41). Codex's comes from the rollout, read like any text, to `json::MAX_TEXT`.
+    let cut = hook.input.summary_cut
+        || (hook
+            .input
+            .compact_summary
+            .as_deref()
+            .is_none_or(|s| s.trim().is_empty())
+            && summary.as_deref().is_some_and(|s| s.len() + 4 >= MAX_TEXT));
+    if cut {
+        debug(cfg.debug, || {
+            "the summary was longer than what is read of it: not compared".to_owned()
+        });
+    }
     let findings = digest
         .as_ref()
-        .zip(summary.as_deref())
+        .zip(summary.as_deref().filter(|_| !cut))
         .map(|(d, s)| compare(d, s));
-    if codex && let Some(s) = snaps {
-        // The compaction happened, and Codex restores at the next turn, however much later
-        // (the next prompt, or a resume): the snapshot waits for it (D026).
-        if let Err(e) = s.defer() {
-            debug(cfg.debug, || format!("deferral not marked: {e:#}"));
-        }
-    }
     // Claude Code shows PostCompact output only after a manual `/compact`; after an automatic
     // one the summary's verdict travels with the corrections and `correct` shows it (D027).
     let unseen = !codex && hook.input.trigger.as_deref() == Some("auto");
@@ -78,6 +86,7 @@ pub fn audit(
         corrections::section(&f.corrections).map(|section| Pending {
             section,
             line: f.verdict(true).filter(|_| unseen),
+            transcript: hook.input.transcript_path.clone(),
         })
     });
     let told = match (pending, snaps) {
@@ -120,8 +129,9 @@ pub fn audit(
     });
     // One read of the history: this compaction's entry as save and restore left it, completed.
     let entry = snaps.and_then(|s| {
-        let recorded = history::record(s.store(), &session, Step::Complete, |e| {
+        let recorded = history::record(s.store(), &session, Step::Complete, deadline, |e| {
             e.audited = true;
+            e.deferred |= codex;
             e.audit_time = Some(history::now());
             let Some(d) = &digest else {
                 return; // a repeated audit: the first one's counts stand

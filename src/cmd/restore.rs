@@ -55,7 +55,7 @@ pub fn restore(
         .and_then(|b| Digest::read(&b));
     let taken = match &hook.snapshots {
         Ok(snaps) => match snaps.take_fresh(|text| {
-            let text = match corrections.take() {
+            let text = match &corrections {
                 Some(c) => crate::corrections::inserted(text, &c.section),
                 None => text.to_owned(),
             };
@@ -74,6 +74,11 @@ pub fn restore(
             None
         }
     };
+    // The corrections went with the snapshot printed here (Codex: issue #41 item 4).
+    let mut carried = corrections.is_some() && matches!(taken, Some(Taken::Printed));
+    if carried {
+        corrections = None;
+    }
     debug(cfg.debug, || match &taken {
         Some(t) => t.said(),
         None => "the snapshot folder could not be used".to_owned(),
@@ -111,9 +116,13 @@ pub fn restore(
         });
     }
     let rebuilt = match why {
-        Some(why) => rebuild(&hook, cfg, deadline, why, corrections.take(), form, out),
+        Some(why) => rebuild(&hook, cfg, deadline, why, corrections.as_ref(), form, out),
         None => Ok(false),
     };
+    if corrections.is_some() && matches!(rebuilt, Ok(true)) {
+        carried = true;
+        corrections = None;
+    }
     if let (Some(c), Ok(snaps)) = (&corrections, &hook.snapshots) {
         // Nothing was printed that could carry them: kept for the `correct` hook.
         let _ = snaps.save_corrections(c);
@@ -128,8 +137,12 @@ pub fn restore(
         };
         if let Some(outcome) = outcome {
             let session = hook.input.session_id.as_deref().unwrap_or_default();
-            let recorded = history::record(snaps.store(), session, history::Step::Complete, |e| {
+            let step = history::Step::Complete;
+            let recorded = history::record(snaps.store(), session, step, deadline, |e| {
                 e.restore_time = Some(history::now());
+                if carried {
+                    e.corrected_time = Some(history::now());
+                }
                 if e.restored == Some(Outcome::Snapshot) {
                     return; // a restore run again: the compaction's snapshot was restored
                 }
@@ -209,7 +222,7 @@ fn rebuild(
     cfg: &Config,
     deadline: Instant,
     why: WhyRebuilt,
-    corrections: Option<Pending>,
+    corrections: Option<&Pending>,
     form: Form,
     out: &mut impl Write,
 ) -> Result<bool> {

@@ -48,12 +48,19 @@ pub fn save(input: impl Read, cfg: &Config, deadline: Instant, out: &mut impl Wr
     let rendered = built.render(&meta);
     let units = rendered.as_deref().map_or(0, utf16_len);
     let written = match rendered {
-        Some(text) => hook.snapshots.and_then(|s| {
-            let dest = s.save(&text)?;
-            debug(cfg.debug, || {
-                format!("wrote {} ({} bytes)", dest.display(), text.len())
-            });
-            Ok(s)
+        Some(text) => hook.snapshots.and_then(|s| match s.save(&text) {
+            Ok(dest) => {
+                debug(cfg.debug, || {
+                    format!("wrote {} ({} bytes)", dest.display(), text.len())
+                });
+                Ok(s)
+            }
+            Err(e) => {
+                // A full disk, a file-size limit: an earlier compaction's snapshot and digest
+                // must not be restored and audited as this one's (issue #41).
+                s.discard();
+                Err(e)
+            }
         }),
         None => {
             // Nothing at all to report: no snapshot, and no older one left to be restored instead.
@@ -83,17 +90,20 @@ pub fn save(input: impl Read, cfg: &Config, deadline: Instant, out: &mut impl Wr
             .map_err(anyhow::Error::from)
             .and_then(|b| snaps.save_digest(&b))
         {
+            // An older digest would hold the summary to an older compaction's work.
+            snaps.drop_digest();
             debug(cfg.debug, || format!("digest not kept: {e:#}"));
         }
         let session = hook.input.session_id.as_deref().unwrap_or_default();
-        let recorded = history::record(snaps.store(), session, history::Step::Save, |e| {
-            e.trigger = hook.input.trigger.as_deref().map(|t| folded_line(t, 20));
-            e.save_ran = true;
-            e.saved = units > 0;
-            e.snapshot_units = units;
-            e.save_ms = started.elapsed().as_millis() as u64;
-            e.scanned_bytes = built.stats.bytes_scanned;
-        });
+        let recorded =
+            history::record(snaps.store(), session, history::Step::Save, deadline, |e| {
+                e.trigger = hook.input.trigger.as_deref().map(|t| folded_line(t, 20));
+                e.save_ran = true;
+                e.saved = units > 0;
+                e.snapshot_units = units;
+                e.save_ms = started.elapsed().as_millis() as u64;
+                e.scanned_bytes = built.stats.bytes_scanned;
+            });
         if let Err(e) = recorded {
             debug(cfg.debug, || format!("history not updated: {e:#}"));
         }

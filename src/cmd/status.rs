@@ -65,7 +65,8 @@ pub fn status(cfg: &Config, json: bool, out: &mut impl Write) -> Result<bool> {
         let v = json!({
             "version": version,
             "binary": binary,
-            "snapshot_folder": {"path": folder, "usable": problem.is_none(), "problem": problem},
+            // A folder whose path is not UTF-8 is shown as the text form shows it (lossily).
+            "snapshot_folder": {"path": folder.as_ref().map(|f| f.to_string_lossy()), "usable": problem.is_none(), "problem": problem},
             "last_run": {"save": save, "restore": restore, "audit": audit},
             "ignored_settings": cfg.ignored,
             "compactions": entries.iter().rev().collect::<Vec<_>>(),

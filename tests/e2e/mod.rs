@@ -755,8 +755,31 @@ fn marketplace_install_without_cargo_downloads_verifies_and_protects_the_first_c
     ignore = "needs the Claude Code CLI: .ci/run installs it (npm install --prefix .e2e @anthropic-ai/claude-code@2.1.328)"
 )]
 fn expired_snapshot_is_rebuilt_from_the_transcript() {
-    // A TTL of zero makes every saved snapshot stale by the time restore runs: the fallback path.
-    let Some(s) = Session::new(&[("COMPACT_GUARDIAN_TTL_SECS", "0")]) else {
+    // A snapshot past its TTL when restore runs: the fallback path. The hooks run the test build
+    // through a wrapper that ages the snapshot two hours right after `save` (a TTL of zero did
+    // it once; it is no longer a setting that can be used as given, issue #41).
+    let tmp = tempfile::tempdir().unwrap();
+    let store = tmp.path().join("store");
+    let wrapper = tmp.path().join("aging-wrapper");
+    std::fs::write(
+        &wrapper,
+        format!(
+            "#!/bin/sh\n\"{}\" \"$@\"\nrc=$?\nif [ \"$1\" = save ]; then touch -d '2 hours ago' \"{}\"/compact-snapshot-*.md; fi\nexit $rc\n",
+            env!("CARGO_BIN_EXE_compact-guardian"),
+            store.display()
+        ),
+    )
+    .unwrap();
+    std::fs::set_permissions(
+        &wrapper,
+        std::os::unix::fs::PermissionsExt::from_mode(0o755),
+    )
+    .unwrap();
+    let (wrapper, store) = (wrapper.display().to_string(), store.display().to_string());
+    let Some(s) = Session::new(&[
+        ("COMPACT_GUARDIAN_BIN", &wrapper),
+        ("COMPACT_GUARDIAN_DIR", &store),
+    ]) else {
         return;
     };
     s.run("WRITE:a.txt Make a.txt — ünïcode");
