@@ -38,6 +38,10 @@ pub struct Digest {
     pub open_kind: String,
     /// The open items, as the snapshot shows them.
     pub open: Vec<String>,
+    /// The tasks the task list has completed: a sentence that names one of these as well as an
+    /// open item may be about either, and calls neither done for certain.
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub done: Vec<String>,
     /// The user's latest instruction (bounded).
     pub latest: Option<String>,
     /// The approved plan's title.
@@ -80,6 +84,10 @@ impl Digest {
         }
         self.open.truncate(MAX_ITEMS);
         for item in &mut self.open {
+            *item = folded_line(item, ITEM_CHARS);
+        }
+        self.done.truncate(MAX_ITEMS);
+        for item in &mut self.done {
             *item = folded_line(item, ITEM_CHARS);
         }
         self.latest = self
@@ -185,32 +193,22 @@ impl Findings {
 /// Compares what was protected with the summary.
 pub fn compare(digest: &Digest, summary: &str) -> Findings {
     let corrections = corrections::corrections(digest, summary);
-    let sentences = corrections::sentences(summary);
-    let everything: HashSet<&str> = sentences
-        .iter()
-        .flat_map(|s| s.words.iter().map(String::as_str))
-        .collect();
     let corrected: HashSet<&str> = corrections
         .iter()
         .flat_map(|c| c.items.iter().map(String::as_str))
         .collect();
+    // "Did not mention" only where the summary can be read for it (same script, enough words).
     let not_mentioned = digest
         .open
         .iter()
         .filter(|item| !corrected.contains(item.as_str()))
-        .filter(|item| {
-            let key = corrections::significant(item);
-            !key.is_empty()
-                && !sentences
-                    .iter()
-                    .any(|s| key.iter().all(|k| s.words.contains(k)))
-        })
+        .filter(|item| corrections::mentions(summary, item) == Some(false))
         .cloned()
         .collect();
-    let plan_kept = digest.plan.as_deref().map(|p| {
-        let key = corrections::significant(p);
-        !key.is_empty() && key.iter().all(|w| everything.contains(w.as_str()))
-    });
+    let plan_kept = digest
+        .plan
+        .as_deref()
+        .and_then(|p| corrections::mentions(summary, p));
     Findings {
         latest_kept: corrections::latest_left_out(digest, summary).map(|out| !out),
         corrections,
@@ -438,7 +436,8 @@ mod tests {
             "All of the user's requests are complete. There is no remaining work.",
         );
         assert_eq!(f.called_done(), vec!["renderer", "billing tests"]);
-        assert_eq!(f.latest_kept, Some(false));
+        // Prose: too little structure to say the latest instruction was left out (#38).
+        assert_eq!(f.latest_kept, None);
     }
 
     #[test]
@@ -447,11 +446,18 @@ mod tests {
             &digest(&["write renderer", "billing tests", "docs"]),
             "The renderer was written and is done. Billing tests are still pending.",
         );
-        // "write renderer": "write" is not in the summary ("written"): not named, not claimed.
+        // "write renderer": "write" is not in the summary ("written"): not named, not claimed;
+        // half its words are there, so it is not "not mentioned" either.
         assert_eq!(f.called_done(), Vec::<&str>::new());
-        assert_eq!(f.not_mentioned, vec!["write renderer", "docs"]);
+        assert_eq!(f.not_mentioned, vec!["docs"]);
+        let f = compare(
+            &digest(&["add the billing tests", "docs"]),
+            "Added the billing tests.",
+        );
+        assert_eq!(f.called_done(), vec!["add the billing tests"]);
+        // One word is too little to tell which item a sentence calls done.
         let f = compare(&digest(&["renderer"]), "The renderer is done.");
-        assert_eq!(f.called_done(), vec!["renderer"]);
+        assert_eq!(f.called_done(), Vec::<&str>::new());
     }
 
     #[test]
@@ -472,9 +478,14 @@ mod tests {
     fn latest_instruction_kept_when_most_of_its_words_are_there() {
         let f = compare(
             &digest(&[]),
-            "The user said: never call unwrap in the importer code.",
+            "## Current Work\nThe user said: never call unwrap in the importer code.",
         );
         assert_eq!(f.latest_kept, Some(true));
+        let f = compare(&digest(&[]), "## Current Work\nRefactored the parser module today.");
+        assert_eq!(f.latest_kept, Some(false));
+        // In another script, or in prose: not told.
+        let f = compare(&digest(&[]), "## 当前工作\n重构了解析器模块。");
+        assert_eq!(f.latest_kept, None);
     }
 
     #[test]
@@ -490,7 +501,7 @@ mod tests {
         );
         assert_eq!(
             m,
-            "compact-guardian restored 2 open tasks and your latest instruction; the summary called 'renderer' and 'billing tests' done and left out your latest instruction."
+            "compact-guardian restored 2 open tasks and your latest instruction; the summary called 'renderer' and 'billing tests' done."
         );
         assert!(m.chars().count() <= MAX_MESSAGE);
         let many: Vec<String> = (0..30)

@@ -918,6 +918,7 @@ mod tests {
                     summary: "c".repeat(300),
                     error: i % 2 == 0,
                     count: 3,
+                    ..Action::default()
                 })
                 .collect(),
             untracked_task_calls: 7,
@@ -1240,6 +1241,7 @@ mod tests {
                 summary,
                 error,
                 count,
+                ..Action::default()
             },
         );
         let plan = prop::option::of((
@@ -1420,24 +1422,28 @@ mod tests {
                 summary: "src/tax.py".into(),
                 error: false,
                 count: 1,
+                ..Action::default()
             },
             Action {
                 tool: "Bash".into(),
                 summary: "ls tests".into(),
                 error: false,
                 count: 1,
+                ..Action::default()
             },
             Action {
                 tool: "Edit".into(),
                 summary: "src/rates.py".into(),
                 error: false,
                 count: 1,
+                ..Action::default()
             },
             Action {
                 tool: "Bash".into(),
                 summary: "pytest tests/test_tax.py".into(),
                 error: true,
                 count: 1,
+                ..Action::default()
             },
         ];
         ex.files_changed = vec!["src/tax.py".into(), "src/rates.py".into()];

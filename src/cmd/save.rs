@@ -120,6 +120,12 @@ fn digest(ex: &Extraction, format: Format, saved: bool) -> Digest {
         saved,
         open_kind: open_kind.to_owned(),
         open,
+        done: ex
+            .tasks
+            .iter()
+            .filter(|t| t.status == Status::Completed)
+            .map(|t| t.content.clone())
+            .collect(),
         // The audit must not hold the summary to an older prompt than the user's newest.
         latest: ex
             .instructions

@@ -2,7 +2,8 @@
 //! first), and the recent actions and changed files are folded from the paired calls.
 
 use super::{Action, MAX_ACTIONS, MAX_FILES};
-use crate::record::{Record, ToolUse};
+use crate::tools::SHELL_TOOLS;
+use crate::record::{Record, ToolResult, ToolUse};
 use crate::text::escaped_line;
 use std::collections::HashMap;
 
@@ -18,12 +19,16 @@ pub(super) struct Ended {
     pub failed: bool,
     /// The first characters of its result.
     pub head: String,
+    /// The last characters of its result, from a line start.
+    pub tail: String,
+    /// The exit code its result states.
+    pub exit: Option<i32>,
 }
 
 /// Results met before their calls.
 #[derive(Default)]
 pub(super) struct Results {
-    waiting: HashMap<String, (bool, String)>,
+    waiting: HashMap<String, ToolResult>,
 }
 
 impl Results {
@@ -37,8 +42,7 @@ impl Results {
             if self.waiting.len() >= MAX_WAITING_RESULTS {
                 self.waiting.clear(); // their calls are missing: keep memory bounded
             }
-            self.waiting
-                .insert(tr.tool_use_id.clone(), (tr.is_error, tr.head.clone()));
+            self.waiting.insert(tr.tool_use_id.clone(), tr.clone());
         }
     }
 
@@ -48,10 +52,12 @@ impl Results {
             return Ended::default(); // a call without an id is never paired with a result
         }
         match self.waiting.remove(&tu.id) {
-            Some((is_error, head)) => Ended {
+            Some(r) => Ended {
                 read: true,
-                failed: is_error || nonzero_exit(&head),
-                head,
+                failed: r.is_error || r.exit.is_some_and(|c| c != 0) || nonzero_exit(&r.head),
+                head: r.head,
+                tail: r.tail,
+                exit: r.exit,
             },
             None => Ended::default(),
         }
@@ -78,7 +84,8 @@ impl Actions {
         self.full
     }
 
-    pub(super) fn call(&mut self, tu: &ToolUse, failed: bool) {
+    pub(super) fn call(&mut self, tu: &ToolUse, ended: &Ended) {
+        let failed = ended.failed;
         let summary = tu.key_arg.as_deref().map(escaped_line).unwrap_or_default();
         if let Some(last) = self.found.last_mut()
             && last.tool == tu.name
@@ -92,11 +99,20 @@ impl Actions {
             self.full = true;
             return;
         }
+        // A shell command's output ends are evidence for the summary's claims about it (a test
+        // runner's result line, git's report); other tools' are not kept.
+        let shell = SHELL_TOOLS.contains(&tu.name.as_str());
         self.found.push(Action {
             tool: tu.name.clone(),
             summary,
             error: failed,
             count: 1,
+            exit: ended.exit.filter(|_| shell),
+            output: if shell && ended.read {
+                output_ends(&ended.head, &ended.tail)
+            } else {
+                String::new()
+            },
         });
     }
 
@@ -106,6 +122,22 @@ impl Actions {
         actions.reverse();
         actions
     }
+}
+
+/// The most characters of a command's output kept with its action.
+const ACTION_OUTPUT: usize = 600;
+
+/// A command's output as its action keeps it: its head and, when the output is longer, its tail
+/// after a `…` line, bounded.
+fn output_ends(head: &str, tail: &str) -> String {
+    let head = head.trim_end();
+    let tail = tail.trim_end();
+    let joined = if tail.is_empty() || head.ends_with(tail) || head.contains(tail) {
+        head.to_owned()
+    } else {
+        format!("{head}\n…\n{tail}")
+    };
+    crate::text::cut_to(&joined, ACTION_OUTPUT).0
 }
 
 /// The files successful calls wrote, most recent first, distinct, at most [`MAX_FILES`].
@@ -158,6 +190,7 @@ mod tests {
                 is_error,
                 head: head.into(),
                 plan_file: None,
+                ..ToolResult::default()
             }],
             ..Record::empty(Kind::User)
         }
@@ -189,11 +222,11 @@ mod tests {
     #[test]
     fn repeated_calls_collapse_and_the_list_stops_full() {
         let mut a = Actions::default();
-        a.call(&call("1", "Bash", "make"), false);
-        a.call(&call("2", "Bash", "make"), false);
-        a.call(&call("3", "Bash", "make"), true);
+        a.call(&call("1", "Bash", "make"), &Ended { failed: false, ..Ended::default() });
+        a.call(&call("2", "Bash", "make"), &Ended { failed: false, ..Ended::default() });
+        a.call(&call("3", "Bash", "make"), &Ended { failed: true, ..Ended::default() });
         for i in 0..MAX_ACTIONS {
-            a.call(&call("x", "Read", &format!("f{i}")), false);
+            a.call(&call("x", "Read", &format!("f{i}")), &Ended { failed: false, ..Ended::default() });
         }
         assert!(a.full());
         let list = a.finish();

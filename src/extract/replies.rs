@@ -116,23 +116,13 @@ fn checklist(replies: &[String]) -> Vec<String> {
 }
 
 /// Whether a checklist line (as kept in [`super::Extraction::checklist`]) is unfinished: an
-/// unchecked box, or a numbered step with no mark of completion.
+/// unchecked box. A numbered line is no open item: agents number their questions to the user and
+/// their recaps of finished work as often as their plans (#38), and nothing in it says its state.
 pub fn checklist_open(line: &str) -> bool {
     let t = line.trim_start();
-    if ["- [ ]", "* [ ]", "- [~]"].iter().any(|p| t.starts_with(p)) {
-        return true;
-    }
-    if ["- [x]", "- [X]", "* [x]", "* [X]"]
+    ["- [ ]", "* [ ]", "- [~]", "* [~]"]
         .iter()
         .any(|p| t.starts_with(p))
-    {
-        return false;
-    }
-    let numbered = t.bytes().take_while(u8::is_ascii_digit).count();
-    numbered > 0
-        && !["✅", "✓", "✔", "~~", "(done)", "[x]", "DONE", "Done"]
-            .iter()
-            .any(|m| t.contains(m))
 }
 
 /// The item text of a checklist line, without its box or number (the line itself when it has
@@ -222,8 +212,10 @@ mod tests {
             checklist(&["```\n- [ ] not\n```\n- [ ] real".into()]),
             ["- [ ] real"]
         );
-        assert!(checklist_open("2. wire it"));
-        assert!(!checklist_open("2. wire it ✅"));
+        assert!(checklist_open("- [ ] wire it"));
+        assert!(!checklist_open("- [x] wire it"));
+        // A numbered line may be a question to the user or a recap of finished work.
+        assert!(!checklist_open("2. wire it"));
         assert_eq!(checklist_item("- [ ] wire it"), "wire it");
     }
 }

@@ -1,0 +1,512 @@
+//! What a sentence of the summary asserts: whether it states a finished state at all (not
+//! negated, not future, conditional, a purpose, a request or an instruction), and which: checks
+//! that pass, work that is done, all work done, a count of what remains, a commit or a push, a
+//! file changed. The words are English first, with the commonest forms of Chinese, Japanese,
+//! German and Spanish; a sentence in any other language claims nothing we can read, which is
+//! saying less, never more.
+
+use super::summary::Sentence;
+use super::words::{stem, words};
+
+/// Words that, anywhere in a sentence, make it no assertion of a present or past state: the
+/// future, a wish, a purpose, a condition, a request, an instruction reported.
+const NOT_ASSERTED: &[&str] = &[
+    "will", "would", "should", "shall", "must", "might", "may", "could", "can", "cannot", "going",
+    "gonna", "need", "needs", "needed", "want", "wants", "wanted", "expect", "expects",
+    "expected", "hope", "hopes", "hoping", "hopefully", "try", "tries", "trying", "tried",
+    "attempt", "attempts", "attempted", "attempting", "plan", "plans", "planned", "planning",
+    "intend", "intends", "goal", "goals", "aim", "aims", "objective", "target", "ensure",
+    "ensures", "ensuring", "verify", "verifying", "if", "unless", "until", "whether",
+    "whenever", "suppose", "supposed", "ought", "require", "requires", "required", "requirement",
+    "ask", "asks", "asked", "request", "requests", "requested", "instructed", "instruction",
+    "told", "said", "says", "stop", "next", "todo", "pending", "remaining", "remain", "remains",
+    "outstanding", "unfinished", "incomplete", "wip", "blocked", "eventually", "later", "soon",
+    "meant", "intended",
+    "criteria", "criterion", "definition", "acceptance", "let", "lets", "make", "sure",
+    // German, Spanish
+    "soll", "sollen", "sollte", "sollten", "muss", "müssen", "wird", "werden", "damit", "falls",
+    "wenn", "sobald", "bis", "ziel", "geplant", "debe", "deben", "debería", "será", "serán",
+    "para", "si", "cuando", "hasta", "objetivo", "pendiente", "pendientes",
+];
+
+/// Past forms that make a "when" clause tell what happened.
+const PAST: &[&str] = &[
+    "passed", "succeeded", "completed", "finished", "fixed", "ran", "was", "were", "did", "had",
+];
+
+/// The same for unspaced scripts, found as substrings.
+const NOT_ASSERTED_UNSPACED: &[&str] = &[
+    "需要", "应该", "应当", "将会", "以便", "为了", "确保", "如果", "一旦", "直到", "目标", "希望",
+    "计划", "要求", "待办", "待处理", "下一步", "必要", "べき", "予定", "ように", "ために", "場合",
+    "たら", "目標", "予定", "次に", "依頼",
+];
+
+/// Words that, in the same clause, say a thing is not so, or not yet, or failed.
+const NEGATION: &[&str] = &[
+    "not", "no", "never", "none", "nothing", "neither", "nor", "without", "cannot", "fail",
+    "fails", "failed", "failing", "failure", "failures", "broken", "breaks", "error", "errors",
+    "red", "flaky", "yet", "partial", "partially", "skipped", "disabled", "ignored", "nicht",
+    "kein", "keine", "keinen", "nie", "noch", "fehlgeschlagen", "fehler", "nunca", "ningún",
+    "ninguna", "sin", "aún", "todavía", "falla", "fallan", "fallo", "fallaron",
+];
+
+/// The same for unspaced scripts.
+const NEGATION_UNSPACED: &[&str] = &[
+    "不", "没", "未", "无", "尚", "还没", "失败", "错误", "ない", "ません", "失敗", "エラー",
+];
+
+/// Phrases in which a negation word says something good ("no failures", "0 errors").
+const GOOD_NEGATIONS: &[[&str; 2]] = &[
+    ["no", "failures"],
+    ["no", "failure"],
+    ["no", "errors"],
+    ["no", "error"],
+    ["no", "warnings"],
+    ["no", "regressions"],
+    ["no", "issues"],
+    ["no", "problems"],
+    ["without", "errors"],
+    ["without", "failures"],
+    ["without", "warnings"],
+    ["without", "issues"],
+    ["0", "failed"],
+    ["0", "failures"],
+    ["0", "errors"],
+    ["0", "failing"],
+    ["nothing", "fails"],
+    ["nothing", "failed"],
+    ["zero", "failures"],
+];
+
+/// Words that limit a claim to a part ("only the parser tests pass", "most tasks are done").
+const PARTIAL: &[&str] = &[
+    "only", "except", "excluding", "some", "most", "several", "few", "half", "majority", "mostly",
+    "almost", "nearly", "partly", "but", "besides", "other", "remaining", "first", "part",
+];
+
+/// Words that say a check passed.
+const PASS: &[&str] = &[
+    "pass", "passes", "passed", "passing", "green", "succeed", "succeeds", "succeeded",
+    "successful", "successfully", "clean", "cleanly", "bestehen", "besteht", "bestanden", "grün",
+    "erfolgreich", "pasan", "pasa", "pasaron", "pasando", "exitosa", "exitosas", "exitosamente",
+];
+const PASS_UNSPACED: &[&str] = &["通过", "成功", "通過", "パス"];
+
+/// Words that say work is finished.
+const DONE: &[&str] = &[
+    "done", "completed", "complete", "finished", "implemented", "fixed", "resolved", "shipped",
+    "merged", "addressed", "erledigt", "fertig", "abgeschlossen", "implementiert", "behoben",
+    "completado", "completada", "completados", "completadas", "terminado", "terminada", "hecho",
+    "hecha", "implementado", "implementada", "corregido", "arreglado", "listo", "lista",
+];
+const DONE_UNSPACED: &[&str] = &[
+    "完成", "搞定", "已实现", "实现了", "已修复", "修复了", "已添加", "添加了", "完了", "済み",
+    "実装しました", "修正しました", "追加しました", "終わり", "終了",
+];
+
+/// Nouns of work in general, for "all tasks are done".
+const WORK: &[&str] = &[
+    "task", "tasks", "todo", "todos", "item", "items", "work", "request", "requests", "step",
+    "steps", "change", "changes", "requirement", "requirements", "feature", "features",
+    "everything", "checklist", "aufgaben", "aufgabe", "arbeit", "tareas", "tarea", "trabajo",
+    "pasos",
+];
+const WORK_UNSPACED: &[&str] = &["任务", "工作", "事项", "タスク", "作業", "項目"];
+const ALL: &[&str] = &[
+    "all", "every", "everything", "each", "alle", "sämtliche", "todas", "todos", "todo",
+];
+const ALL_UNSPACED: &[&str] = &["全部", "所有", "都", "すべて", "全て", "全部"];
+
+/// Whether `w` (a word of the sentence) is one of `list`.
+fn has(ws: &[String], list: &[&str]) -> bool {
+    ws.iter().any(|w| list.contains(&w.as_str()))
+}
+
+fn has_unspaced(text: &str, list: &[&str]) -> bool {
+    list.iter().any(|m| text.contains(m))
+}
+
+/// A sentence's clauses: its own words cut at commas, semicolons, colons, dashes, parentheses and
+/// "but", "while", "whereas", "although", "however", "except".
+pub(crate) fn clauses(own: &str) -> Vec<Vec<String>> {
+    let mut out: Vec<Vec<String>> = vec![Vec::new()];
+    for piece in own.split([',', ';', ':', '(', ')', '—', '–', '，', '；', '：', '、']) {
+        for w in words(piece) {
+            if matches!(
+                w.as_str(),
+                "but" | "while" | "whereas" | "although" | "though" | "however" | "except" | "aber"
+                    | "pero"
+            ) && !out.last().is_some_and(Vec::is_empty)
+            {
+                out.push(Vec::new());
+            }
+            if let Some(last) = out.last_mut() {
+                last.push(w);
+            }
+        }
+        if !out.last().is_some_and(Vec::is_empty) {
+            out.push(Vec::new());
+        }
+    }
+    out.retain(|c| !c.is_empty());
+    out
+}
+
+/// A clause's words with the negations that say something good removed ("no failures").
+fn without_good_negations(clause: &[String]) -> Vec<&str> {
+    let mut out = Vec::with_capacity(clause.len());
+    let mut skip = false;
+    for (i, w) in clause.iter().enumerate() {
+        if skip {
+            skip = false;
+            continue;
+        }
+        let next = clause.get(i + 1).map(String::as_str);
+        if GOOD_NEGATIONS
+            .iter()
+            .any(|[a, b]| w == a && next == Some(b))
+        {
+            skip = true;
+            continue;
+        }
+        out.push(w.as_str());
+    }
+    out
+}
+
+/// Whether the sentence asserts a present or past state at all: nothing in it is future, a wish,
+/// a purpose, a condition, a request or an instruction, and it is no question or imperative.
+pub(crate) fn asserted(s: &Sentence) -> bool {
+    let ws = words(&s.own);
+    let t = s.text.trim_end();
+    if t.ends_with('?') || t.ends_with('？') {
+        return false;
+    }
+    if has(&ws, NOT_ASSERTED) || has_unspaced(&s.own, NOT_ASSERTED_UNSPACED) {
+        return false;
+    }
+    // "when"/"once" make a condition ("the test passes when add returns a+b") unless the
+    // sentence tells what happened ("when I ran it, all tests passed").
+    if has(&ws, &["when", "once", "whenever", "wenn", "sobald", "cuando"]) && !has(&ws, PAST) {
+        return false;
+    }
+    let lower = s.own.to_lowercase();
+    if lower.contains("so that") || lower.contains("in order") || lower.contains("n't")
+        || lower.contains("n\u{2019}t") || lower.contains("to be ")
+    {
+        return false;
+    }
+    !imperative(&ws)
+}
+
+/// Whether the words start with an instruction ("Stop after the tests pass", "Make sure ...",
+/// "Run the tests"): the base form of a verb a request starts with.
+fn imperative(ws: &[String]) -> bool {
+    const VERBS: &[&str] = &[
+        "stop", "make", "ensure", "run", "write", "add", "fix", "keep", "do", "don", "please",
+        "update", "check", "verify", "continue", "finish", "commit", "push", "create",
+        "implement", "remove", "rename", "refactor", "try", "let", "lets", "use", "avoid",
+        "never", "always", "go", "resume", "start", "wait", "note", "remember",
+    ];
+    ws.first().is_some_and(|w| VERBS.contains(&w.as_str()))
+}
+
+/// Whether a clause says a thing is not so (or failed, or not yet).
+pub(crate) fn negated(clause: &[String], own: &str) -> bool {
+    let ws = without_good_negations(clause);
+    ws.iter().any(|w| NEGATION.contains(w))
+        || (own.chars().any(super::words::unspaced) && has_unspaced(own, NEGATION_UNSPACED))
+}
+
+/// Whether a clause limits what it says to a part.
+pub(crate) fn partial(clause: &[String]) -> bool {
+    if has(clause, PARTIAL) {
+        return true;
+    }
+    // "3 of 10", "9/10" and a bare count ("11 tests pass"): a count is no claim about all.
+    let all = has(clause, ALL) || clause.iter().any(|w| w == "both");
+    clause.windows(2).any(|p| {
+        p[0].chars().all(|c| c.is_ascii_digit()) && (p[1] == "of" || p[1] == "von" || p[1] == "de")
+    }) || (!all && clause.iter().any(|w| w.chars().all(|c| c.is_ascii_digit())))
+}
+
+/// Whether a clause says checks pass.
+pub(crate) fn says_pass(clause: &[String], own: &str) -> bool {
+    has(clause, PASS) || has_unspaced(own, PASS_UNSPACED)
+}
+
+/// Whether a clause says something is done (a done word, or the past tense of `verb`, the verb an
+/// item starts with: "Add billing tests" is done by "added billing tests").
+pub(crate) fn says_done(clause: &[String], own: &str, verb: Option<&str>) -> bool {
+    has(clause, DONE)
+        || has_unspaced(own, DONE_UNSPACED)
+        || verb.is_some_and(|v| {
+            clause
+                .iter()
+                .any(|w| w.ends_with("ed") && w.len() > v.len() && stem(w) == v)
+        })
+}
+
+/// Whether a sentence claims all work is finished: "All tasks are completed", "Everything is
+/// done", "There is no remaining work", "Nothing is left to do".
+pub(crate) fn says_all_done(s: &Sentence) -> bool {
+    let ws = words(&s.own);
+    let lower = s.own.to_lowercase();
+    let work = has(&ws, WORK) || has_unspaced(&s.own, WORK_UNSPACED);
+    let all = has(&ws, ALL) || has_unspaced(&s.own, ALL_UNSPACED);
+    let done = has(&ws, DONE) || has_unspaced(&s.own, DONE_UNSPACED);
+    let partial_words: Vec<&str> = PARTIAL.iter().copied().filter(|w| *w != "remaining").collect();
+    let limited = has(&ws, &partial_words)
+        || has(&ws, &["not", "yet", "will", "should", "if", "once", "until", "when", "almost"])
+        || lower.contains("n't");
+    if limited || s.text.trim_end().ends_with('?') {
+        return false;
+    }
+    let everything_done = all && done && (work || ws.iter().any(|w| w == "everything"));
+    // "no remaining tasks", "nothing left", "no further work": its "no" is the claim.
+    let none_left = (ws.iter().any(|w| w == "no") && work
+        && has(&ws, &["remaining", "pending", "outstanding", "further", "open", "left"]))
+        || (ws.iter().any(|w| w == "nothing")
+            && has(&ws, &["remains", "remaining", "left", "pending", "outstanding"]));
+    let other_language = has_unspaced(&s.own, &["全部完成", "都已完成", "均已完成", "すべて完了", "全て完了"])
+        || (has(&ws, &["alle", "todas", "todos"]) && done && work);
+    // Only a plain statement: nothing conditional or wished.
+    let plain = !has(&ws, NOT_ASSERTED.iter().copied().filter(|w| !matches!(*w, "remaining" | "remain" | "remains" | "pending" | "outstanding")).collect::<Vec<_>>().as_slice());
+    plain && (everything_done || none_left || other_language)
+}
+
+/// Whether a section's whole body says nothing is pending ("None", "- None.", "(none)", "无").
+pub(crate) fn body_says_none(lines: &[String]) -> bool {
+    let text: Vec<&str> = lines.iter().map(|l| l.trim()).filter(|l| !l.is_empty()).collect();
+    let [only] = text.as_slice() else {
+        return false;
+    };
+    let t = only
+        .trim_start_matches(['-', '*', '•', ' '])
+        .trim_matches(['.', '(', ')', '*', '_', ' ', '。'])
+        .to_lowercase();
+    matches!(
+        t.as_str(),
+        "none" | "n/a" | "nothing" | "no pending tasks" | "no remaining tasks" | "no tasks"
+            | "no pending tasks remain" | "all tasks are complete" | "all tasks completed"
+            | "无" | "没有" | "暂无" | "なし" | "ありません" | "keine" | "ninguna" | "ninguno"
+    )
+}
+
+/// A count of what remains in a sentence ("1 unchecked checklist item remains", "two tasks
+/// left"): the number claimed.
+pub(crate) fn remaining_count(s: &Sentence) -> Option<usize> {
+    let ws = words(&s.own);
+    let number = |w: &str| -> Option<usize> {
+        match w {
+            "one" | "a" | "an" | "single" => Some(1),
+            "two" => Some(2),
+            "three" => Some(3),
+            "four" => Some(4),
+            "five" => Some(5),
+            _ => w.parse().ok().filter(|n| *n < 1000),
+        }
+    };
+    let open = ["remain", "remains", "remaining", "left", "open", "pending", "unchecked", "outstanding"];
+    if !has(&ws, &open) || has(&ws, &["not", "no", "will", "should", "if"]) {
+        return None;
+    }
+    for (i, w) in ws.iter().enumerate() {
+        let Some(n) = number(w) else { continue };
+        if matches!(w.as_str(), "a" | "an") {
+            continue; // "a task remains" is too loose to count
+        }
+        // The noun within the next three words.
+        let noun = ws[i + 1..]
+            .iter()
+            .take(4)
+            .any(|x| matches!(x.as_str(), "task" | "tasks" | "item" | "items" | "todo" | "todos" | "step" | "steps"));
+        if noun {
+            return Some(n);
+        }
+    }
+    None
+}
+
+/// Whether a sentence says work was committed (`commit`) or pushed (`push`).
+pub(crate) fn says_git(s: &Sentence, what: &str) -> bool {
+    let ws = words(&s.own);
+    match what {
+        "commit" => {
+            has(&ws, &["committed", "commited", "committet", "eingecheckt"])
+                || (has(&ws, &["commit", "commits"])
+                    && has(&ws, &["created", "made", "recorded", "realizado", "hecho", "erstellt"]))
+                || has_unspaced(&s.own, &["已提交", "提交了", "コミットしました", "コミット済み"])
+        }
+        "push" => {
+            has(&ws, &["pushed", "gepusht", "gepushed"])
+                || has_unspaced(&s.own, &["已推送", "推送了", "プッシュしました", "プッシュ済み"])
+        }
+        _ => false,
+    }
+}
+
+/// Verbs that say a file was changed.
+const CHANGED: &[&str] = &[
+    "created", "added", "modified", "updated", "edited", "wrote", "written", "changed", "fixed",
+    "applied", "patched", "rewrote", "rewritten", "refactored", "implemented", "replaced",
+];
+
+/// Whether a sentence says a file was changed.
+pub(crate) fn says_changed(s: &Sentence) -> bool {
+    has(&words(&s.own), CHANGED)
+}
+
+/// The path-like words of a sentence: its code spans and bare words with a slash or a file
+/// extension.
+pub(crate) fn paths(s: &Sentence) -> Vec<String> {
+    let mut out: Vec<String> = Vec::new();
+    let bare = s.own.split(|c: char| c.is_whitespace() || c == '(' || c == ')' || c == ',');
+    for raw in s.code.iter().map(String::as_str).chain(bare) {
+        let t = raw.trim_matches(|c: char| {
+            matches!(c, '`' | '\'' | '"' | ',' | ':' | ';' | '*')
+                || (c == '.' && raw.len() > 1)
+        });
+        if t.contains(char::is_whitespace) || t.contains("://") || t.len() > 200 {
+            continue;
+        }
+        let ext = t.rsplit_once('.').is_some_and(|(stem, ext)| {
+            !stem.is_empty()
+                && (1..=8).contains(&ext.len())
+                && ext.chars().all(|c| c.is_ascii_alphanumeric())
+                && ext.chars().any(|c| c.is_ascii_alphabetic())
+        });
+        let slash = t.contains('/') && t.len() > 2;
+        if (ext || slash) && !out.iter().any(|p| p == t) {
+            out.push(t.to_owned());
+        }
+    }
+    out
+}
+
+/// The nouns that name a kind of check, with the kind (`None`: any kind).
+pub(crate) fn check_noun(w: &str) -> Option<Option<super::evidence::Check>> {
+    use super::evidence::Check;
+    Some(match w {
+        "test" | "tests" | "suite" | "testsuite" | "specs" | "spec" | "pytest" | "unittests"
+        | "unittest" | "pruebas" | "prueba" => Some(Check::Test),
+        "build" | "builds" | "compiles" | "compile" | "compilation" | "kompiliert" | "compila" => {
+            Some(Check::Build)
+        }
+        "lint" | "lints" | "linter" | "clippy" | "eslint" | "ruff" | "flake8" => Some(Check::Lint),
+        "typecheck" | "mypy" | "pyright" => Some(Check::Types),
+        _ => return None,
+    })
+}
+
+/// The same for unspaced scripts, as substrings.
+pub(crate) fn check_noun_unspaced(own: &str) -> Option<super::evidence::Check> {
+    use super::evidence::Check;
+    if has_unspaced(own, &["测试", "テスト"]) {
+        Some(Check::Test)
+    } else if has_unspaced(own, &["构建", "编译", "ビルド", "コンパイル"]) {
+        Some(Check::Build)
+    } else {
+        None
+    }
+}
+
+/// Words before a check noun that do not narrow which check is meant.
+pub(crate) const GENERIC: &[&str] = &[
+    "all", "the", "our", "my", "its", "their", "existing", "both", "full", "whole", "entire",
+    "every", "each", "of", "and", "now", "test", "tests", "project", "repo", "code", "this",
+    "these", "those", "complete", "suite", "a", "an", "whole", "alle", "die", "der", "las",
+    "los", "todas", "todos", "again", "also", "still",
+];
+
+#[cfg(test)]
+mod tests {
+    use super::super::summary::read;
+    use super::*;
+
+    fn first(text: &str) -> Sentence {
+        read(text).sentences.into_iter().next().unwrap()
+    }
+
+    #[test]
+    fn intent_purpose_conditions_and_instructions_are_not_asserted() {
+        for s in [
+            "Make the tests pass so that the release can go out.",
+            "Changed the guard so that the tests pass.",
+            "The goal is for cargo test to pass.",
+            "The test passes when add returns a+b.",
+            "Stop after the tests pass; then write the changelog.",
+            "Once the tests pass, write the changelog.",
+            "The tests should pass now.",
+            "We need to make sure all tests pass.",
+            "Do the tests pass?",
+            "The user asked that all tests pass.",
+        ] {
+            assert!(!asserted(&first(s)), "{s}");
+        }
+        for s in [
+            "All tests pass.",
+            "Fixed the sign bug; all 11 tests pass now.",
+            "When I ran cargo test, all tests passed.",
+            "测试全部通过。",
+            "Alle Tests bestehen.",
+        ] {
+            assert!(asserted(&first(s)), "{s}");
+        }
+    }
+
+    #[test]
+    fn counts_and_parts_are_no_claim_about_all() {
+        for s in ["11 tests pass", "3 of 10 tests pass", "only the parser tests pass", "most tests pass"] {
+            let c = clauses(s);
+            assert!(partial(&c[0]), "{s}");
+        }
+        assert!(!partial(&clauses("all 11 tests pass")[0]));
+        assert!(!partial(&clauses("all tests pass")[0]));
+    }
+
+    #[test]
+    fn good_negations_are_not_negations() {
+        let s = "all tests pass with no failures";
+        assert!(!negated(&clauses(s)[0], s));
+        let s = "tests do not pass";
+        assert!(negated(&clauses(s)[0], s));
+    }
+
+    #[test]
+    fn all_done_claims() {
+        for s in [
+            "All tasks are complete.",
+            "There is no remaining work.",
+            "Nothing is left to do.",
+            "Everything is done.",
+            "所有任务都已完成。",
+        ] {
+            assert!(says_all_done(&first(s)), "{s}");
+        }
+        for s in [
+            "All tasks will be complete after the docs.",
+            "Not all tasks are complete.",
+            "All tasks except the docs are complete.",
+            "Most work is done.",
+        ] {
+            assert!(!says_all_done(&first(s)), "{s}");
+        }
+    }
+
+    #[test]
+    fn a_pending_section_that_says_none() {
+        assert!(body_says_none(&["- None.".into()]));
+        assert!(body_says_none(&["None".into()]));
+        assert!(!body_says_none(&["None explicitly requested beyond the current work.".into()]));
+        assert!(!body_says_none(&["- Write docs".into()]));
+    }
+
+    #[test]
+    fn counts_of_what_remains() {
+        assert_eq!(remaining_count(&first("1 unchecked checklist item remains.")), Some(1));
+        assert_eq!(remaining_count(&first("Two tasks are left.")), Some(2));
+        assert_eq!(remaining_count(&first("A task remains.")), None);
+        assert_eq!(remaining_count(&first("No tasks remain.")), None);
+    }
+}

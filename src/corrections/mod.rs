@@ -1,0 +1,776 @@
+//! Which claims of the compaction summary the record contradicts (issues #27, #38; D025, D055).
+//!
+//! A correction is told to the model under "trust the record", so it must never be false: when
+//! in doubt, nothing is said. The summary is read as the document it is ([`summary`]): only the
+//! sections that state the work's status hold claims; requests, the user's messages and code are
+//! quoted, pending and next steps keep work open. A claim is an assertion of a finished state,
+//! with its subject ([`claims`]): checks that pass, a task or checklist item done, all work done,
+//! a count of what remains, a file changed or fixed, work committed or pushed. The evidence is the
+//! record's structure ([`evidence`]): which commands ran a check and how each ended, what was
+//! edited after it, the task tools' states. A correction states the evidence ("the last run of
+//! `sh run_tests.sh billing` exited 101, and nothing was edited after it"), never a verdict.
+
+mod claims;
+mod evidence;
+mod summary;
+mod words;
+
+use crate::audit::Digest;
+use crate::text::{cut_line, folded_line, utf16_len};
+use claims::{
+    asserted, body_says_none, check_noun, check_noun_unspaced, clauses, negated, partial, paths,
+    remaining_count, says_all_done, says_changed, says_done, says_git, says_pass,
+};
+use evidence::{Check, GitEnd, Outcome, Run, git_runs, may_write, runs};
+use std::collections::HashSet;
+use summary::{Document, Role, Sentence, Shape};
+use words::{Script, key_words, script, stem, stems};
+
+/// The most UTF-16 code units of the corrections section (heading included): with a snapshot at
+/// its 9,000-unit target, both stay within the 10,000 the client inlines.
+pub const MAX_UNITS: usize = 1_000;
+/// The heading of the section, in the snapshot and in the hook output that carries it alone.
+pub const HEADING: &str = "## Corrections to the compaction summary";
+/// The longest quote of a summary sentence in a correction.
+const CLAIM_CHARS: usize = 110;
+
+/// What kind of claim a correction answers (the user's line names them by kind).
+#[derive(Debug, Clone, Copy, PartialEq, Eq, serde::Serialize, serde::Deserialize)]
+#[serde(rename_all = "snake_case")]
+pub enum Kind {
+    /// An open item the summary calls done.
+    CalledDone,
+    /// The summary says all work is done while items are open.
+    AllDone,
+    /// The summary counts fewer open items than the record has.
+    Remaining,
+    /// Tests, a build, a lint or a type check said to pass after the last run failed.
+    Passing,
+    /// A file said to be fixed whose last edit came before a failing test run.
+    Fixed,
+    /// A file said to be changed whose last edit failed, with no change recorded.
+    Changed,
+    /// Work said to be committed or pushed after the last `git commit`/`git push` failed.
+    Committed,
+    /// The user's latest instruction does not appear in the summary.
+    LatestLeftOut,
+}
+
+/// One correction: what the summary says, and what the record shows.
+#[derive(Debug, Clone, PartialEq, Eq, serde::Serialize, serde::Deserialize)]
+pub struct Correction {
+    /// What kind of claim it answers.
+    pub kind: Kind,
+    /// The open items it concerns ([`Kind::CalledDone`], [`Kind::AllDone`]).
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub items: Vec<String>,
+    /// One line for the model, with the evidence.
+    pub text: String,
+}
+
+/// Whether the latest-instruction check is told to the model. Off: on summaries nobody tuned on
+/// it was not precise (a paraphrase, a translation, a partial quote all look "left out" to a word
+/// comparison), and the snapshot already carries the instruction in its words (D055).
+const TELL_LATEST_LEFT_OUT: bool = false;
+
+/// The corrections the record supports, in a fixed order: items called done, all work called
+/// done, counts, checks said to pass, files said fixed or changed, commits and pushes.
+pub fn corrections(d: &Digest, summary: &str) -> Vec<Correction> {
+    let doc = summary::read(summary);
+    let judge = Judge::new(d, &doc);
+    let mut out = Vec::new();
+    judge.called_done(&mut out);
+    judge.all_done(&mut out);
+    judge.remaining(&mut out);
+    judge.passing(&mut out);
+    judge.fixed(&mut out);
+    judge.changed(&mut out);
+    judge.git(&mut out);
+    if TELL_LATEST_LEFT_OUT && latest_left_out(d, summary) == Some(true) {
+        let latest = d.latest.as_deref().unwrap_or_default();
+        out.push(Correction {
+            kind: Kind::LatestLeftOut,
+            items: Vec::new(),
+            text: format!(
+                "The summary does not mention the user's latest instruction: \"{}\"",
+                folded_line(latest, 300)
+            ),
+        });
+    }
+    out
+}
+
+/// The summary and the record, side by side.
+struct Judge<'a> {
+    d: &'a Digest,
+    doc: &'a Document,
+    /// The sentences that can claim a finished state: in a section that states status, asserted,
+    /// and no quotation of the user's latest instruction.
+    claims: Vec<&'a Sentence>,
+    /// The actions' check runs.
+    runs: Vec<Run<'a>>,
+}
+
+impl<'a> Judge<'a> {
+    fn new(d: &'a Digest, doc: &'a Document) -> Self {
+        let latest = d.latest.as_deref().map(super::corrections::words::words);
+        let claims = doc
+            .sentences
+            .iter()
+            .filter(|s| s.role.states_status())
+            .filter(|s| !latest.as_deref().is_some_and(|l| quotes(s, l)))
+            .collect();
+        Judge {
+            d,
+            doc,
+            claims,
+            runs: runs(&d.actions),
+        }
+    }
+
+    /// Whether some sentence outside the claims keeps `item` open, or a claim names it as open.
+    fn kept_open(&self, key: &Key) -> bool {
+        self.doc.sentences.iter().any(|s| {
+            (s.role.keeps_open() && key.named_in(&s.own))
+                || (s.role.states_status()
+                    && key.named_in(&s.own)
+                    && (s.marked_open
+                        || clauses(&s.own)
+                            .iter()
+                            .any(|c| key.named_by(c) && negated(c, &s.own))))
+        })
+    }
+
+    /// Open items the summary calls done by name.
+    fn called_done(&self, out: &mut Vec<Correction>) {
+        let done_keys: Vec<Key> = self.d.done.iter().map(|t| Key::of(t)).collect();
+        let open_keys: Vec<Key> = self.d.open.iter().map(|t| Key::of(t)).collect();
+        for (i, item) in self.d.open.iter().enumerate() {
+            let key = &open_keys[i];
+            if !key.usable() || self.kept_open(key) {
+                continue;
+            }
+            let others: Vec<&Key> = open_keys
+                .iter()
+                .enumerate()
+                .filter(|(j, _)| *j != i)
+                .map(|(_, k)| k)
+                .chain(done_keys.iter())
+                .collect();
+            let claim = self.claims.iter().find(|s| {
+                let done_here = |c: &Vec<String>| {
+                    key.named_by_exactly(c, &others)
+                        && (says_done(c, &s.own, key.verb.as_deref()) || s.marked_done)
+                        && !negated(c, &s.own)
+                        && !partial_done(c)
+                };
+                asserted(s) && clauses(&s.own).iter().any(done_here)
+            });
+            if let Some(s) = claim {
+                out.push(Correction {
+                    kind: Kind::CalledDone,
+                    items: vec![item.clone()],
+                    text: format!(
+                        "The summary calls \"{}\" done ({}); the record still has it {}.",
+                        folded_line(item, 80),
+                        quoted_claim(s),
+                        item_state(self.d, i)
+                    ),
+                });
+            }
+        }
+    }
+
+    /// Open items the summary never names in its status, while it says all work is done.
+    fn all_done(&self, out: &mut Vec<Correction>) {
+        if self.d.open.is_empty() {
+            return;
+        }
+        let claim: Option<String> = self
+            .claims
+            .iter()
+            .find(|s| says_all_done(s))
+            .map(|s| quoted_claim(s))
+            .or_else(|| {
+                (self.doc.shape == Shape::Sections)
+                    .then(|| {
+                        self.doc
+                            .sections
+                            .iter()
+                            .find(|(role, body)| *role == Role::Pending && body_says_none(body))
+                            .map(|(_, body)| {
+                                format!("\"Pending Tasks: {}\"", folded_line(body[0].trim(), 40))
+                            })
+                    })
+                    .flatten()
+            });
+        let Some(claim) = claim else { return };
+        let unmentioned: Vec<usize> = (0..self.d.open.len())
+            .filter(|&i| {
+                let key = Key::of(&self.d.open[i]);
+                key.mentionable() && !self.mentions_in_status(&key)
+            })
+            .collect();
+        if unmentioned.is_empty() {
+            return;
+        }
+        let shown: Vec<String> = unmentioned
+            .iter()
+            .take(4)
+            .map(|&i| format!("\"{}\" ({})", folded_line(&self.d.open[i], 60), short_state(self.d, i)))
+            .collect();
+        let more = unmentioned.len() - shown.len();
+        out.push(Correction {
+            kind: Kind::AllDone,
+            items: unmentioned.iter().map(|&i| self.d.open[i].clone()).collect(),
+            text: format!(
+                "The summary says {claim}; the record still has {} {}: {}{}.",
+                unmentioned.len(),
+                open_noun(self.d, unmentioned.len()),
+                shown.join(", "),
+                if more > 0 { format!(" and {more} more") } else { String::new() }
+            ),
+        });
+    }
+
+    /// Whether a sentence of the summary's status, open work or prose mentions the item (its
+    /// request or the user's words do not count: they restate what was asked, not its state).
+    fn mentions_in_status(&self, key: &Key) -> bool {
+        self.doc.sentences.iter().any(|s| {
+            matches!(
+                s.role,
+                Role::Status | Role::Files | Role::Pending | Role::Next | Role::Unknown
+            ) && key.mentioned_in(&s.own)
+        })
+    }
+
+    /// A count of what remains below the record's.
+    fn remaining(&self, out: &mut Vec<Correction>) {
+        let m = self.d.open.len();
+        if m < 2 || out.iter().any(|c| c.kind == Kind::AllDone) {
+            return;
+        }
+        let claim = self.doc.sentences.iter().find(|s| {
+            matches!(s.role, Role::Status | Role::Pending | Role::Unknown)
+                && remaining_count(s).is_some_and(|n| n >= 1 && n < m)
+        });
+        let Some(s) = claim else { return };
+        let shown: Vec<String> = self
+            .d
+            .open
+            .iter()
+            .take(4)
+            .map(|t| format!("\"{}\"", folded_line(t, 60)))
+            .collect();
+        out.push(Correction {
+            kind: Kind::Remaining,
+            items: Vec::new(),
+            text: format!(
+                "The summary says {}; the record has {m} {}: {}{}.",
+                quoted_claim(s),
+                open_noun(self.d, m),
+                shown.join(", "),
+                if m > 4 { format!(" and {} more", m - 4) } else { String::new() }
+            ),
+        });
+    }
+
+    /// Checks the summary says pass whose last run of that scope failed, with nothing edited
+    /// after it.
+    fn passing(&self, out: &mut Vec<Correction>) {
+        if self.runs.is_empty() {
+            return;
+        }
+        let mut said: HashSet<usize> = HashSet::new();
+        for s in &self.claims {
+            if !asserted(s) || self.admits_failure_near(s) {
+                continue;
+            }
+            for clause in clauses(&s.own) {
+                if !says_pass(&clause, &s.own) || negated(&clause, &s.own) || partial(&clause) {
+                    continue;
+                }
+                let Some((check, scope)) = claimed_check(&clause, s) else {
+                    continue;
+                };
+                let Some(run) = self.last_run(check, &scope) else {
+                    continue;
+                };
+                let Outcome::Failed { how } = &run.outcome else {
+                    continue;
+                };
+                if self.changed_after(run.at) || !said.insert(run.at) {
+                    continue;
+                }
+                out.push(Correction {
+                    kind: Kind::Passing,
+                    items: Vec::new(),
+                    text: format!(
+                        "The summary says {}; the last {} in the record, {}, {how}, and nothing was edited after it.",
+                        quoted_claim(s),
+                        run.check.noun(),
+                        shown_command(&run.action.summary)
+                    ),
+                });
+                break;
+            }
+        }
+    }
+
+    /// Whether the summary says, next to a claim or where it states what is open, that checks
+    /// fail ("- 11 tests pass" / "- 1 fails"): then the claim is a partial report.
+    fn admits_failure_near(&self, s: &Sentence) -> bool {
+        self.doc.sentences.iter().any(|o| {
+            let near = o.line.abs_diff(s.line) <= 2 || o.role.keeps_open();
+            near && o.role != Role::Request
+                && o.role != Role::UserMessages
+                && clauses(&o.own).iter().any(|c| {
+                    c.iter().any(|w| {
+                        matches!(w.as_str(), "fail" | "fails" | "failing" | "failed" | "failure" | "failures" | "broken" | "red")
+                    }) && !claims::negated(&c.iter().filter(|w| !w.starts_with("fail")).cloned().collect::<Vec<_>>(), "")
+                        && !c.windows(2).any(|p| matches!(p[0].as_str(), "0" | "no" | "zero" | "without") && p[1].starts_with("fail"))
+                })
+        })
+    }
+
+    /// The last run of `check` whose scope the claim's scope names (an unnamed scope: a run of
+    /// the whole suite).
+    fn last_run(&self, check: Option<Check>, scope: &Scope) -> Option<&Run<'a>> {
+        self.runs.iter().rev().find(|r| {
+            check.is_none_or(|c| c == r.check)
+                && match scope {
+                    Scope::Whole => r.scope.is_empty(),
+                    Scope::Named(q) => {
+                        let have: HashSet<String> =
+                            r.scope.iter().map(|w| stem(w).to_owned()).collect();
+                        !q.is_empty() && q.iter().all(|w| have.contains(w))
+                    }
+                    Scope::Command(words) => &r.words == words,
+                }
+        })
+    }
+
+    /// Whether anything after the action at `at` may have changed files.
+    fn changed_after(&self, at: usize) -> bool {
+        self.d.actions[at + 1..].iter().any(may_write)
+    }
+
+    /// Files said fixed whose last edit came before the last test run, which failed and names
+    /// them, with nothing edited after it.
+    fn fixed(&self, out: &mut Vec<Correction>) {
+        let Some(run) = self.runs.iter().rev().find(|r| r.check == Check::Test) else {
+            return;
+        };
+        let Outcome::Failed { how } = &run.outcome else {
+            return;
+        };
+        if self.changed_after(run.at) {
+            return;
+        }
+        for s in &self.claims {
+            let ws = super::corrections::words::words(&s.own);
+            if !asserted(s)
+                || !ws.iter().any(|w| matches!(w.as_str(), "fixed" | "resolved" | "corrected" | "repaired"))
+                || clauses(&s.own).iter().any(|c| negated(c, &s.own))
+            {
+                continue;
+            }
+            for p in paths(s) {
+                let name = base_name(&p);
+                let file_stem = name.split('.').next().unwrap_or(name).to_lowercase();
+                if file_stem.len() < 3 {
+                    continue;
+                }
+                let named = run.scope.iter().any(|w| w.contains(&file_stem))
+                    || run.action.output.to_lowercase().contains(&file_stem);
+                let edited_before = self.d.actions[..run.at].iter().any(|a| {
+                    crate::tools::is_edit(&a.tool)
+                        && !a.error
+                        && a.summary.split(", ").any(|f| base_name(f) == name)
+                });
+                if !named || !edited_before {
+                    continue;
+                }
+                out.push(Correction {
+                    kind: Kind::Fixed,
+                    items: Vec::new(),
+                    text: format!(
+                        "The summary says {}; `{}` was last edited before the last test run, {}, which {how}, and nothing was edited after it.",
+                        quoted_claim(s),
+                        folded_line(name, 80),
+                        shown_command(&run.action.summary)
+                    ),
+                });
+                return;
+            }
+        }
+    }
+
+    /// Files said changed whose last edit failed, with no change to them recorded and nothing
+    /// after it that may have written them.
+    fn changed(&self, out: &mut Vec<Correction>) {
+        let mut said = HashSet::new();
+        for s in self.claims.iter().filter(|s| asserted(s) && says_changed(s)) {
+            for p in paths(s) {
+                let name = base_name(&p);
+                if name.is_empty() || self.d.files.iter().any(|f| base_name(f) == name) {
+                    continue; // changed after all
+                }
+                let last = self.d.actions.iter().enumerate().rev().find(|(_, a)| {
+                    crate::tools::is_edit(&a.tool) && a.summary.split(", ").any(|f| base_name(f) == name)
+                });
+                let Some((at, edit)) = last.filter(|(_, a)| a.error) else {
+                    continue;
+                };
+                // A shell command after it may have written the file (sed -i, a script).
+                if self.d.actions[at + 1..].iter().any(|a| {
+                    crate::tools::is_shell(&a.tool) && (may_write(a) || a.summary.contains(name))
+                }) || !said.insert(name.to_owned())
+                {
+                    continue;
+                }
+                out.push(Correction {
+                    kind: Kind::Changed,
+                    items: Vec::new(),
+                    text: format!(
+                        "The summary says {}; the last edit of `{}` ({}) failed, and no change to it is recorded.",
+                        quoted_claim(s),
+                        folded_line(name, 80),
+                        edit.tool
+                    ),
+                });
+            }
+        }
+    }
+
+    /// Work said committed or pushed whose last `git commit` / `git push` failed.
+    fn git(&self, out: &mut Vec<Correction>) {
+        for (sub, noun) in [("commit", "commit"), ("push", "push")] {
+            let Some(s) = self.claims.iter().find(|s| asserted(s) && says_git(s, sub)) else {
+                continue;
+            };
+            let git = git_runs(&self.d.actions, sub);
+            let Some((_, run, GitEnd::Failed)) = git.last() else {
+                continue;
+            };
+            let how = match run.exit {
+                Some(c) => format!("exited {c}"),
+                None => "failed".to_owned(),
+            };
+            out.push(Correction {
+                kind: Kind::Committed,
+                items: Vec::new(),
+                text: format!(
+                    "The summary says {}; the last `git {noun}` in the record, {}, {how}, and none succeeded after it.",
+                    quoted_claim(s),
+                    shown_command(&run.summary)
+                ),
+            });
+        }
+    }
+}
+
+/// Whether a clause says a thing is only partly done.
+fn partial_done(c: &[String]) -> bool {
+    c.iter().any(|w| {
+        matches!(
+            w.as_str(),
+            "partially" | "partly" | "mostly" | "almost" | "nearly" | "started" | "begun" | "some"
+        )
+    })
+}
+
+/// What a claim says passes: the kind of check (`None`: any) and its scope.
+fn claimed_check(clause: &[String], s: &Sentence) -> Option<(Option<Check>, Scope)> {
+    // A command named in code: `cargo test billing` passes.
+    for code in &s.code {
+        let ws: Vec<String> = code.split_whitespace().map(str::to_owned).collect();
+        let actions = [crate::extract::Action {
+            tool: "Bash".into(),
+            summary: code.clone(),
+            ..crate::extract::Action::default()
+        }];
+        if let Some(r) = runs(&actions).into_iter().next() {
+            return Some((Some(r.check), Scope::Command(r.words.clone()).or_whole(&ws, &r)));
+        }
+    }
+    let (pos, kind) = clause
+        .iter()
+        .enumerate()
+        .find_map(|(i, w)| check_noun(w).map(|k| (i, k)))
+        .or_else(|| check_noun_unspaced(&s.own).map(|k| (0, Some(k))))?;
+    // The words before the noun that narrow it ("billing tests"), and after "for"/"in" ("tests
+    // for the importer").
+    let mut q: Vec<String> = Vec::new();
+    for w in clause[..pos].iter().rev() {
+        if claims::GENERIC.contains(&w.as_str()) || w.chars().all(|c| c.is_ascii_digit()) {
+            break;
+        }
+        if matches!(w.as_str(), "pass" | "passes" | "passed" | "passing") {
+            break;
+        }
+        q.push(stem(w).to_owned());
+    }
+    let after = &clause[pos + 1..];
+    if let Some(f) = after.iter().position(|w| matches!(w.as_str(), "for" | "in" | "of")) {
+        for w in after[f + 1..].iter().take(3) {
+            if claims::GENERIC.contains(&w.as_str()) {
+                continue;
+            }
+            if says_pass(std::slice::from_ref(w), "") || matches!(w.as_str(), "now" | "are" | "is") {
+                break;
+            }
+            q.push(stem(w).to_owned());
+        }
+    }
+    // A test name or file in the sentence narrows it too.
+    for p in paths(s) {
+        for w in words::words(&p) {
+            if !matches!(w.as_str(), "py" | "rs" | "js" | "ts" | "go" | "rb" | "sh") {
+                q.push(stem(&w).to_owned());
+            }
+        }
+    }
+    let q: Vec<String> = q.into_iter().filter(|w| !w.is_empty()).collect();
+    Some((kind, if q.is_empty() { Scope::Whole } else { Scope::Named(q) }))
+}
+
+/// What part of a check a claim speaks of.
+enum Scope {
+    /// The whole suite ("all tests pass").
+    Whole,
+    /// A part named by these word stems ("billing tests").
+    Named(Vec<String>),
+    /// The exact command named in code.
+    Command(Vec<String>),
+}
+
+impl Scope {
+    /// A claim naming a command of the whole suite (`cargo test`) speaks of the whole suite.
+    fn or_whole(self, _code: &[String], r: &Run) -> Scope {
+        if r.scope.is_empty() { Scope::Whole } else { self }
+    }
+}
+
+/// An item's identifying words, its leading verb, and the words no other item has.
+struct Key {
+    words: Vec<String>,
+    verb: Option<String>,
+}
+
+impl Key {
+    fn of(item: &str) -> Key {
+        let words = key_words(item);
+        let verb = super::corrections::words::words(item)
+            .first()
+            .filter(|w| w.is_ascii() && w.len() >= 3)
+            .map(|w| stem(w).to_owned());
+        Key { words, verb }
+    }
+
+    /// Enough words to be told from other text in a clause that calls it done: two.
+    fn usable(&self) -> bool {
+        self.words.len() >= 2
+    }
+
+    /// Enough to tell whether a text mentions it at all: one word of three letters or more.
+    fn mentionable(&self) -> bool {
+        self.words.len() >= 2 || self.words.iter().any(|w| w.chars().count() >= 3)
+    }
+
+    /// How many of its words `have` holds.
+    fn found_in(&self, have: &HashSet<String>) -> usize {
+        self.words.iter().filter(|w| have.contains(w.as_str())).count()
+    }
+
+    /// Whether the clause names it: all its words, or three in four when it has more than four.
+    fn named_by(&self, clause: &[String]) -> bool {
+        let have: HashSet<String> = clause.iter().map(|w| stem(w).to_owned()).collect();
+        let found = self.found_in(&have);
+        let n = self.words.len();
+        self.usable() && if n > 4 { found * 4 >= n * 3 } else { found == n }
+    }
+
+    /// [`Key::named_by`], and no other item (open or done) is named by it as well: the words
+    /// that tell this item from the others are there.
+    fn named_by_exactly(&self, clause: &[String], others: &[&Key]) -> bool {
+        if !self.named_by(clause) {
+            return false;
+        }
+        let have: HashSet<String> = clause.iter().map(|w| stem(w).to_owned()).collect();
+        let mine = self.found_in(&have);
+        others.iter().all(|o| {
+            let theirs = o.found_in(&have);
+            // Another item named at least as fully, by as many words: the clause may be about it.
+            !(o.usable() && o.named_by(clause) && theirs * self.words.len() >= mine * o.words.len())
+        })
+    }
+
+    /// Whether a text names it in the looser sense used for "is it mentioned at all": half its
+    /// words (a paraphrase keeps about that many).
+    fn mentioned_in(&self, text: &str) -> bool {
+        let have = stems(text);
+        self.mentionable() && self.found_in(&have) * 2 >= self.words.len()
+    }
+
+    /// Whether a text names it as [`Key::named_by`] does.
+    fn named_in(&self, text: &str) -> bool {
+        clauses(text).iter().any(|c| self.named_by(c))
+    }
+}
+
+/// Whether a sentence quotes the user's latest instruction: four words in a row of it (or the
+/// whole sentence, when shorter) appear in a row in the instruction.
+fn quotes(s: &Sentence, latest: &[String]) -> bool {
+    let mine = words::words(&s.text);
+    if mine.len() < 3 || latest.len() < 3 {
+        return false;
+    }
+    let n = mine.len().min(4);
+    mine.windows(n)
+        .any(|w| latest.windows(n).any(|l| l == w))
+}
+
+/// How an open item stands in the record, said to the model.
+fn item_state(d: &Digest, i: usize) -> String {
+    match short_state(d, i) {
+        "unchecked" => "unchecked in the agent's checklist".to_owned(),
+        state => format!("{state} in the task list"),
+    }
+}
+
+fn short_state(d: &Digest, i: usize) -> &'static str {
+    match d.states.get(i).map(String::as_str) {
+        Some("in_progress") => "in progress",
+        Some("pending") => "pending",
+        _ if d.open_kind == "checklist items" => "unchecked",
+        _ => "open",
+    }
+}
+
+/// "open tasks" or "unchecked checklist items", by count.
+fn open_noun(d: &Digest, n: usize) -> &'static str {
+    match (d.open_kind == "checklist items", n == 1) {
+        (true, true) => "unchecked checklist item",
+        (true, false) => "unchecked checklist items",
+        (false, true) => "open task",
+        (false, false) => "open tasks",
+    }
+}
+
+fn quoted_claim(s: &Sentence) -> String {
+    format!(
+        "\"{}\"",
+        folded_line(s.text.trim(), CLAIM_CHARS).replace('"', "'")
+    )
+}
+
+/// A command for a correction: one line, in backticks, cut.
+fn shown_command(cmd: &str) -> String {
+    format!("`{}`", folded_line(cmd, 90).replace('`', "'"))
+}
+
+/// The final path component of a path-like text.
+fn base_name(p: &str) -> &str {
+    p.trim_matches(|c: char| c == '`' || c == '\'' || c == '"' || c == ',')
+        .rsplit(['/', '\\'])
+        .next()
+        .unwrap_or(p)
+}
+
+// ---- What the user's line says besides the corrections (D018).
+
+/// Whether the summary leaves out the latest instruction: `None` when there is none, it is too
+/// short to tell (fewer than five identifying words), or the summary is in another script or has
+/// no recognised structure; `Some(true)` only when fewer than a third of its identifying words
+/// appear and no four words of it in a row are quoted.
+pub(crate) fn latest_left_out(d: &Digest, summary: &str) -> Option<bool> {
+    let latest = d.latest.as_deref()?;
+    let doc = summary::read(summary);
+    if doc.shape != Shape::Sections || script(latest) != script(&doc.text) {
+        return None;
+    }
+    let key: Vec<String> = key_words(latest)
+        .into_iter()
+        .filter(|w| !COURTESY.contains(&w.as_str()))
+        .take(40)
+        .collect();
+    if key.len() < 5 {
+        return None;
+    }
+    let everything = stems(&doc.text);
+    let found = key.iter().filter(|w| everything.contains(*w)).count();
+    let latest_words = words::words(latest);
+    let doc_words = words::words(&doc.text);
+    let quoted = latest_words.len() >= 4
+        && latest_words
+            .windows(4)
+            .any(|w| doc_words.windows(4).any(|d| d == w));
+    Some(found * 3 < key.len() && !quoted)
+}
+
+/// Words of a request that say nothing of what is asked.
+const COURTESY: &[&str] = &[
+    "please", "thank", "thanks", "now", "also", "just", "after", "before", "again", "could",
+    "would", "you", "make", "sure", "let", "know", "want", "need", "like", "okay", "yes",
+];
+
+/// Whether the summary mentions `text` (an open item, a plan title): `None` when it cannot tell
+/// (too few identifying words, or the summary is written in another script).
+pub(crate) fn mentions(summary: &str, text: &str) -> Option<bool> {
+    let key = Key::of(text);
+    let body = summary::body(summary);
+    if !key.mentionable()
+        || script(text) != script(&body)
+        || script(text) == Some(Script::Unspaced) && key.words.len() < 3
+    {
+        return None;
+    }
+    Some(key.mentioned_in(&body))
+}
+
+/// The corrections as the section the model reads, within [`MAX_UNITS`], ending in a blank line;
+/// `None` when there are none. Lines that do not fit are counted, never cut in half.
+pub fn section(list: &[Correction]) -> Option<String> {
+    if list.is_empty() {
+        return None;
+    }
+    let mut s = format!(
+        "{HEADING}\n\nThe record from before the compaction contradicts these statements of the summary; trust the record, and check before you rely on the summary:\n"
+    );
+    let reserve = utf16_len("- ... and 99 more (not shown for space)\n\n");
+    for (n, c) in list.iter().enumerate() {
+        let line = cut_line(&format!("- {}\n", folded_line(&c.text, 600)), 420);
+        if utf16_len(&s) + utf16_len(&line) + reserve > MAX_UNITS {
+            s.push_str(&format!(
+                "- ... and {} more (not shown for space)\n",
+                list.len() - n
+            ));
+            break;
+        }
+        s.push_str(&line);
+    }
+    s.push('\n');
+    Some(s)
+}
+
+/// Whether `text` is a corrections section as [`section`] writes it (a file read back may be
+/// damaged or planted: nothing else is handed to the model).
+pub fn is_section(text: &str) -> bool {
+    text.starts_with(HEADING)
+        && utf16_len(text) <= MAX_UNITS
+        && text.ends_with("\n\n")
+        && !text.contains("\n# ")
+}
+
+/// `snapshot` with the corrections section right after its title line, where the model reads
+/// first (the snapshot's own end line stays last).
+pub fn inserted(snapshot: &str, section: &str) -> String {
+    match snapshot.split_once("\n\n") {
+        Some((title, rest)) => format!("{title}\n\n{section}{rest}"),
+        None => format!("{section}{snapshot}"),
+    }
+}
+
+#[cfg(test)]
+mod tests {}
