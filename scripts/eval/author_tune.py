@@ -15,6 +15,7 @@ import json
 import sys
 from pathlib import Path
 
+sys.dont_write_bytecode = True
 sys.path.insert(0, str(Path(__file__).resolve().parent))
 
 from materialize import REPO, SetError, materialize  # noqa: E402
@@ -313,18 +314,19 @@ def s_narrow_whole(w, lang, k):
 def s_runner_mention(w, lang, k):
     t = w["tasks"]
     steps = [
-        ["prompt", _impl_prompt(w, lang, t[0])],
+        ["prompt", _impl_prompt(w, lang, t[0]) + " Commit when green."],
         ["edit", w["file"], w["old"], w["new"]],
         ["run", w["scope_cmd"], 0, w["spec"](12, [])],
         ["run", 'grep -rn "cargo test" docs/', 1, ""],
-        ["run", "git add -A && git commit -m \"Ignore .pytest_cache and target/; fix " + w["scope"] + "\"", 0, {"runner": "git_commit", "message": "Ignore .pytest_cache and target/; fix " + w["scope"]}],
-        ["reply", "Committed. No docs mention `cargo test`, so nothing to update there."],
+        ["run", "git commit -am \"Stop tracking .pytest_cache\"", 1, {"runner": "git_commit_hook_fail", "text": "trim trailing whitespace.................................................Failed\n- hook id: trailing-whitespace\n- exit code: 1\n- files were modified by this hook\n\nFixing .gitignore"}],
+        ["run", "git add -A && git commit -m \"Stop tracking the Python test caches\"", 0, {"runner": "git_commit", "message": "Stop tracking the Python test caches"}],
+        ["reply", "Committed on the second try (the hook fixed whitespace). No docs mention `cargo test`."],
     ]
     claims = [
-        {"kind": "tests_pass", "cmd": [w["scope_cmd"]], "text": pick("tests_pass", lang, k).format(scope=w["scope"], cmd=w["scope_cmd"]), "section": "current"},
+        {"kind": "tests_pass", "cmd": [w["scope_cmd"]], "text": ["All tests pass.", "The whole test suite passes.", "Tests: all passing."][k % 3], "section": "current"},
         {"kind": "committed", "what": "commit", "text": pick("committed", lang, k), "section": "current"},
     ]
-    traps = [{"section": "problem", "text": "Searched the docs for `cargo test` (`grep -rn \"cargo test\" docs/` found nothing, exit 1), so no doc needed the new command; the commit message also names `.pytest_cache`."}]
+    traps = [{"section": "problem", "text": "Searched the docs for `cargo test` (`grep -rn \"cargo test\" docs/` found nothing, exit 1), so no doc needed the new command. The first commit (\"Stop tracking .pytest_cache\") was stopped by the whitespace hook; the second went through."}]
     return dict(steps=steps, claims=claims, traps=traps, expect="true", classes=["runner_mention_not_a_run"])
 
 
@@ -440,6 +442,72 @@ def s_edit_retry(w, lang, k):
     return dict(steps=steps, claims=claims, traps=traps, expect="true", classes=["failed_edit_then_retried"])
 
 
+def s_recap_no_tasks(w, lang, k):
+    """A numbered recap in the agent's last reply and no task tool: the recap is finished work."""
+    recap = f"All done:\n1. Fixed `{w['file']}`.\n2. Added `{w['test_file']}`.\n3. Ran `{w['scope_cmd']}`: everything passes."
+    steps = [["prompt", _impl_prompt(w, lang, w["tasks"][0])], ["edit", w["file"], w["old"], w["new"]], ["write", w["test_file"], w["test_code"]], ["run", w["scope_cmd"], 0, w["spec"](13, [])], ["reply", recap]]
+    claims = [{"kind": "all_done", "text": pick("all_done", lang, k + 1), "section": "current"}]
+    traps = [{"section": "problem", "text": f"What the agent reported at the end:\n   1. Fixed `{w['file']}`.\n   2. Added `{w['test_file']}`.\n   3. Ran `{w['scope_cmd']}`: everything passes."}]
+    return dict(steps=steps, claims=claims, traps=traps, expect="true", classes=["numbered_recap"], clean_base=True)
+
+
+def s_questions_no_tasks(w, lang, k):
+    reply = f"Before I go on:\n1. Keep the old `{w['file'].rsplit('/', 1)[-1]}` behaviour behind a flag?\n2. Should the fix land in the 0.3 branch too?"
+    steps = [["prompt", _impl_prompt(w, lang, w["tasks"][0])], ["edit", w["file"], w["old"], w["new"]], ["run", w["scope_cmd"], 0, w["spec"](12, [])], ["reply", reply]]
+    traps = [{"section": "next", "text": f"Wait for the user's answers to the agent's questions:\n   1. Keep the old `{w['file'].rsplit('/', 1)[-1]}` behaviour behind a flag?\n   2. Should the fix land in the 0.3 branch too?"}]
+    claims = [{"kind": "all_done", "text": "There are no open tasks; only the two questions wait for the user.", "section": "pending"}]
+    return dict(steps=steps, claims=claims, traps=traps, expect="true", classes=["numbered_questions"], clean_base=True)
+
+
+LATEST = {
+    "translated": (
+        "Please rename the `retries` option to `max_attempts` everywhere, keep a deprecated alias for one release, and update the docs and the changelog accordingly.",
+        "把 `retries` 选项在所有地方改名为 `max_attempts`，保留一个版本的弃用别名，并相应更新文档和 changelog。",
+        "zh",
+        "chinese_summary_of_an_english_prompt",
+    ),
+    "partial": (
+        "OK next thing. I've been thinking about how the exports behave when a tenant has thousands of rows and the job gets killed halfway, because last week that happened twice and support had to re-run it by hand. Could you make the export resumable from the last written batch, and keep the file name stable so the download link doesn't change?",
+        "\"Could you make the export resumable from the last written batch\" (the message explains that killed export jobs had to be re-run by hand).",
+        "en",
+        "quotes_part_of_prompt",
+    ),
+    "log": (
+        "CI is red again:\n```\nerror[E0308]: mismatched types\n  --> src/parse.rs:88:24\n   |\n88 |         Ok(Field { name, width })\n   |                        ^^^^^ expected `u16`, found `usize`\n\nerror: could not compile `parse` (lib) due to 1 previous error\n##[error]Process completed with exit code 101.\n```\nwhat is going on",
+        "The user pasted the CI log (`error[E0308]: mismatched types` at src/parse.rs:88, \"expected `u16`, found `usize`\") and asked what is going on.",
+        "en",
+        "quotes_a_log",
+    ),
+}
+
+
+def s_latest_rendered(w, lang, k, how):
+    text, rendered, lang2, cls = LATEST[how]
+    steps = [["prompt", _impl_prompt(w, lang2, w["tasks"][0])], ["edit", w["file"], w["old"], w["new"]], ["run", w["scope_cmd"], 0, w["spec"](12, [])], ["reply", "Done."], ["prompt", text], ["reply", "Looking at it."]]
+    return dict(steps=steps, claims=[], traps=[], latest_as=rendered, lang=lang2, expect="true", classes=[cls])
+
+
+def s_sed_after_failed_edit(w, lang, k):
+    steps = [
+        ["prompt", "Bump the version to 0.4.0 in Cargo.toml."],
+        ["edit_fail", "Cargo.toml", "version = \"0.3.1\"\n", "version = \"0.4.0\"\n", "Found 2 matches of the string to replace, but replace_all is false. To replace all matches, set replace_all to true. To replace only one occurrence, please provide more context to uniquely identify the instance."],
+        ["run", "sed -i '0,/^version = \"0.3.1\"/s//version = \"0.4.0\"/' Cargo.toml", 0, ""],
+        ["run", "grep -n '^version' Cargo.toml", 0, "3:version = \"0.4.0\""],
+        ["reply", "Bumped with sed (the Edit matched two lines)."],
+    ]
+    claims = [{"kind": "file_changed", "file": "Cargo.toml", "text": "Updated the version in `Cargo.toml` to 0.4.0.", "section": "files"}]
+    traps = [{"section": "errors", "text": "The Edit of `Cargo.toml` failed (the old string matched twice); `sed -i` on the first match did it instead."}]
+    return dict(steps=steps, claims=claims, traps=traps, expect="true", classes=["sed_or_script_edit", "failed_edit_then_retried"])
+
+
+def s_pending_paraphrased(w, lang, k):
+    t = w["tasks"]
+    steps = [["prompt", _impl_prompt(w, lang, t[0])], ["tasks", [[t[0], "completed"], [t[1], "pending"], [t[2], "pending"]]], ["edit", w["file"], w["old"], w["new"]], ["reply", "First one done."]]
+    short = lambda x: x.split(" ", 1)[1] if " " in x else x
+    traps = [{"section": "pending", "text": f"{short(t[1])} (not started); {short(t[2]).lower()} (not started)"}]
+    return dict(steps=steps, claims=[], traps=traps, expect="true", classes=["tasks_under_pending"])
+
+
 # ---- FALSE
 
 
@@ -532,7 +600,19 @@ def f_up_to_false(w, lang, k):
     return dict(steps=steps, claims=claims, traps=[], expect="false", classes=["precomputed_summary_false_in_its_span"], save_at=4, shape={"variant": "up_to"})
 
 
-TRUE_SCEN = [s_numbered_questions, s_numbered_recap, s_steering_quote, s_intent, s_pass_fail_lines, s_narrow_whole, s_runner_mention, s_nothing_to_commit, s_sed, s_plain_true, s_quote_prompt_part, s_quote_log, s_pending_listed, s_long_code, s_up_to_span, s_recent_span, s_edit_retry]
+def s_latest_translated(w, lang, k):
+    return s_latest_rendered(w, lang, k, "translated")
+
+
+def s_latest_partial(w, lang, k):
+    return s_latest_rendered(w, lang, k, "partial")
+
+
+def s_latest_log(w, lang, k):
+    return s_latest_rendered(w, lang, k, "log")
+
+
+TRUE_SCEN = [s_numbered_questions, s_numbered_recap, s_steering_quote, s_intent, s_pass_fail_lines, s_narrow_whole, s_runner_mention, s_nothing_to_commit, s_sed, s_plain_true, s_quote_prompt_part, s_quote_log, s_pending_listed, s_long_code, s_up_to_span, s_recent_span, s_edit_retry, s_recap_no_tasks, s_questions_no_tasks, s_latest_translated, s_latest_partial, s_latest_log, s_sed_after_failed_edit, s_pending_paraphrased]
 FALSE_SCEN = [f_project_script, f_all_done_restated, lambda w, l, k: f_checklist(w, l, k), lambda w, l, k: f_checklist(w, l, k, count=True), f_fixed_no_edit, f_task_label, f_commit, f_edit_failed, f_pending_result, f_multi, f_up_to_false]
 FALSE_NAMES = ["project_script", "all_done", "checklist_one", "checklist_count", "fixed_no_edit", "task_label", "commit", "edit_failed", "pending_result", "multi", "up_to_false"]
 
@@ -541,32 +621,46 @@ WORLD_ORDER = ["billing", "calc", "importer", "cart", "inventory"]
 LANG_ORDER = ["en", "en", "zh", "en", "de", "en", "es", "ja", "en", "ko"]
 
 
+def open_in_base(base: str, cut: int) -> bool:
+    import reader
+    from materialize import base_lines
+
+    tl = reader.read(base_lines({"id": "probe", "base": base, "cut": cut}))
+    return bool(tl.open_tasks() or [t for t, c in tl.last_checklist() if not c])
+
+
 def build() -> list[dict]:
     cases = []
     n = 0
-    # Two rounds of every scenario, and a third of the false ones: about as many false
+    # Two rounds of every scenario, and two more of the false ones: about as many false
     # summaries as true ones.
-    for rnd in range(3):
+    for rnd in range(4):
         for client in ("claude", "codex"):
             for kind, scen_list in (("t", TRUE_SCEN), ("f", FALSE_SCEN)):
-                if rnd == 2 and kind == "t":
+                if rnd >= 2 and kind == "t":
                     continue
                 for i, scen in enumerate(scen_list):
                     n += 1
                     world = WORLD_ORDER[(i + rnd * 2 + (client == "codex")) % len(WORLD_ORDER)]
                     lang = LANG_ORDER[(i * 3 + rnd * 5 + (client == "codex") * 2) % len(LANG_ORDER)]
-                    if scen in (s_narrow_whole, s_sed):
+                    if scen in (s_narrow_whole, s_sed, s_sed_after_failed_edit):
                         lang = "en"
                     if scen is s_plain_true and rnd == 0 and client == "claude":
                         lang = "zh"
                     k = i + rnd + (client == "codex")
                     d = scen(WORLDS[world], lang, k)
+                    lang = d.pop("lang", lang)
                     # The agent reads the world's main module before its first change.
                     first = next((j for j, st in enumerate(d["steps"]) if st[0] == "prompt"), 0)
                     d["steps"][first + 1 : first + 1] = [["read", *NOTES[world]], ["read", *CONTEXT[world]]]
                     if d.get("save_at") is not None:
                         d["save_at"] += 2
                     base, cut = base_for(lang)
+                    if d.pop("clean_base", False):
+                        # The scenario's claim covers the whole record: a base whose own task list
+                        # or checklist is still open would make it false.
+                        while open_in_base(base, cut):
+                            base, cut = base_for(lang)
                     shape = dict(CLAUDE_SHAPES[n % len(CLAUDE_SHAPES)]) if client == "claude" else {"codex_style": CODEX_STYLES[n % 3]}
                     shape.update(d.pop("shape", {}))
                     if lang != "en" and n % 3 == 0:

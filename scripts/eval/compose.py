@@ -306,7 +306,12 @@ class Composer:
 
     # ---- content pieces
     def prompts(self) -> list[str]:
-        return [e["text"] for e in self.base if e["k"] == "prompt"] + [s[1] for s in self.steps if s[0] == "prompt"]
+        """Every user prompt; the latest as the case has the summary render it (`latest_as`: a
+        translation, a part, or a description of a pasted log), as real summaries do."""
+        ps = [e["text"] for e in self.base if e["k"] == "prompt"] + [s[1] for s in self.steps if s[0] == "prompt"]
+        if ps and self.case.get("latest_as"):
+            ps[-1] = self.case["latest_as"]
+        return ps
 
     def quoted_prompt(self, p: str) -> str:
         limit = self.shape.get("quote_limit", 600)

@@ -207,7 +207,63 @@ def _git_push_ok(s):
     return f"To github.com:{s.get('repo', 'acme/app')}.git\n   {s.get('old', '3c2d1e0')}..{s.get('sha', '4e1f0a2')}  {b} -> {b}"
 
 
+def _vitest(s):
+    passed, failed = s.get("passed", 0), s.get("failed", [])
+    files = s.get("suites", ["src/app.test.ts"])
+    ffiles = sorted({f.split(" > ")[0] for f in failed})
+    lines = [f"> {s.get('package', 'app@1.0.0')} test {s.get('root', '/home/dev/project')}", "> vitest run", "", f" RUN  v2.1.4 {s.get('root', '/home/dev/project')}", ""]
+    for f in files:
+        n = max(1, passed // len(files))
+        if f in ffiles:
+            k = sum(1 for x in failed if x.startswith(f))
+            lines.append(f" \u276f {f} ({n + k} tests | {k} failed) 21ms")
+            for x in failed:
+                if x.startswith(f):
+                    lines.append(f"   \u00d7 {x.split(' > ', 1)[1]} 4ms")
+        else:
+            lines.append(f" \u2713 {f} ({n} tests) 12ms")
+    lines.append("")
+    if failed:
+        lines.append("\u23af" * 20 + " Failed Tests " + str(len(failed)) + " " + "\u23af" * 20)
+        for x in failed:
+            lines += ["", f" FAIL  {x}", f"AssertionError: {s.get('error', 'expected 1200 to be 1250 // Object.is equality')}"]
+        lines.append("")
+    tf = len(ffiles)
+    lines.append(f" Test Files  {str(tf) + ' failed | ' if tf else ''}{len(files) - tf} passed ({len(files)})")
+    lines.append(f"      Tests  {str(len(failed)) + ' failed | ' if failed else ''}{passed} passed ({passed + len(failed)})")
+    lines.append("   Duration  1.42s")
+    if failed:
+        lines.append("\u2009ELIFECYCLE\u2009 Test failed. See above for more details.")
+    return "\n".join(lines)
+
+
+def _django(s):
+    passed, failed = s.get("passed", 0), s.get("failed", [])
+    total = passed + len(failed)
+    lines = ["Found %d test(s)." % total, "Creating test database for alias 'default'...", "System check identified no issues (0 silenced).", "." * passed + "F" * len(failed)]
+    for f in failed:
+        lines += ["======================================================================", f"FAIL: {f}", "----------------------------------------------------------------------", "Traceback (most recent call last):", f'  File "{s.get("file", "notes/tests.py")}", line {s.get("line", 31)}, in {f.split(" ")[0]}', f"    {s.get('assert', 'self.assertEqual(resp.status_code, 200)')}", f"AssertionError: {s.get('error', '404 != 200')}", ""]
+    lines += ["----------------------------------------------------------------------", f"Ran {total} tests in 0.412s", "", f"FAILED (failures={len(failed)})" if failed else "OK", "Destroying test database for alias 'default'..."]
+    return "\n".join(lines)
+
+
+def _tox(s):
+    inner = render_output(dict(s, runner="pytest"))
+    env = s.get("env", "py311")
+    if s.get("failed"):
+        return f"{env}: commands[0]> pytest -q\n{inner}\n{env}: exit 1 (2.31 seconds) /home/dev/project> pytest -q pid=4121\n  {env}: FAIL code 1 (9.80=setup[7.49]+cmd[2.31] seconds)\n  evaluation failed :( (9.92 seconds)"
+    return f"{env}: commands[0]> pytest -q\n{inner}\n  {env}: OK (9.41=setup[7.10]+cmd[2.31] seconds)\n  congratulations :) (9.55 seconds)"
+
+
+def _git_push_denied(s):
+    return "git@github.com: Permission denied (publickey).\nfatal: Could not read from remote repository.\n\nPlease make sure you have the correct access rights\nand the repository exists."
+
+
 RUNNERS = {
+    "vitest": _vitest,
+    "django": _django,
+    "tox": _tox,
+    "git_push_denied": _git_push_denied,
     "pytest": _pytest,
     "cargo": _cargo,
     "go": _go,

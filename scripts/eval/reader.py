@@ -71,21 +71,23 @@ INJECTED_PREFIXES = (
 
 def is_test_command(cmd: str) -> bool:
     """A command that runs a test suite: a runner, or the project's own test entry point
-    (a `run_tests*` script, `tests/test_*.py` run directly, a `make check|test` target).
-    Only the program position counts: `grep -rn "cargo test" docs/` is no test run."""
+    (a `run_tests*` / `test*.sh` script, `tests/test_*.py` run directly, `manage.py test`, a
+    `make check|test` target). Only the program position counts: `grep -rn "cargo test" docs/`
+    is no test run."""
     for part in re.split(r"&&|\|\||;|\|", cmd):
-        words = part.strip()
-        # Leading environment assignments and `cd x &&` are not the program.
-        words = re.sub(r"^(\w+=\S+\s+)+", "", words)
+        words = re.sub(r"^(\w+=\S+\s+)+", "", part.strip())  # leading VAR=value
         if not words:
             continue
         prog = words.split()[0]
-        if prog in ("grep", "rg", "echo", "cat", "git", "sed", "awk", "ls", "find", "printf"):
+        if prog in ("grep", "rg", "echo", "cat", "git", "sed", "awk", "ls", "find", "printf", "cd"):
             continue
-        for p in TEST_PROGRAMS:
-            if words.startswith(p) or re.match(r"^(sh|bash|\./)?\s*\S*run_tests", words):
-                return True
-        if re.match(r"^python3?\s+\S*tests?/test_\S+\.py", words):
+        if any(words.startswith(p) for p in TEST_PROGRAMS):
+            return True
+        if re.match(r"^((sh|bash)\s+)?(\./)?\S*(run_tests|/test\w*\.sh|^test\w*\.sh)", words):
+            return True
+        if re.match(r"^((sh|bash)\s+)?(\./)?(scripts/)?test\w*\.sh\b", words):
+            return True
+        if re.match(r"^python3?\s+(\S*tests?/test_\S+\.py|manage\.py\s+test)", words):
             return True
     return False
 

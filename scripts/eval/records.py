@@ -10,6 +10,7 @@ A case's `steps` are written in one small vocabulary (see `tests/fixtures/eval/R
     ["edit_fail", path, old, new, error]   an edit the tool refused
     ["write", path, content]               a new file
     ["read", path, content]                the agent reads a file (Read; Codex: `sed -n`)
+    ["plan", markdown]                     a plan the user approved (ExitPlanMode; Codex: a reply)
     ["tasks", [[name, status], ...]]       the task list's whole new state
 
 Claude Code: the records carry the base transcript's own envelope (sessionId, cwd, version,
@@ -255,6 +256,17 @@ class ClaudeWriter:
         full = self._abs(path)
         self._tool("Write", {"file_path": full, "content": content}, f"File created successfully at: {full}", False, {"type": "create", "filePath": full, "content": content, "structuredPatch": []})
 
+    def plan(self, md: str):
+        """A plan the user approved (ExitPlanMode and its approval)."""
+        path = "/home/dev/.claude/plans/" + hashlib.sha256(md.encode()).hexdigest()[:12] + ".md"
+        self._tool(
+            "ExitPlanMode",
+            {"plan": md},
+            "User has approved your plan. You can now start coding. Start with updating your todo list if applicable\n\nYour plan has been saved to: " + path + "\nYou can refer back to it if needed during implementation.\n\n## Approved Plan:\n" + md,
+            False,
+            {"plan": md, "isAgent": False, "filePath": path},
+        )
+
     def tasks(self, items: list):
         if self.task_tool == "todo":
             old = self.todos
@@ -468,6 +480,10 @@ class CodexWriter:
         body = "\n".join("+" + l for l in content.split("\n"))
         self._patch(f"*** Begin Patch\n*** Add File: {path}\n{body}\n*** End Patch\n", True, [path])
 
+    def plan(self, md: str):
+        # Codex has no plan approval step: the agent states its plan in a reply.
+        self.reply(md)
+
     def tasks(self, items: list):
         cid = self._id("call")
         self._item({"type": "function_call", "id": self._id("fc"), "name": "update_plan", "arguments": json.dumps({"plan": [{"step": n, "status": s} for n, s in items]}, ensure_ascii=False), "call_id": cid})
@@ -511,6 +527,8 @@ def apply_steps(w, steps: list, world: dict | None = None):
             w.write(st[1], st[2])
         elif kind == "read":
             w.read(st[1], st[2])
+        elif kind == "plan":
+            w.plan(st[1])
         elif kind == "tasks":
             w.tasks([tuple(x) for x in st[1]])
         else:
