@@ -10,7 +10,10 @@
 
 use crate::corrections::{self, Correction, Kind};
 use crate::extract::Action;
+use crate::extract::{Extraction, checklist_item, checklist_open};
+use crate::record::Format;
 use crate::render::WhyRebuilt;
+use crate::tasks::Status;
 use crate::text::folded_line;
 use serde::{Deserialize, Serialize};
 use std::collections::HashSet;
@@ -67,6 +70,70 @@ pub struct Digest {
 pub(crate) const MAX_DIGEST_BYTES: u64 = 64 * 1024;
 
 impl Digest {
+    /// What was protected, for the PostCompact audit: the open tasks (or, without a task list, the
+    /// unchecked checklist items), the latest instruction, the plan's title.
+    pub(crate) fn of(ex: &Extraction, format: Format, saved: bool) -> Digest {
+        let (open_kind, items) = ex.open_work();
+        let open = items.iter().map(|(text, _)| (*text).to_owned()).collect();
+        let states = items
+            .iter()
+            .map(|(_, status)| match status {
+                Some(Status::InProgress) => "in_progress".to_owned(),
+                Some(Status::Pending) => "pending".to_owned(),
+                _ => String::new(),
+            })
+            .collect();
+        Digest {
+            saved_at: crate::history::now(),
+            saved,
+            open_kind: open_kind.to_owned(),
+            open,
+            // What is finished, to tell a sentence about it from one about an open item.
+            done: ex
+                .tasks
+                .iter()
+                .filter(|t| t.status == Status::Completed)
+                .map(|t| t.content.clone())
+                .chain(
+                    ex.checklist
+                        .iter()
+                        .filter(|c| !checklist_open(c))
+                        .map(|c| checklist_item(c).to_owned()),
+                )
+                .collect(),
+            // The audit must not hold the summary to an older prompt than the user's newest.
+            latest: ex
+                .instructions
+                .last()
+                .filter(|_| ex.unread_prompt.is_none())
+                .cloned(),
+            plan: ex.plan.as_ref().map(|p| p.title.clone()),
+            states,
+            actions: ex.actions.clone(),
+            files: ex.files_changed.clone(),
+            client: Some(match format {
+                Format::Codex => "codex".to_owned(),
+                _ => "claude".to_owned(),
+            }),
+        }
+        .bounded()
+    }
+
+    /// This digest with its evidence (open items, finished ones, actions, files) replaced by
+    /// `newer`'s, read later from the same record: what the record gained after `save` ran
+    /// (a result written while PreCompact ran, a summary precomputed earlier) counts.
+    pub(crate) fn with_evidence_of(self, newer: Digest) -> Digest {
+        Digest {
+            open_kind: newer.open_kind,
+            open: newer.open,
+            done: newer.done,
+            states: newer.states,
+            actions: newer.actions,
+            files: newer.files,
+            ..self
+        }
+    }
+
     /// A digest read back from disk: as written, or damaged or planted, so bounded and cleaned
     /// either way (`None` when it does not parse).
     pub fn read(bytes: &[u8]) -> Option<Digest> {
@@ -481,7 +548,10 @@ mod tests {
             "## Current Work\nThe user said: never call unwrap in the importer code.",
         );
         assert_eq!(f.latest_kept, Some(true));
-        let f = compare(&digest(&[]), "## Current Work\nRefactored the parser module today.");
+        let f = compare(
+            &digest(&[]),
+            "## Current Work\nRefactored the parser module today.",
+        );
         assert_eq!(f.latest_kept, Some(false));
         // In another script, or in prose: not told.
         let f = compare(&digest(&[]), "## 当前工作\n重构了解析器模块。");

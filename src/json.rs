@@ -235,7 +235,9 @@ pub fn ends(raw: &str, head: usize, tail: usize) -> (Option<Cow<'_, str>>, Optio
     };
     let body = &raw[1..raw.len() - 1];
     // Short enough that the head has it all (escapes only make the text shorter than its body).
-    let last = (body.len() > head).then(|| tail_string(body, tail)).flatten();
+    let last = (body.len() > head)
+        .then(|| tail_string(body, tail))
+        .flatten();
     (Some(first), last)
 }
 
@@ -246,7 +248,8 @@ fn tail_string(body: &str, max: usize) -> Option<Cow<'_, str>> {
     let b = body.as_bytes();
     let from = b.len().saturating_sub(max);
     // Whether the backslash at `i` starts an escape (an even run of backslashes precedes it).
-    let starts_escape = |i: usize| b[..i].iter().rev().take_while(|&&c| c == b'\\').count() % 2 == 0;
+    let starts_escape =
+        |i: usize| b[..i].iter().rev().take_while(|&&c| c == b'\\').count() % 2 == 0;
     let mut start = None;
     for i in memchr::memmem::find_iter(&b[from..], b"\\n").map(|i| from + i) {
         if starts_escape(i) {

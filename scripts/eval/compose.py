@@ -56,6 +56,16 @@ HEADINGS = {
     "ko": ["주요 요청 및 의도", "핵심 기술 개념", "파일 및 코드 섹션", "오류 및 수정", "문제 해결", "모든 사용자 메시지", "보류 중인 작업", "현재 작업", "선택적 다음 단계"],
 }
 
+# Sections 8 and 9 of the span variant ("Work Completed", "Context for Continuing Work"), for
+# summaries whose headings are translated.
+UP_TO_TRANSLATED = {
+    "zh": ["已完成的工作", "继续工作所需的上下文"],
+    "de": ["Abgeschlossene Arbeit", "Kontext für die weitere Arbeit"],
+    "ja": ["完了した作業", "作業を続けるための文脈"],
+    "es": ["Trabajo completado", "Contexto para continuar el trabajo"],
+    "ko": ["완료된 작업", "작업을 계속하기 위한 맥락"],
+}
+
 # Generic narration, per language (the TUNE half's wording).
 WORDS = {
     "en": {
@@ -487,6 +497,9 @@ class Composer:
         names = self.headings["up_to"] if variant == "up_to" else self.headings["en"]
         if self.shape.get("translated_headings") and self.lang in self.headings:
             names = self.headings[self.lang]
+            if variant == "up_to":
+                # The span variant's own last two sections, translated like the rest.
+                names = names[:7] + UP_TO_TRANSLATED.get(self.lang, self.headings["up_to"][7:])
         bodies = [
             self.sec_request(),
             self.sec_concepts(),

@@ -8,8 +8,10 @@ use super::hook;
 use crate::audit::{Digest, Evidence, MAX_DIGEST_BYTES, Restored, compare, message};
 use crate::config::Config;
 use crate::corrections;
+use crate::extract::Part;
 use crate::failopen::debug;
 use crate::history::{self, Outcome, Step};
+use crate::pipeline;
 use crate::render::WhyRebuilt;
 use crate::store::Pending;
 use crate::transcript::{self, Limits};
@@ -57,8 +59,19 @@ pub fn audit(
             .map(Cow::Owned),
         _ => None,
     };
-    let findings = digest
+    // The evidence brought up to the compaction: a client may write the last result after
+    // PreCompact ran (Claude Code 2.1.332 in 14 of 14 runs), and the record up to this
+    // compaction's boundary is what the summary describes, unless it describes a span that
+    // ended when `save` ran (a precomputed summary).
+    let judged = match (&digest, summary.as_deref(), transcript) {
+        (Some(d), Some(s), Some(path)) if !corrections::covers_a_span(s) => {
+            Some(caught_up(d, path, cfg, deadline))
+        }
+        _ => None,
+    };
+    let findings = judged
         .as_ref()
+        .or(digest.as_ref())
         .zip(summary.as_deref())
         .map(|(d, s)| compare(d, s));
     if codex && let Some(s) = snaps {
@@ -188,6 +201,25 @@ pub fn audit(
     }
     out.flush()?;
     Ok(())
+}
+
+/// `saved` with its evidence read again from the record up to this compaction's boundary, or as
+/// it is when that cannot be read within the budget.
+fn caught_up(saved: &Digest, path: &Path, cfg: &Config, deadline: Instant) -> Digest {
+    let limits = Limits {
+        max_bytes: cfg.scan_bytes,
+        deadline: Some(deadline),
+    };
+    match pipeline::build(path, Part::Compacted, limits) {
+        Ok(b) if !b.extraction.is_empty() && !b.stats.hit_deadline => saved
+            .clone()
+            .with_evidence_of(Digest::of(&b.extraction, b.stats.format, true)),
+        Ok(_) => saved.clone(),
+        Err(e) => {
+            debug(cfg.debug, || format!("evidence not read again: {e:#}"));
+            saved.clone()
+        }
+    }
 }
 
 /// The PostCompact line in Claude Code, whose restore has already told the user what it handed

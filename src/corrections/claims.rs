@@ -11,48 +11,258 @@ use super::words::{stem, words};
 /// Words that, anywhere in a sentence, make it no assertion of a present or past state: the
 /// future, a wish, a purpose, a condition, a request, an instruction reported.
 const NOT_ASSERTED: &[&str] = &[
-    "will", "would", "should", "shall", "must", "might", "may", "could", "can", "cannot", "going",
-    "gonna", "need", "needs", "needed", "want", "wants", "wanted", "expect", "expects",
-    "expected", "hope", "hopes", "hoping", "hopefully", "try", "tries", "trying", "tried",
-    "attempt", "attempts", "attempted", "attempting", "plan", "plans", "planned", "planning",
-    "intend", "intends", "goal", "goals", "aim", "aims", "objective", "target", "ensure",
-    "ensures", "ensuring", "verify", "verifying", "if", "unless", "until", "whether",
-    "whenever", "suppose", "supposed", "ought", "require", "requires", "required", "requirement",
-    "ask", "asks", "asked", "request", "requests", "requested", "instructed", "instruction",
-    "told", "said", "says", "stop", "next", "todo", "pending", "remaining", "remain", "remains",
-    "outstanding", "unfinished", "incomplete", "wip", "blocked", "eventually", "later", "soon",
-    "meant", "intended",
-    "criteria", "criterion", "definition", "acceptance", "let", "lets", "make", "sure",
+    "will",
+    "would",
+    "should",
+    "shall",
+    "must",
+    "might",
+    "may",
+    "could",
+    "can",
+    "cannot",
+    "going",
+    "gonna",
+    "need",
+    "needs",
+    "needed",
+    "want",
+    "wants",
+    "wanted",
+    "expect",
+    "expects",
+    "expected",
+    "hope",
+    "hopes",
+    "hoping",
+    "hopefully",
+    "try",
+    "tries",
+    "trying",
+    "tried",
+    "attempt",
+    "attempts",
+    "attempted",
+    "attempting",
+    "plan",
+    "plans",
+    "planned",
+    "planning",
+    "intend",
+    "intends",
+    "goal",
+    "goals",
+    "aim",
+    "aims",
+    "objective",
+    "target",
+    "ensure",
+    "ensures",
+    "ensuring",
+    "verify",
+    "verifying",
+    "if",
+    "unless",
+    "until",
+    "whether",
+    "whenever",
+    "suppose",
+    "supposed",
+    "ought",
+    "require",
+    "requires",
+    "required",
+    "requirement",
+    "ask",
+    "asks",
+    "asked",
+    "request",
+    "requests",
+    "requested",
+    "instructed",
+    "instruction",
+    "told",
+    "said",
+    "says",
+    "stop",
+    "next",
+    "todo",
+    "pending",
+    "remaining",
+    "remain",
+    "remains",
+    "outstanding",
+    "unfinished",
+    "incomplete",
+    "wip",
+    "blocked",
+    "eventually",
+    "later",
+    "soon",
+    "meant",
+    "intended",
+    "criteria",
+    "criterion",
+    "definition",
+    "acceptance",
+    "let",
+    "lets",
+    "make",
+    "sure",
     // German, Spanish
-    "soll", "sollen", "sollte", "sollten", "muss", "müssen", "wird", "werden", "damit", "falls",
-    "wenn", "sobald", "bis", "ziel", "geplant", "debe", "deben", "debería", "será", "serán",
-    "para", "si", "cuando", "hasta", "objetivo", "pendiente", "pendientes",
+    "soll",
+    "sollen",
+    "sollte",
+    "sollten",
+    "muss",
+    "müssen",
+    "wird",
+    "werden",
+    "damit",
+    "falls",
+    "wenn",
+    "sobald",
+    "bis",
+    "ziel",
+    "geplant",
+    "debe",
+    "deben",
+    "debería",
+    "será",
+    "serán",
+    "para",
+    "si",
+    "cuando",
+    "hasta",
+    "objetivo",
+    "pendiente",
+    "pendientes",
 ];
 
 /// Past forms that make a "when" clause tell what happened.
 const PAST: &[&str] = &[
-    "passed", "succeeded", "completed", "finished", "fixed", "ran", "was", "were", "did", "had",
+    "passed",
+    "succeeded",
+    "completed",
+    "finished",
+    "fixed",
+    "ran",
+    "was",
+    "were",
+    "did",
+    "had",
 ];
 
 /// The same for unspaced scripts, found as substrings.
 const NOT_ASSERTED_UNSPACED: &[&str] = &[
-    "需要", "应该", "应当", "将会", "以便", "为了", "确保", "如果", "一旦", "直到", "目标", "希望",
-    "计划", "要求", "待办", "待处理", "下一步", "必要", "べき", "予定", "ように", "ために", "場合",
-    "たら", "目標", "予定", "次に", "依頼",
+    "需要",
+    "应该",
+    "应当",
+    "将会",
+    "以便",
+    "为了",
+    "确保",
+    "如果",
+    "一旦",
+    "直到",
+    "目标",
+    "希望",
+    "计划",
+    "要求",
+    "待办",
+    "待处理",
+    "下一步",
+    "必要",
+    "べき",
+    "予定",
+    "ように",
+    "ために",
+    "場合",
+    "たら",
+    "目標",
+    "予定",
+    "次に",
+    "依頼",
+    "해야",
+    "예정",
+    "필요",
+    "하려면",
+    "위해",
+    "다음",
+    "경우",
+    "목표",
+    "요청",
 ];
 
 /// Words that, in the same clause, say a thing is not so, or not yet, or failed.
 const NEGATION: &[&str] = &[
-    "not", "no", "never", "none", "nothing", "neither", "nor", "without", "cannot", "fail",
-    "fails", "failed", "failing", "failure", "failures", "broken", "breaks", "error", "errors",
-    "red", "flaky", "yet", "partial", "partially", "skipped", "disabled", "ignored", "nicht",
-    "kein", "keine", "keinen", "nie", "noch", "fehlgeschlagen", "fehler", "nunca", "ningún",
-    "ninguna", "sin", "aún", "todavía", "falla", "fallan", "fallo", "fallaron",
+    "not",
+    "no",
+    "never",
+    "none",
+    "nothing",
+    "neither",
+    "nor",
+    "without",
+    "cannot",
+    "fail",
+    "fails",
+    "failed",
+    "failing",
+    "failure",
+    "failures",
+    "broken",
+    "breaks",
+    "error",
+    "errors",
+    "red",
+    "flaky",
+    "yet",
+    "partial",
+    "partially",
+    "skipped",
+    "disabled",
+    "ignored",
+    "nicht",
+    "kein",
+    "keine",
+    "keinen",
+    "nie",
+    "noch",
+    "fehlgeschlagen",
+    "fehler",
+    "nunca",
+    "ningún",
+    "ninguna",
+    "sin",
+    "aún",
+    "todavía",
+    "falla",
+    "fallan",
+    "fallo",
+    "fallaron",
 ];
 
 /// The same for unspaced scripts.
 const NEGATION_UNSPACED: &[&str] = &[
-    "不", "没", "未", "无", "尚", "还没", "失败", "错误", "ない", "ません", "失敗", "エラー",
+    "不",
+    "没",
+    "未",
+    "无",
+    "尚",
+    "还没",
+    "失败",
+    "错误",
+    "ない",
+    "ません",
+    "失敗",
+    "エラー",
+    "않",
+    "못",
+    "아직",
+    "실패",
+    "오류",
+    "없",
 ];
 
 /// Phrases in which a negation word says something good ("no failures", "0 errors").
@@ -80,42 +290,160 @@ const GOOD_NEGATIONS: &[[&str; 2]] = &[
 
 /// Words that limit a claim to a part ("only the parser tests pass", "most tasks are done").
 const PARTIAL: &[&str] = &[
-    "only", "except", "excluding", "some", "most", "several", "few", "half", "majority", "mostly",
-    "almost", "nearly", "partly", "but", "besides", "other", "remaining", "first", "part",
+    "only",
+    "except",
+    "excluding",
+    "some",
+    "most",
+    "several",
+    "few",
+    "half",
+    "majority",
+    "mostly",
+    "almost",
+    "nearly",
+    "partly",
+    "but",
+    "besides",
+    "other",
+    "remaining",
+    "first",
+    "part",
 ];
 
 /// Words that say a check passed.
 const PASS: &[&str] = &[
-    "pass", "passes", "passed", "passing", "green", "succeed", "succeeds", "succeeded",
-    "successful", "successfully", "clean", "cleanly", "bestehen", "besteht", "bestanden", "grün",
-    "erfolgreich", "pasan", "pasa", "pasaron", "pasando", "exitosa", "exitosas", "exitosamente",
+    "pass",
+    "passes",
+    "passed",
+    "passing",
+    "green",
+    "succeed",
+    "succeeds",
+    "succeeded",
+    "successful",
+    "successfully",
+    "clean",
+    "cleanly",
+    "bestehen",
+    "besteht",
+    "bestanden",
+    "grün",
+    "erfolgreich",
+    "pasan",
+    "pasa",
+    "pasaron",
+    "pasando",
+    "exitosa",
+    "exitosas",
+    "exitosamente",
 ];
-const PASS_UNSPACED: &[&str] = &["通过", "成功", "通過", "パス"];
+const PASS_UNSPACED: &[&str] = &["通过", "成功", "通過", "パス", "通った", "통과", "성공"];
 
 /// Words that say work is finished.
 const DONE: &[&str] = &[
-    "done", "completed", "complete", "finished", "implemented", "fixed", "resolved", "shipped",
-    "merged", "addressed", "erledigt", "fertig", "abgeschlossen", "implementiert", "behoben",
-    "completado", "completada", "completados", "completadas", "terminado", "terminada", "hecho",
-    "hecha", "implementado", "implementada", "corregido", "arreglado", "listo", "lista",
+    "done",
+    "completed",
+    "complete",
+    "finished",
+    "implemented",
+    "fixed",
+    "resolved",
+    "shipped",
+    "merged",
+    "addressed",
+    "erledigt",
+    "fertig",
+    "abgeschlossen",
+    "implementiert",
+    "behoben",
+    "completado",
+    "completada",
+    "completados",
+    "completadas",
+    "terminado",
+    "terminada",
+    "hecho",
+    "hecha",
+    "implementado",
+    "implementada",
+    "corregido",
+    "arreglado",
+    "listo",
+    "lista",
 ];
 const DONE_UNSPACED: &[&str] = &[
-    "完成", "搞定", "已实现", "实现了", "已修复", "修复了", "已添加", "添加了", "完了", "済み",
-    "実装しました", "修正しました", "追加しました", "終わり", "終了",
+    "完成",
+    "搞定",
+    "已实现",
+    "实现了",
+    "已修复",
+    "修复了",
+    "已添加",
+    "添加了",
+    "完了",
+    "済み",
+    "実装しました",
+    "修正しました",
+    "追加しました",
+    "終わり",
+    "終了",
+    "완료",
+    "끝났",
+    "마쳤",
 ];
 
 /// Nouns of work in general, for "all tasks are done".
 const WORK: &[&str] = &[
-    "task", "tasks", "todo", "todos", "item", "items", "work", "request", "requests", "step",
-    "steps", "change", "changes", "requirement", "requirements", "feature", "features",
-    "everything", "checklist", "aufgaben", "aufgabe", "arbeit", "tareas", "tarea", "trabajo",
+    "task",
+    "tasks",
+    "todo",
+    "todos",
+    "item",
+    "items",
+    "work",
+    "request",
+    "requests",
+    "step",
+    "steps",
+    "change",
+    "changes",
+    "requirement",
+    "requirements",
+    "feature",
+    "features",
+    "everything",
+    "checklist",
+    "aufgaben",
+    "aufgabe",
+    "arbeit",
+    "tareas",
+    "tarea",
+    "trabajo",
     "pasos",
 ];
-const WORK_UNSPACED: &[&str] = &["任务", "工作", "事项", "タスク", "作業", "項目"];
-const ALL: &[&str] = &[
-    "all", "every", "everything", "each", "alle", "sämtliche", "todas", "todos", "todo",
+const WORK_UNSPACED: &[&str] = &[
+    "任务",
+    "工作",
+    "事项",
+    "タスク",
+    "作業",
+    "項目",
+    "작업",
+    "항목",
 ];
-const ALL_UNSPACED: &[&str] = &["全部", "所有", "都", "すべて", "全て", "全部"];
+const ALL: &[&str] = &[
+    "all",
+    "every",
+    "everything",
+    "each",
+    "alle",
+    "sämtliche",
+    "todas",
+    "todos",
+    "todo",
+];
+const ALL_UNSPACED: &[&str] = &["全部", "所有", "都", "すべて", "全て", "모두", "전부"];
 
 /// Whether `w` (a word of the sentence) is one of `list`.
 fn has(ws: &[String], list: &[&str]) -> bool {
@@ -134,7 +462,14 @@ pub(crate) fn clauses(own: &str) -> Vec<Vec<String>> {
         for w in words(piece) {
             if matches!(
                 w.as_str(),
-                "but" | "while" | "whereas" | "although" | "though" | "however" | "except" | "aber"
+                "but"
+                    | "while"
+                    | "whereas"
+                    | "although"
+                    | "though"
+                    | "however"
+                    | "except"
+                    | "aber"
                     | "pero"
             ) && !out.last().is_some_and(Vec::is_empty)
             {
@@ -187,12 +522,19 @@ pub(crate) fn asserted(s: &Sentence) -> bool {
     }
     // "when"/"once" make a condition ("the test passes when add returns a+b") unless the
     // sentence tells what happened ("when I ran it, all tests passed").
-    if has(&ws, &["when", "once", "whenever", "wenn", "sobald", "cuando"]) && !has(&ws, PAST) {
+    if has(
+        &ws,
+        &["when", "once", "whenever", "wenn", "sobald", "cuando"],
+    ) && !has(&ws, PAST)
+    {
         return false;
     }
     let lower = s.own.to_lowercase();
-    if lower.contains("so that") || lower.contains("in order") || lower.contains("n't")
-        || lower.contains("n\u{2019}t") || lower.contains("to be ")
+    if lower.contains("so that")
+        || lower.contains("in order")
+        || lower.contains("n't")
+        || lower.contains("n\u{2019}t")
+        || lower.contains("to be ")
     {
         return false;
     }
@@ -203,10 +545,42 @@ pub(crate) fn asserted(s: &Sentence) -> bool {
 /// "Run the tests"): the base form of a verb a request starts with.
 fn imperative(ws: &[String]) -> bool {
     const VERBS: &[&str] = &[
-        "stop", "make", "ensure", "run", "write", "add", "fix", "keep", "do", "don", "please",
-        "update", "check", "verify", "continue", "finish", "commit", "push", "create",
-        "implement", "remove", "rename", "refactor", "try", "let", "lets", "use", "avoid",
-        "never", "always", "go", "resume", "start", "wait", "note", "remember",
+        "stop",
+        "make",
+        "ensure",
+        "run",
+        "write",
+        "add",
+        "fix",
+        "keep",
+        "do",
+        "don",
+        "please",
+        "update",
+        "check",
+        "verify",
+        "continue",
+        "finish",
+        "commit",
+        "push",
+        "create",
+        "implement",
+        "remove",
+        "rename",
+        "refactor",
+        "try",
+        "let",
+        "lets",
+        "use",
+        "avoid",
+        "never",
+        "always",
+        "go",
+        "resume",
+        "start",
+        "wait",
+        "note",
+        "remember",
     ];
     ws.first().is_some_and(|w| VERBS.contains(&w.as_str()))
 }
@@ -255,29 +629,71 @@ pub(crate) fn says_all_done(s: &Sentence) -> bool {
     let work = has(&ws, WORK) || has_unspaced(&s.own, WORK_UNSPACED);
     let all = has(&ws, ALL) || has_unspaced(&s.own, ALL_UNSPACED);
     let done = has(&ws, DONE) || has_unspaced(&s.own, DONE_UNSPACED);
-    let partial_words: Vec<&str> = PARTIAL.iter().copied().filter(|w| *w != "remaining").collect();
+    let partial_words: Vec<&str> = PARTIAL
+        .iter()
+        .copied()
+        .filter(|w| *w != "remaining")
+        .collect();
     let limited = has(&ws, &partial_words)
-        || has(&ws, &["not", "yet", "will", "should", "if", "once", "until", "when", "almost"])
+        || has(
+            &ws,
+            &[
+                "not", "yet", "will", "should", "if", "once", "until", "when", "almost",
+            ],
+        )
         || lower.contains("n't");
     if limited || s.text.trim_end().ends_with('?') {
         return false;
     }
     let everything_done = all && done && (work || ws.iter().any(|w| w == "everything"));
     // "no remaining tasks", "nothing left", "no further work": its "no" is the claim.
-    let none_left = (ws.iter().any(|w| w == "no") && work
-        && has(&ws, &["remaining", "pending", "outstanding", "further", "open", "left"]))
+    let none_left = (ws.iter().any(|w| w == "no")
+        && work
+        && has(
+            &ws,
+            &[
+                "remaining",
+                "pending",
+                "outstanding",
+                "further",
+                "open",
+                "left",
+            ],
+        ))
         || (ws.iter().any(|w| w == "nothing")
-            && has(&ws, &["remains", "remaining", "left", "pending", "outstanding"]));
-    let other_language = has_unspaced(&s.own, &["全部完成", "都已完成", "均已完成", "すべて完了", "全て完了"])
-        || (has(&ws, &["alle", "todas", "todos"]) && done && work);
+            && has(
+                &ws,
+                &["remains", "remaining", "left", "pending", "outstanding"],
+            ));
+    let other_language = has_unspaced(
+        &s.own,
+        &["全部完成", "都已完成", "均已完成", "すべて完了", "全て完了"],
+    ) || (has(&ws, &["alle", "todas", "todos"]) && done && work);
     // Only a plain statement: nothing conditional or wished.
-    let plain = !has(&ws, NOT_ASSERTED.iter().copied().filter(|w| !matches!(*w, "remaining" | "remain" | "remains" | "pending" | "outstanding")).collect::<Vec<_>>().as_slice());
+    let plain = !has(
+        &ws,
+        NOT_ASSERTED
+            .iter()
+            .copied()
+            .filter(|w| {
+                !matches!(
+                    *w,
+                    "remaining" | "remain" | "remains" | "pending" | "outstanding"
+                )
+            })
+            .collect::<Vec<_>>()
+            .as_slice(),
+    );
     plain && (everything_done || none_left || other_language)
 }
 
 /// Whether a section's whole body says nothing is pending ("None", "- None.", "(none)", "无").
 pub(crate) fn body_says_none(lines: &[String]) -> bool {
-    let text: Vec<&str> = lines.iter().map(|l| l.trim()).filter(|l| !l.is_empty()).collect();
+    let text: Vec<&str> = lines
+        .iter()
+        .map(|l| l.trim())
+        .filter(|l| !l.is_empty())
+        .collect();
     let [only] = text.as_slice() else {
         return false;
     };
@@ -287,9 +703,23 @@ pub(crate) fn body_says_none(lines: &[String]) -> bool {
         .to_lowercase();
     matches!(
         t.as_str(),
-        "none" | "n/a" | "nothing" | "no pending tasks" | "no remaining tasks" | "no tasks"
-            | "no pending tasks remain" | "all tasks are complete" | "all tasks completed"
-            | "无" | "没有" | "暂无" | "なし" | "ありません" | "keine" | "ninguna" | "ninguno"
+        "none"
+            | "n/a"
+            | "nothing"
+            | "no pending tasks"
+            | "no remaining tasks"
+            | "no tasks"
+            | "no pending tasks remain"
+            | "all tasks are complete"
+            | "all tasks completed"
+            | "无"
+            | "没有"
+            | "暂无"
+            | "なし"
+            | "ありません"
+            | "keine"
+            | "ninguna"
+            | "ninguno"
     )
 }
 
@@ -307,7 +737,16 @@ pub(crate) fn remaining_count(s: &Sentence) -> Option<usize> {
             _ => w.parse().ok().filter(|n| *n < 1000),
         }
     };
-    let open = ["remain", "remains", "remaining", "left", "open", "pending", "unchecked", "outstanding"];
+    let open = [
+        "remain",
+        "remains",
+        "remaining",
+        "left",
+        "open",
+        "pending",
+        "unchecked",
+        "outstanding",
+    ];
     if !has(&ws, &open) || has(&ws, &["not", "no", "will", "should", "if"]) {
         return None;
     }
@@ -317,10 +756,12 @@ pub(crate) fn remaining_count(s: &Sentence) -> Option<usize> {
             continue; // "a task remains" is too loose to count
         }
         // The noun within the next three words.
-        let noun = ws[i + 1..]
-            .iter()
-            .take(4)
-            .any(|x| matches!(x.as_str(), "task" | "tasks" | "item" | "items" | "todo" | "todos" | "step" | "steps"));
+        let noun = ws[i + 1..].iter().take(4).any(|x| {
+            matches!(
+                x.as_str(),
+                "task" | "tasks" | "item" | "items" | "todo" | "todos" | "step" | "steps"
+            )
+        });
         if noun {
             return Some(n);
         }
@@ -335,37 +776,137 @@ pub(crate) fn says_git(s: &Sentence, what: &str) -> bool {
         "commit" => {
             has(&ws, &["committed", "commited", "committet", "eingecheckt"])
                 || (has(&ws, &["commit", "commits"])
-                    && has(&ws, &["created", "made", "recorded", "realizado", "hecho", "erstellt"]))
-                || has_unspaced(&s.own, &["已提交", "提交了", "コミットしました", "コミット済み"])
+                    && has(
+                        &ws,
+                        &[
+                            "created",
+                            "made",
+                            "recorded",
+                            "realizado",
+                            "hecho",
+                            "erstellt",
+                        ],
+                    ))
+                || has_unspaced(
+                    &s.own,
+                    &[
+                        "已提交",
+                        "提交了",
+                        "コミットしました",
+                        "コミット済み",
+                        "커밋했",
+                    ],
+                )
         }
         "push" => {
             has(&ws, &["pushed", "gepusht", "gepushed"])
-                || has_unspaced(&s.own, &["已推送", "推送了", "プッシュしました", "プッシュ済み"])
+                || has_unspaced(
+                    &s.own,
+                    &[
+                        "已推送",
+                        "推送了",
+                        "プッシュしました",
+                        "プッシュ済み",
+                        "푸시했",
+                    ],
+                )
         }
         _ => false,
     }
 }
 
-/// Verbs that say a file was changed.
-const CHANGED: &[&str] = &[
-    "created", "added", "modified", "updated", "edited", "wrote", "written", "changed", "fixed",
-    "applied", "patched", "rewrote", "rewritten", "refactored", "implemented", "replaced",
-];
+/// What a sentence says was done to a file.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub(crate) enum Verb {
+    /// It was fixed (a claim that the problem is gone).
+    Fixed,
+    /// It was changed in some way.
+    Changed,
+}
 
-/// Whether a sentence says a file was changed.
-pub(crate) fn says_changed(s: &Sentence) -> bool {
-    has(&words(&s.own), CHANGED)
+/// The change a sentence claims, if any.
+pub(crate) fn change_verb(s: &Sentence) -> Option<Verb> {
+    const FIXED: &[&str] = &[
+        "fixed",
+        "resolved",
+        "corrected",
+        "repaired",
+        "behoben",
+        "korrigiert",
+        "corregido",
+        "corregida",
+        "arreglado",
+        "arreglada",
+        "修复",
+        "修正",
+        "直した",
+        "고쳤",
+        "수정했",
+        "解决",
+    ];
+    const CHANGED: &[&str] = &[
+        "created",
+        "added",
+        "modified",
+        "updated",
+        "edited",
+        "wrote",
+        "written",
+        "changed",
+        "applied",
+        "patched",
+        "rewrote",
+        "rewritten",
+        "refactored",
+        "implemented",
+        "replaced",
+        "aktualisiert",
+        "geändert",
+        "hinzugefügt",
+        "erstellt",
+        "angepasst",
+        "actualizó",
+        "actualizado",
+        "actualizada",
+        "modificado",
+        "modificada",
+        "añadido",
+        "creado",
+        "cambiado",
+        "更新",
+        "修改",
+        "添加",
+        "改了",
+        "変更",
+        "追加した",
+        "업데이트",
+        "변경했",
+        "추가했",
+    ];
+    let ws = words(&s.own);
+    let any = |list: &[&str]| {
+        list.iter()
+            .any(|v| ws.iter().any(|w| w == v) || (!v.is_ascii() && s.own.contains(v)))
+    };
+    if any(FIXED) {
+        Some(Verb::Fixed)
+    } else if any(CHANGED) {
+        Some(Verb::Changed)
+    } else {
+        None
+    }
 }
 
 /// The path-like words of a sentence: its code spans and bare words with a slash or a file
 /// extension.
 pub(crate) fn paths(s: &Sentence) -> Vec<String> {
     let mut out: Vec<String> = Vec::new();
-    let bare = s.own.split(|c: char| c.is_whitespace() || c == '(' || c == ')' || c == ',');
+    let bare = s
+        .own
+        .split(|c: char| c.is_whitespace() || c == '(' || c == ')' || c == ',');
     for raw in s.code.iter().map(String::as_str).chain(bare) {
         let t = raw.trim_matches(|c: char| {
-            matches!(c, '`' | '\'' | '"' | ',' | ':' | ';' | '*')
-                || (c == '.' && raw.len() > 1)
+            matches!(c, '`' | '\'' | '"' | ',' | ':' | ';' | '*') || (c == '.' && raw.len() > 1)
         });
         if t.contains(char::is_whitespace) || t.contains("://") || t.len() > 200 {
             continue;
@@ -402,7 +943,7 @@ pub(crate) fn check_noun(w: &str) -> Option<Option<super::evidence::Check>> {
 /// The same for unspaced scripts, as substrings.
 pub(crate) fn check_noun_unspaced(own: &str) -> Option<super::evidence::Check> {
     use super::evidence::Check;
-    if has_unspaced(own, &["测试", "テスト"]) {
+    if has_unspaced(own, &["测试", "テスト", "테스트"]) {
         Some(Check::Test)
     } else if has_unspaced(own, &["构建", "编译", "ビルド", "コンパイル"]) {
         Some(Check::Build)
@@ -415,8 +956,8 @@ pub(crate) fn check_noun_unspaced(own: &str) -> Option<super::evidence::Check> {
 pub(crate) const GENERIC: &[&str] = &[
     "all", "the", "our", "my", "its", "their", "existing", "both", "full", "whole", "entire",
     "every", "each", "of", "and", "now", "test", "tests", "project", "repo", "code", "this",
-    "these", "those", "complete", "suite", "a", "an", "whole", "alle", "die", "der", "las",
-    "los", "todas", "todos", "again", "also", "still",
+    "these", "those", "complete", "suite", "a", "an", "whole", "alle", "die", "der", "las", "los",
+    "todas", "todos", "again", "also", "still",
 ];
 
 #[cfg(test)]
@@ -457,7 +998,12 @@ mod tests {
 
     #[test]
     fn counts_and_parts_are_no_claim_about_all() {
-        for s in ["11 tests pass", "3 of 10 tests pass", "only the parser tests pass", "most tests pass"] {
+        for s in [
+            "11 tests pass",
+            "3 of 10 tests pass",
+            "only the parser tests pass",
+            "most tests pass",
+        ] {
             let c = clauses(s);
             assert!(partial(&c[0]), "{s}");
         }
@@ -498,13 +1044,18 @@ mod tests {
     fn a_pending_section_that_says_none() {
         assert!(body_says_none(&["- None.".into()]));
         assert!(body_says_none(&["None".into()]));
-        assert!(!body_says_none(&["None explicitly requested beyond the current work.".into()]));
+        assert!(!body_says_none(&[
+            "None explicitly requested beyond the current work.".into()
+        ]));
         assert!(!body_says_none(&["- Write docs".into()]));
     }
 
     #[test]
     fn counts_of_what_remains() {
-        assert_eq!(remaining_count(&first("1 unchecked checklist item remains.")), Some(1));
+        assert_eq!(
+            remaining_count(&first("1 unchecked checklist item remains.")),
+            Some(1)
+        );
         assert_eq!(remaining_count(&first("Two tasks are left.")), Some(2));
         assert_eq!(remaining_count(&first("A task remains.")), None);
         assert_eq!(remaining_count(&first("No tasks remain.")), None);

@@ -220,10 +220,34 @@ fn test_script(path: &str) -> bool {
             .any(|d| d == "test" || d == "tests" || d == "spec")
 }
 
+/// Whether a test script runs a suite rather than being one test file: `run_tests.sh`,
+/// `test.sh`, `runtests`.
+fn runner_script(path: &str) -> bool {
+    let lower = path.to_lowercase();
+    let name = base(&lower);
+    let stem = name.split('.').next().unwrap_or(name);
+    stem.starts_with("run") || matches!(stem, "test" | "tests" | "check" | "ci")
+}
+
 /// Interpreters whose first non-flag argument is the script they run.
 const INTERPRETERS: &[&str] = &[
-    "sh", "bash", "zsh", "dash", "python", "python3", "py", "node", "ruby", "perl", "php", "deno",
-    "bun", "tsx", "ts-node", "pwsh", "powershell",
+    "sh",
+    "bash",
+    "zsh",
+    "dash",
+    "python",
+    "python3",
+    "py",
+    "node",
+    "ruby",
+    "perl",
+    "php",
+    "deno",
+    "bun",
+    "tsx",
+    "ts-node",
+    "pwsh",
+    "powershell",
 ];
 
 /// Test runners named as the program.
@@ -255,8 +279,7 @@ fn check_of(words: &[String]) -> Option<(Check, usize)> {
     if RUNNERS.contains(&prog) {
         return Some((Check::Test, offset));
     }
-    if prog.starts_with("run_test") || prog.starts_with("run-test") || prog.starts_with("runtest")
-    {
+    if prog.starts_with("run_test") || prog.starts_with("run-test") || prog.starts_with("runtest") {
         return Some((Check::Test, offset));
     }
     if INTERPRETERS.contains(&prog) {
@@ -271,7 +294,17 @@ fn check_of(words: &[String]) -> Option<(Check, usize)> {
         if matches!(args.get(script).map(String::as_str), Some("-c")) {
             return None;
         }
-        return test_script(&args[script]).then_some((Check::Test, offset + script + 1));
+        if !test_script(&args[script]) {
+            return None;
+        }
+        // A runner script (`run_tests.sh billing`) is narrowed by its arguments; a test file
+        // (`tests/test_calc.py`) is itself the narrowing.
+        let from = if runner_script(&args[script]) {
+            script + 1
+        } else {
+            script
+        };
+        return Some((Check::Test, offset + from));
     }
     // A script run directly: ./run_tests.sh, scripts/test.sh.
     if words
@@ -286,7 +319,9 @@ fn check_of(words: &[String]) -> Option<(Check, usize)> {
     let sub = arg(0).unwrap_or("");
     match prog {
         "cargo" => match sub {
-            "test" | "t" | "nextest" => Some((Check::Test, offset + 1 + usize::from(arg(1) == Some("run")))),
+            "test" | "t" | "nextest" => {
+                Some((Check::Test, offset + 1 + usize::from(arg(1) == Some("run"))))
+            }
             "build" | "check" | "b" | "c" => Some((Check::Build, offset + 1)),
             "clippy" => Some((Check::Lint, offset + 1)),
             _ => None,
@@ -323,10 +358,16 @@ fn check_of(words: &[String]) -> Option<(Check, usize)> {
                 .filter(|a| !a.starts_with('-'))
                 .collect();
             if targets.iter().any(|t| {
-                TEST_TARGETS.contains(t) || t.starts_with("test-") || t.starts_with("test_") || t.ends_with("-test") || t.ends_with("test") && t.len() > 4
+                TEST_TARGETS.contains(t)
+                    || t.starts_with("test-")
+                    || t.starts_with("test_")
+                    || t.ends_with("-test")
+                    || t.ends_with("test") && t.len() > 4
             }) {
                 Some((Check::Test, words.len()))
-            } else if targets.iter().any(|t| matches!(*t, "build" | "compile" | "package" | "all"))
+            } else if targets
+                .iter()
+                .any(|t| matches!(*t, "build" | "compile" | "package" | "all"))
                 || (matches!(prog, "make" | "gmake") && targets.is_empty())
             {
                 Some((Check::Build, words.len()))
@@ -365,8 +406,18 @@ fn scope_words(args: &[String]) -> Vec<String> {
             // `-k expr`, `-p pkg`, `--test name` keep theirs.
             skip_next = matches!(
                 a.as_str(),
-                "-j" | "--jobs" | "--color" | "--timeout" | "-n" | "--maxfail" | "--reporter"
-                    | "--features" | "-F" | "--target" | "--manifest-path" | "--config" | "-c"
+                "-j" | "--jobs"
+                    | "--color"
+                    | "--timeout"
+                    | "-n"
+                    | "--maxfail"
+                    | "--reporter"
+                    | "--features"
+                    | "-F"
+                    | "--target"
+                    | "--manifest-path"
+                    | "--config"
+                    | "-c"
             );
             continue;
         }
@@ -391,8 +442,11 @@ pub(crate) fn report(output: &str) -> Option<(bool, String)> {
     for line in output.lines() {
         let t = line.trim();
         let lower = t.to_lowercase();
-        let fails = count_before(&lower, &[" failed", " failing", " failures", " errors", " error"])
-            .is_some_and(|n| n > 0);
+        let fails = count_before(
+            &lower,
+            &[" failed", " failing", " failures", " errors", " error"],
+        )
+        .is_some_and(|n| n > 0);
         let is_report = lower.starts_with("test result:") // cargo
             || (lower.starts_with('=') && lower.contains(" in ") && (lower.contains(" passed") || lower.contains(" failed") || lower.contains(" error"))) // pytest
             || lower.starts_with("ran ") && lower.contains(" test") // unittest
@@ -478,7 +532,9 @@ pub(crate) fn runs(actions: &[Action]) -> Vec<Run<'_>> {
             // The exit status is this command's when nothing after it can change it: it is the
             // last, or a failure of it stops a `&&` chain whose status then is its own.
             let last = s.then == Joiner::End;
-            let chained = rest.iter().all(|r| matches!(r.then, Joiner::And | Joiner::End));
+            let chained = rest
+                .iter()
+                .all(|r| matches!(r.then, Joiner::And | Joiner::End));
             let failed_status = a.error || a.exit.is_some_and(|c| c != 0);
             let how = match a.exit {
                 Some(c) => format!("exited {c}"),
@@ -561,18 +617,38 @@ pub(crate) fn may_write(a: &Action) -> bool {
         let (prog, args) = program(&s.words);
         let first = args.first().map(String::as_str).unwrap_or("");
         match prog {
-            "sed" | "perl" => args.iter().any(|a| a.starts_with("-i") || a.starts_with("-pi")),
+            "sed" | "perl" => args
+                .iter()
+                .any(|a| a.starts_with("-i") || a.starts_with("-pi")),
             "tee" | "mv" | "cp" | "rm" | "patch" | "touch" | "mkdir" | "rsync" | "install"
             | "ln" | "truncate" | "dd" | "unzip" | "tar" | "cargo-fix" | "black" | "prettier"
             | "gofmt" | "rustfmt" | "isort" | "autopep8" => true,
             "git" => matches!(
                 first,
-                "apply" | "am" | "checkout" | "restore" | "stash" | "reset" | "merge" | "rebase"
-                    | "pull" | "cherry-pick" | "revert" | "switch" | "clean" | "mv" | "rm"
+                "apply"
+                    | "am"
+                    | "checkout"
+                    | "restore"
+                    | "stash"
+                    | "reset"
+                    | "merge"
+                    | "rebase"
+                    | "pull"
+                    | "cherry-pick"
+                    | "revert"
+                    | "switch"
+                    | "clean"
+                    | "mv"
+                    | "rm"
             ),
             "cargo" => matches!(first, "fmt" | "fix" | "add" | "remove" | "update"),
-            "npm" | "yarn" | "pnpm" => matches!(first, "install" | "i" | "add" | "remove" | "update")
-                || (first == "run" && args.get(1).is_some_and(|s| s.contains("fix") || s.contains("format"))),
+            "npm" | "yarn" | "pnpm" => {
+                matches!(first, "install" | "i" | "add" | "remove" | "update")
+                    || (first == "run"
+                        && args
+                            .get(1)
+                            .is_some_and(|s| s.contains("fix") || s.contains("format")))
+            }
             "ruff" | "eslint" => args.iter().any(|a| a == "--fix" || a == "format"),
             p if INTERPRETERS.contains(&p) => {
                 // A script that is no test run may write anything.
@@ -686,15 +762,35 @@ mod tests {
         ))
         .unwrap();
         assert_eq!((check, scope), (Check::Test, vec!["billing".to_owned()]));
-        assert!(matches!(outcome, Outcome::Failed { how } if how.contains("exited 101") && how.contains("1 failed")));
-        for cmd in ["./run_tests.sh", "python3 tests/test_calc.py", "make check", "npm test", "npm run test:unit", "bash scripts/test.sh", "cd app && pytest -q", "uv run pytest tests/"] {
-            assert_eq!(one(sh(cmd, Some(1), "")).map(|r| r.0), Some(Check::Test), "{cmd}");
+        assert!(
+            matches!(outcome, Outcome::Failed { how } if how.contains("exited 101") && how.contains("1 failed"))
+        );
+        for cmd in [
+            "./run_tests.sh",
+            "python3 tests/test_calc.py",
+            "make check",
+            "npm test",
+            "npm run test:unit",
+            "bash scripts/test.sh",
+            "cd app && pytest -q",
+            "uv run pytest tests/",
+        ] {
+            assert_eq!(
+                one(sh(cmd, Some(1), "")).map(|r| r.0),
+                Some(Check::Test),
+                "{cmd}"
+            );
         }
     }
 
     #[test]
     fn a_runner_piped_into_another_program_is_judged_by_its_report() {
-        let (_, _, o) = one(sh("cargo test 2>&1 | tail -5", Some(0), "test result: FAILED. 10 passed; 1 failed")).unwrap();
+        let (_, _, o) = one(sh(
+            "cargo test 2>&1 | tail -5",
+            Some(0),
+            "test result: FAILED. 10 passed; 1 failed",
+        ))
+        .unwrap();
         assert!(matches!(o, Outcome::Failed { .. }), "{o:?}");
         let (_, _, o) = one(sh("cargo test | grep foo", Some(1), "")).unwrap();
         assert_eq!(o, Outcome::Unknown);
@@ -728,7 +824,12 @@ mod tests {
         let (_, _, o) = one(sh("cargo test", None, "Command timed out after 2m 0.0s")).unwrap();
         // Not flagged failed: a timeout without an exit status is unknown, never a pass claim's
         // disproof.
-        assert_ne!(o, Outcome::Failed { how: "failed".into() });
+        assert_ne!(
+            o,
+            Outcome::Failed {
+                how: "failed".into()
+            }
+        );
     }
 
     #[test]
@@ -744,7 +845,11 @@ mod tests {
     #[test]
     fn nothing_to_commit_is_no_failed_commit() {
         let a = [
-            sh("git add -A && git commit -m 'x'", Some(1), "On branch main\nnothing to commit, working tree clean"),
+            sh(
+                "git add -A && git commit -m 'x'",
+                Some(1),
+                "On branch main\nnothing to commit, working tree clean",
+            ),
             sh("git commit -m y", Some(1), "pre-commit hook failed"),
             sh("git -C repo commit -am z", Some(0), "[main 1a2b3c] z"),
         ];

@@ -18,8 +18,8 @@ mod words;
 use crate::audit::Digest;
 use crate::text::{cut_line, folded_line, utf16_len};
 use claims::{
-    asserted, body_says_none, check_noun, check_noun_unspaced, clauses, negated, partial, paths,
-    remaining_count, says_all_done, says_changed, says_done, says_git, says_pass,
+    Verb, asserted, body_says_none, change_verb, check_noun, check_noun_unspaced, clauses, negated,
+    partial, paths, remaining_count, says_all_done, says_done, says_git, says_pass,
 };
 use evidence::{Check, GitEnd, Outcome, Run, git_runs, may_write, runs};
 use std::collections::HashSet;
@@ -83,7 +83,6 @@ pub fn corrections(d: &Digest, summary: &str) -> Vec<Correction> {
     judge.all_done(&mut out);
     judge.remaining(&mut out);
     judge.passing(&mut out);
-    judge.fixed(&mut out);
     judge.changed(&mut out);
     judge.git(&mut out);
     if TELL_LATEST_LEFT_OUT && latest_left_out(d, summary) == Some(true) {
@@ -131,9 +130,9 @@ impl<'a> Judge<'a> {
     /// Whether some sentence outside the claims keeps `item` open, or a claim names it as open.
     fn kept_open(&self, key: &Key) -> bool {
         self.doc.sentences.iter().any(|s| {
-            (s.role.keeps_open() && key.named_in(&s.own))
+            (s.role.keeps_open() && key.named_in(&s.text))
                 || (s.role.states_status()
-                    && key.named_in(&s.own)
+                    && key.named_in(&s.text)
                     && (s.marked_open
                         || clauses(&s.own)
                             .iter()
@@ -164,7 +163,19 @@ impl<'a> Judge<'a> {
                         && !negated(c, &s.own)
                         && !partial_done(c)
                 };
-                asserted(s) && clauses(&s.own).iter().any(done_here)
+                // The item named in quotes ("The \"Add docs\" task is done"): the sentence's own
+                // words say done, and none of them says otherwise.
+                let quoted_name = s
+                    .quoted
+                    .iter()
+                    .any(|q| key.named_by_exactly(&words::words(q), &others));
+                let own = clauses(&s.own);
+                let done_by_quote = quoted_name
+                    && own
+                        .iter()
+                        .any(|c| says_done(c, &s.own, None) || s.marked_done)
+                    && !own.iter().any(|c| negated(c, &s.own) || partial_done(c));
+                asserted(s) && (own.iter().any(done_here) || done_by_quote)
             });
             if let Some(s) = claim {
                 out.push(Correction {
@@ -181,7 +192,8 @@ impl<'a> Judge<'a> {
         }
     }
 
-    /// Open items the summary never names in its status, while it says all work is done.
+    /// Open items the summary does not keep open (never names in its status, or names as
+    /// done), while it says all work is done or that nothing is pending.
     fn all_done(&self, out: &mut Vec<Correction>) {
         if self.d.open.is_empty() {
             return;
@@ -208,7 +220,7 @@ impl<'a> Judge<'a> {
         let unmentioned: Vec<usize> = (0..self.d.open.len())
             .filter(|&i| {
                 let key = Key::of(&self.d.open[i]);
-                key.mentionable() && !self.mentions_in_status(&key)
+                key.mentionable() && !self.names_as_open(&key)
             })
             .collect();
         if unmentioned.is_empty() {
@@ -217,30 +229,54 @@ impl<'a> Judge<'a> {
         let shown: Vec<String> = unmentioned
             .iter()
             .take(4)
-            .map(|&i| format!("\"{}\" ({})", folded_line(&self.d.open[i], 60), short_state(self.d, i)))
+            .map(|&i| {
+                format!(
+                    "\"{}\" ({})",
+                    folded_line(&self.d.open[i], 60),
+                    short_state(self.d, i)
+                )
+            })
             .collect();
         let more = unmentioned.len() - shown.len();
         out.push(Correction {
             kind: Kind::AllDone,
-            items: unmentioned.iter().map(|&i| self.d.open[i].clone()).collect(),
+            items: unmentioned
+                .iter()
+                .map(|&i| self.d.open[i].clone())
+                .collect(),
             text: format!(
                 "The summary says {claim}; the record still has {} {}: {}{}.",
                 unmentioned.len(),
                 open_noun(self.d, unmentioned.len()),
                 shown.join(", "),
-                if more > 0 { format!(" and {more} more") } else { String::new() }
+                if more > 0 {
+                    format!(" and {more} more")
+                } else {
+                    String::new()
+                }
             ),
         });
     }
 
-    /// Whether a sentence of the summary's status, open work or prose mentions the item (its
-    /// request or the user's words do not count: they restate what was asked, not its state).
-    fn mentions_in_status(&self, key: &Key) -> bool {
+    /// Whether the summary names the item as open anywhere it states the work's state: in its
+    /// pending work or next steps, or in its status without calling it done ("currently adding
+    /// the billing tests"). Its request and the user's words do not count: they restate what was
+    /// asked, not how it stands.
+    fn names_as_open(&self, key: &Key) -> bool {
         self.doc.sentences.iter().any(|s| {
-            matches!(
-                s.role,
-                Role::Status | Role::Files | Role::Pending | Role::Next | Role::Unknown
-            ) && key.mentioned_in(&s.own)
+            let status = matches!(s.role, Role::Status | Role::Files | Role::Unknown);
+            if !(status || s.role.keeps_open()) || !key.mentioned_in(&s.text) {
+                return false;
+            }
+            if s.role.keeps_open() || s.marked_open {
+                return true;
+            }
+            let own = clauses(&s.own);
+            let done = s.marked_done
+                || own
+                    .iter()
+                    .any(|c| says_done(c, &s.own, key.verb.as_deref()) && !negated(c, &s.own));
+            !done
         })
     }
 
@@ -270,7 +306,11 @@ impl<'a> Judge<'a> {
                 quoted_claim(s),
                 open_noun(self.d, m),
                 shown.join(", "),
-                if m > 4 { format!(" and {} more", m - 4) } else { String::new() }
+                if m > 4 {
+                    format!(" and {} more", m - 4)
+                } else {
+                    String::new()
+                }
             ),
         });
     }
@@ -320,34 +360,64 @@ impl<'a> Judge<'a> {
     /// Whether the summary says, next to a claim or where it states what is open, that checks
     /// fail ("- 11 tests pass" / "- 1 fails"): then the claim is a partial report.
     fn admits_failure_near(&self, s: &Sentence) -> bool {
+        const FAIL: &[&str] = &[
+            "fail", "fails", "failing", "failed", "failure", "failures", "broken", "red",
+        ];
         self.doc.sentences.iter().any(|o| {
             let near = o.line.abs_diff(s.line) <= 2 || o.role.keeps_open();
-            near && o.role != Role::Request
-                && o.role != Role::UserMessages
+            // A failure of a check: a fail word with a check's noun, a count or a test's name
+            // beside it ("1 fails", "test_add failed"), not "retry failed batches".
+            let about_checks = |c: &[String]| {
+                c.iter()
+                    .any(|w| check_noun(w).is_some() || w.chars().all(|ch| ch.is_ascii_digit()))
+                    || o.code.iter().any(|n| n.to_lowercase().contains("test"))
+                    || check_noun_unspaced(&o.own).is_some()
+            };
+            near && !matches!(o.role, Role::Request | Role::UserMessages)
                 && clauses(&o.own).iter().any(|c| {
-                    c.iter().any(|w| {
-                        matches!(w.as_str(), "fail" | "fails" | "failing" | "failed" | "failure" | "failures" | "broken" | "red")
-                    }) && !claims::negated(&c.iter().filter(|w| !w.starts_with("fail")).cloned().collect::<Vec<_>>(), "")
-                        && !c.windows(2).any(|p| matches!(p[0].as_str(), "0" | "no" | "zero" | "without") && p[1].starts_with("fail"))
+                    c.iter().any(|w| FAIL.contains(&w.as_str()))
+                        && about_checks(c)
+                        && !c.windows(2).any(|p| {
+                            matches!(p[0].as_str(), "0" | "no" | "zero" | "without")
+                                && p[1].starts_with("fail")
+                        })
                 })
         })
     }
 
-    /// The last run of `check` whose scope the claim's scope names (an unnamed scope: a run of
-    /// the whole suite).
+    /// The run a claim about `scope` speaks of: the last run of `check` over that scope. "All
+    /// tests pass" speaks of the whole suite's last run, or, in a session that only ever ran one
+    /// command of that check, of that command's; "the billing tests pass" of the last run that
+    /// names billing, or of a whole-suite run whose report names billing among its failures.
     fn last_run(&self, check: Option<Check>, scope: &Scope) -> Option<&Run<'a>> {
-        self.runs.iter().rev().find(|r| {
-            check.is_none_or(|c| c == r.check)
-                && match scope {
-                    Scope::Whole => r.scope.is_empty(),
-                    Scope::Named(q) => {
-                        let have: HashSet<String> =
-                            r.scope.iter().map(|w| stem(w).to_owned()).collect();
-                        !q.is_empty() && q.iter().all(|w| have.contains(w))
-                    }
-                    Scope::Command(words) => &r.words == words,
-                }
-        })
+        let of_check = || {
+            self.runs
+                .iter()
+                .rev()
+                .filter(|r| check.is_none_or(|c| c == r.check))
+        };
+        match scope {
+            Scope::Command(words) => of_check().find(|r| &r.words == words),
+            Scope::Whole => of_check().find(|r| r.scope.is_empty()).or_else(|| {
+                let mut all = of_check();
+                let last = all.next()?;
+                all.all(|r| r.words == last.words).then_some(last)
+            }),
+            Scope::Named(q) => {
+                let named = of_check().find(|r| {
+                    let have: HashSet<String> =
+                        r.scope.iter().map(|w| stem(w).to_owned()).collect();
+                    q.iter().all(|w| have.contains(w))
+                });
+                named.or_else(|| {
+                    let whole = of_check().find(|r| r.scope.is_empty())?;
+                    let output = whole.action.output.to_lowercase();
+                    (matches!(whole.outcome, Outcome::Failed { .. })
+                        && q.iter().all(|w| output.contains(w.as_str())))
+                    .then_some(whole)
+                })
+            }
+        }
     }
 
     /// Whether anything after the action at `at` may have changed files.
@@ -355,88 +425,100 @@ impl<'a> Judge<'a> {
         self.d.actions[at + 1..].iter().any(may_write)
     }
 
-    /// Files said fixed whose last edit came before the last test run, which failed and names
-    /// them, with nothing edited after it.
-    fn fixed(&self, out: &mut Vec<Correction>) {
-        let Some(run) = self.runs.iter().rev().find(|r| r.check == Check::Test) else {
-            return;
-        };
-        let Outcome::Failed { how } = &run.outcome else {
-            return;
-        };
-        if self.changed_after(run.at) {
-            return;
-        }
-        for s in &self.claims {
-            let ws = super::corrections::words::words(&s.own);
-            if !asserted(s)
-                || !ws.iter().any(|w| matches!(w.as_str(), "fixed" | "resolved" | "corrected" | "repaired"))
-                || clauses(&s.own).iter().any(|c| negated(c, &s.own))
-            {
+    /// Whether the action at `at` or any after it may have written `name` (a file's last path
+    /// component): an edit tool naming it, a command naming it that may write, or a script,
+    /// which may write anything.
+    fn written_from(&self, at: usize, name: &str) -> bool {
+        self.d.actions[at.min(self.d.actions.len())..]
+            .iter()
+            .any(|a| {
+                if crate::tools::is_edit(&a.tool) {
+                    !a.error && a.summary.split(", ").any(|f| base_name(f) == name)
+                } else {
+                    crate::tools::is_shell(&a.tool)
+                        && !a.error
+                        && (a.summary.contains(name) && may_write(a) || runs_a_script(a))
+                }
+            })
+    }
+
+    /// Files said changed (or fixed) that the record shows unchanged: the last edit of the file
+    /// failed and nothing wrote it after; or the last test run, which failed and names the file,
+    /// came after its last write (a fix) or the file was never written at all.
+    fn changed(&self, out: &mut Vec<Correction>) {
+        let mut said = HashSet::new();
+        let failing = self
+            .runs
+            .iter()
+            .rev()
+            .find(|r| r.check == Check::Test)
+            .filter(|r| matches!(r.outcome, Outcome::Failed { .. }));
+        for s in self.claims.iter().filter(|s| asserted(s)) {
+            let Some(verb) = change_verb(s) else { continue };
+            if clauses(&s.own).iter().any(|c| negated(c, &s.own)) {
                 continue;
             }
             for p in paths(s) {
                 let name = base_name(&p);
-                let file_stem = name.split('.').next().unwrap_or(name).to_lowercase();
-                if file_stem.len() < 3 {
+                if name.len() < 3 || said.contains(name) {
                     continue;
                 }
-                let named = run.scope.iter().any(|w| w.contains(&file_stem))
-                    || run.action.output.to_lowercase().contains(&file_stem);
-                let edited_before = self.d.actions[..run.at].iter().any(|a| {
+                let in_files = self.d.files.iter().any(|f| base_name(f) == name);
+                let never_written = !in_files && !self.written_from(0, name);
+                // The last edit of it failed, and nothing wrote it after.
+                let last_edit = self.d.actions.iter().enumerate().rev().find(|(_, a)| {
                     crate::tools::is_edit(&a.tool)
-                        && !a.error
                         && a.summary.split(", ").any(|f| base_name(f) == name)
                 });
-                if !named || !edited_before {
+                if let Some((at, edit)) = last_edit
+                    && edit.error
+                    && !in_files
+                    && !self.written_from(at + 1, name)
+                {
+                    said.insert(name.to_owned());
+                    out.push(Correction {
+                        kind: Kind::Changed,
+                        items: Vec::new(),
+                        text: format!(
+                            "The summary says {}; the last edit of `{}` ({}) failed, and no change to it is recorded.",
+                            quoted_claim(s),
+                            folded_line(name, 80),
+                            edit.tool
+                        ),
+                    });
                     continue;
                 }
+                // A fix the last (failing) test run contradicts.
+                let Some(run) = failing else { continue };
+                let Outcome::Failed { how } = &run.outcome else {
+                    continue;
+                };
+                let file_stem = name.split('.').next().unwrap_or(name).to_lowercase();
+                let related = file_stem.len() >= 3
+                    && (run.scope.iter().any(|w| w.contains(&file_stem))
+                        || run.action.output.to_lowercase().contains(&file_stem));
+                let unwritten_since = !self.written_from(run.at + 1, name);
+                if !related
+                    || !unwritten_since
+                    || !(verb == Verb::Fixed || never_written)
+                    || self.admits_failure_near(s)
+                {
+                    continue;
+                }
+                said.insert(name.to_owned());
+                let since = if never_written {
+                    "and no change to it is recorded"
+                } else {
+                    "and it was not edited after that run"
+                };
                 out.push(Correction {
                     kind: Kind::Fixed,
                     items: Vec::new(),
                     text: format!(
-                        "The summary says {}; `{}` was last edited before the last test run, {}, which {how}, and nothing was edited after it.",
+                        "The summary says {}; the last test run in the record, {}, {how}, {since} (`{}`).",
                         quoted_claim(s),
-                        folded_line(name, 80),
-                        shown_command(&run.action.summary)
-                    ),
-                });
-                return;
-            }
-        }
-    }
-
-    /// Files said changed whose last edit failed, with no change to them recorded and nothing
-    /// after it that may have written them.
-    fn changed(&self, out: &mut Vec<Correction>) {
-        let mut said = HashSet::new();
-        for s in self.claims.iter().filter(|s| asserted(s) && says_changed(s)) {
-            for p in paths(s) {
-                let name = base_name(&p);
-                if name.is_empty() || self.d.files.iter().any(|f| base_name(f) == name) {
-                    continue; // changed after all
-                }
-                let last = self.d.actions.iter().enumerate().rev().find(|(_, a)| {
-                    crate::tools::is_edit(&a.tool) && a.summary.split(", ").any(|f| base_name(f) == name)
-                });
-                let Some((at, edit)) = last.filter(|(_, a)| a.error) else {
-                    continue;
-                };
-                // A shell command after it may have written the file (sed -i, a script).
-                if self.d.actions[at + 1..].iter().any(|a| {
-                    crate::tools::is_shell(&a.tool) && (may_write(a) || a.summary.contains(name))
-                }) || !said.insert(name.to_owned())
-                {
-                    continue;
-                }
-                out.push(Correction {
-                    kind: Kind::Changed,
-                    items: Vec::new(),
-                    text: format!(
-                        "The summary says {}; the last edit of `{}` ({}) failed, and no change to it is recorded.",
-                        quoted_claim(s),
-                        folded_line(name, 80),
-                        edit.tool
+                        shown_command(&run.action.summary),
+                        folded_line(name, 80)
                     ),
                 });
             }
@@ -470,6 +552,19 @@ impl<'a> Judge<'a> {
     }
 }
 
+/// Whether a shell action runs a script that is no test run (it may write any file).
+fn runs_a_script(a: &crate::extract::Action) -> bool {
+    may_write(a) && !a.summary.contains('>') && {
+        let w = words::words(&a.summary);
+        w.first().is_some_and(|p| {
+            matches!(
+                p.as_str(),
+                "python" | "python3" | "node" | "ruby" | "perl" | "sh" | "bash" | "deno" | "bun"
+            )
+        })
+    }
+}
+
 /// Whether a clause says a thing is only partly done.
 fn partial_done(c: &[String]) -> bool {
     c.iter().any(|w| {
@@ -491,7 +586,10 @@ fn claimed_check(clause: &[String], s: &Sentence) -> Option<(Option<Check>, Scop
             ..crate::extract::Action::default()
         }];
         if let Some(r) = runs(&actions).into_iter().next() {
-            return Some((Some(r.check), Scope::Command(r.words.clone()).or_whole(&ws, &r)));
+            return Some((
+                Some(r.check),
+                Scope::Command(r.words.clone()).or_whole(&ws, &r),
+            ));
         }
     }
     let (pos, kind) = clause
@@ -512,12 +610,18 @@ fn claimed_check(clause: &[String], s: &Sentence) -> Option<(Option<Check>, Scop
         q.push(stem(w).to_owned());
     }
     let after = &clause[pos + 1..];
-    if let Some(f) = after.iter().position(|w| matches!(w.as_str(), "for" | "in" | "of")) {
+    if let Some(f) = after.iter().position(|w| {
+        matches!(
+            w.as_str(),
+            "for" | "in" | "of" | "de" | "del" | "von" | "für" | "im"
+        )
+    }) {
         for w in after[f + 1..].iter().take(3) {
             if claims::GENERIC.contains(&w.as_str()) {
                 continue;
             }
-            if says_pass(std::slice::from_ref(w), "") || matches!(w.as_str(), "now" | "are" | "is") {
+            if says_pass(std::slice::from_ref(w), "") || matches!(w.as_str(), "now" | "are" | "is")
+            {
                 break;
             }
             q.push(stem(w).to_owned());
@@ -532,7 +636,14 @@ fn claimed_check(clause: &[String], s: &Sentence) -> Option<(Option<Check>, Scop
         }
     }
     let q: Vec<String> = q.into_iter().filter(|w| !w.is_empty()).collect();
-    Some((kind, if q.is_empty() { Scope::Whole } else { Scope::Named(q) }))
+    Some((
+        kind,
+        if q.is_empty() {
+            Scope::Whole
+        } else {
+            Scope::Named(q)
+        },
+    ))
 }
 
 /// What part of a check a claim speaks of.
@@ -548,7 +659,11 @@ enum Scope {
 impl Scope {
     /// A claim naming a command of the whole suite (`cargo test`) speaks of the whole suite.
     fn or_whole(self, _code: &[String], r: &Run) -> Scope {
-        if r.scope.is_empty() { Scope::Whole } else { self }
+        if r.scope.is_empty() {
+            Scope::Whole
+        } else {
+            self
+        }
     }
 }
 
@@ -580,7 +695,10 @@ impl Key {
 
     /// How many of its words `have` holds.
     fn found_in(&self, have: &HashSet<String>) -> usize {
-        self.words.iter().filter(|w| have.contains(w.as_str())).count()
+        self.words
+            .iter()
+            .filter(|w| have.contains(w.as_str()))
+            .count()
     }
 
     /// Whether the clause names it: all its words, or three in four when it has more than four.
@@ -588,7 +706,12 @@ impl Key {
         let have: HashSet<String> = clause.iter().map(|w| stem(w).to_owned()).collect();
         let found = self.found_in(&have);
         let n = self.words.len();
-        self.usable() && if n > 4 { found * 4 >= n * 3 } else { found == n }
+        self.usable()
+            && if n > 4 {
+                found * 4 >= n * 3
+            } else {
+                found == n
+            }
     }
 
     /// [`Key::named_by`], and no other item (open or done) is named by it as well: the words
@@ -627,8 +750,7 @@ fn quotes(s: &Sentence, latest: &[String]) -> bool {
         return false;
     }
     let n = mine.len().min(4);
-    mine.windows(n)
-        .any(|w| latest.windows(n).any(|l| l == w))
+    mine.windows(n).any(|w| latest.windows(n).any(|l| l == w))
 }
 
 /// How an open item stands in the record, said to the model.
@@ -715,6 +837,13 @@ const COURTESY: &[&str] = &[
     "would", "you", "make", "sure", "let", "know", "want", "need", "like", "okay", "yes",
 ];
 
+/// Whether the summary describes a span of the record that newer messages follow (Claude Code's
+/// precomputed summary), not the record up to the compaction: then it is judged against the
+/// record as `save` read it, when the span ended (D055).
+pub fn covers_a_span(summary: &str) -> bool {
+    summary::read(summary).covers_a_span
+}
+
 /// Whether the summary mentions `text` (an open item, a plan title): `None` when it cannot tell
 /// (too few identifying words, or the summary is written in another script).
 pub(crate) fn mentions(summary: &str, text: &str) -> Option<bool> {
@@ -774,3 +903,24 @@ pub fn inserted(snapshot: &str, section: &str) -> String {
 
 #[cfg(test)]
 mod tests {}
+
+/// How each sentence of `summary` was read (role, asserted, clauses), for debugging the judge.
+#[doc(hidden)]
+pub fn explain(summary: &str) -> String {
+    let doc = summary::read(summary);
+    let mut out = format!("shape: {:?}\n", doc.shape);
+    for s in &doc.sentences {
+        out.push_str(&format!(
+            "{:>4} {:?} asserted={} done={} open={} | {} | clauses={:?} code={:?}\n",
+            s.line,
+            s.role,
+            asserted(s),
+            s.marked_done,
+            s.marked_open,
+            s.text,
+            clauses(&s.own),
+            s.code
+        ));
+    }
+    out
+}

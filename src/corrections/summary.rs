@@ -67,6 +67,9 @@ pub(crate) struct Sentence {
     pub own: String,
     /// The inline code spans in it (commands, paths), as written.
     pub code: Vec<String>,
+    /// The spans it quotes, as written: someone's words, or an item's name ("The \"Add docs\"
+    /// task is done").
+    pub quoted: Vec<String>,
     /// The role of its section (or of the label it stands under).
     pub role: Role,
     /// The index of its line in the summary's lines (for "the next line says ...").
@@ -89,7 +92,28 @@ pub(crate) struct Document {
     pub sections: Vec<(Role, Vec<String>)>,
     /// The whole text the summary gives the model (analysis dropped, tags removed).
     pub text: String,
+    /// It summarizes the conversation up to a point, and newer messages follow it verbatim
+    /// (Claude Code's precomputed summary: sections "Work Completed" and "Context for
+    /// Continuing Work"): its claims describe the record up to that point, not its end.
+    pub covers_a_span: bool,
 }
+
+/// Headings only the summary of a span has (Claude Code 2.1.3xx's prompt for a summary placed
+/// before newer messages), and their usual translations.
+const SPAN_HEADINGS: &[&str] = &[
+    "work completed",
+    "context for continuing work",
+    "已完成的工作",
+    "继续工作",
+    "abgeschlossene arbeit",
+    "weiterführen",
+    "trabajo completado",
+    "contexto para continuar",
+    "完了した作業",
+    "作業を続ける",
+    "완료된 작업",
+    "계속하기 위한",
+];
 
 /// The text of the summary the model continues from: without the `<analysis>` scratchpad
 /// (Claude Code strips it), out of its `<summary>` tags, without a leading "Summary:".
@@ -119,63 +143,209 @@ const ROLE_WORDS: &[(Role, &[&str])] = &[
     (
         Role::Next,
         &[
-            "next step", "next steps", "next action", "下一步", "后续", "nächste", "次のステップ",
-            "次の手順", "siguiente paso", "próximo paso", "próximos pasos", "suggested next",
+            "next step",
+            "next steps",
+            "next action",
+            "下一步",
+            "后续",
+            "nächste",
+            "次のステップ",
+            "次の手順",
+            "siguiente paso",
+            "próximo paso",
+            "próximos pasos",
+            "suggested next",
         ],
     ),
     (
         Role::Pending,
         &[
-            "pending", "remaining", "todo", "to do", "to-do", "outstanding", "open item",
-            "open task", "open question", "unfinished", "incomplete", "not done", "not yet",
-            "left to do", "what remains", "still to", "upcoming", "follow-up", "follow up",
-            "blocked", "blocker", "待办", "待处理", "未完成", "剩余", "待完成", "ausstehend",
-            "offene", "offen", "verbleibend", "未完了", "残り", "保留", "残タスク", "pendiente",
-            "restante", "por hacer",
+            "pending",
+            "remaining",
+            "todo",
+            "to do",
+            "to-do",
+            "outstanding",
+            "open item",
+            "open task",
+            "open question",
+            "unfinished",
+            "incomplete",
+            "not done",
+            "not yet",
+            "left to do",
+            "what remains",
+            "still to",
+            "upcoming",
+            "follow-up",
+            "follow up",
+            "blocked",
+            "blocker",
+            "待办",
+            "待处理",
+            "未完成",
+            "剩余",
+            "待完成",
+            "ausstehend",
+            "offene",
+            "offen",
+            "verbleibend",
+            "未完了",
+            "残り",
+            "保留",
+            "残タスク",
+            "pendiente",
+            "restante",
+            "por hacer",
         ],
     ),
     (
         Role::UserMessages,
         &[
-            "user message", "user's message", "messages from the user", "用户消息", "用户的消息",
-            "所有用户", "nachrichten", "benutzernachricht", "ユーザーメッセージ", "ユーザーのメッセージ",
-            "mensajes", "mensaje del usuario",
+            "user message",
+            "user's message",
+            "messages from the user",
+            "用户消息",
+            "用户的消息",
+            "所有用户",
+            "nachrichten",
+            "benutzernachricht",
+            "ユーザーメッセージ",
+            "ユーザーのメッセージ",
+            "mensajes",
+            "mensaje del usuario",
         ],
     ),
     (
         Role::Request,
         &[
-            "request", "intent", "goal", "objective", "asked", "requirement", "constraint",
-            "preference", "instruction", "请求", "意图", "需求", "目标", "要求", "约束", "anfrage",
-            "absicht", "ziel", "anforderung", "vorgabe", "依頼", "要求", "意図", "目的", "制約",
-            "solicitud", "intención", "objetivo", "petición", "requisito", "preferencia",
+            "request",
+            "intent",
+            "goal",
+            "objective",
+            "asked",
+            "requirement",
+            "constraint",
+            "preference",
+            "instruction",
+            "请求",
+            "意图",
+            "需求",
+            "目标",
+            "要求",
+            "约束",
+            "anfrage",
+            "absicht",
+            "ziel",
+            "anforderung",
+            "vorgabe",
+            "依頼",
+            "要求",
+            "意図",
+            "目的",
+            "制約",
+            "solicitud",
+            "intención",
+            "objetivo",
+            "petición",
+            "requisito",
+            "preferencia",
         ],
     ),
     (
         Role::Files,
         &[
-            "file", "code section", "文件", "代码", "datei", "ファイル", "コード", "archivo",
+            "file",
+            "code section",
+            "文件",
+            "代码",
+            "datei",
+            "ファイル",
+            "コード",
+            "archivo",
             "código",
         ],
     ),
     (
         Role::Status,
         &[
-            "error", "fix", "problem", "solving", "solution", "progress", "current", "status",
-            "state", "done", "completed", "accomplish", "result", "changes made", "work",
-            "错误", "修复", "问题", "进展", "当前", "状态", "完成", "fehler", "lösung", "problem",
-            "fortschritt", "aktuell", "stand", "erledigt", "arbeit", "エラー", "修正", "問題",
-            "進捗", "現在", "状態", "完了", "作業", "solución", "progreso", "actual", "estado",
-            "completado", "trabajo",
+            "error",
+            "fix",
+            "problem",
+            "solving",
+            "solution",
+            "progress",
+            "current",
+            "status",
+            "state",
+            "done",
+            "completed",
+            "accomplish",
+            "result",
+            "changes made",
+            "work",
+            "错误",
+            "修复",
+            "问题",
+            "进展",
+            "当前",
+            "状态",
+            "完成",
+            "fehler",
+            "lösung",
+            "problem",
+            "fortschritt",
+            "aktuell",
+            "stand",
+            "erledigt",
+            "arbeit",
+            "エラー",
+            "修正",
+            "問題",
+            "進捗",
+            "現在",
+            "状態",
+            "完了",
+            "作業",
+            "solución",
+            "progreso",
+            "actual",
+            "estado",
+            "completado",
+            "trabajo",
         ],
     ),
     (
         Role::Background,
         &[
-            "concept", "technical", "decision", "reference", "critical data", "data", "example",
-            "context", "environment", "architecture", "background", "note", "概念", "技术",
-            "决策", "背景", "konzept", "technisch", "entscheidung", "hintergrund", "技術", "概念",
-            "決定", "背景", "concepto", "técnic", "decisión", "contexto",
+            "concept",
+            "technical",
+            "decision",
+            "reference",
+            "critical data",
+            "data",
+            "example",
+            "context",
+            "environment",
+            "architecture",
+            "background",
+            "note",
+            "概念",
+            "技术",
+            "决策",
+            "背景",
+            "konzept",
+            "technisch",
+            "entscheidung",
+            "hintergrund",
+            "技術",
+            "概念",
+            "決定",
+            "背景",
+            "concepto",
+            "técnic",
+            "decisión",
+            "contexto",
         ],
     ),
 ];
@@ -235,7 +405,10 @@ fn heading(line: &str) -> Option<Heading<'_>> {
     let (title, rest) = match t.find(':').or_else(|| t.find('：')) {
         Some(i) => {
             let colon = t[i..].chars().next().map_or(1, char::len_utf8);
-            (&t[..i], t[i + colon..].trim().trim_start_matches("**").trim())
+            (
+                &t[..i],
+                t[i + colon..].trim().trim_start_matches("**").trim(),
+            )
         }
         None => (t, ""),
     };
@@ -316,6 +489,7 @@ pub(crate) fn read(raw: &str) -> Document {
     let mut sub: Option<(Role, usize)> = None;
     let mut recognised = 0usize;
     let mut fence: Option<&str> = None;
+    let mut covers_a_span = false;
     let numbered_nine = numbered_nine(&text);
     for (i, line) in text.lines().enumerate() {
         let trimmed = line.trim();
@@ -339,6 +513,8 @@ pub(crate) fn read(raw: &str) -> Document {
             continue;
         }
         if let Some(h) = heading(line) {
+            let lower = h.title.to_lowercase();
+            covers_a_span |= SPAN_HEADINGS.iter().any(|t| lower.contains(t));
             let by_words = role_of(&h.title);
             let by_number = h
                 .number
@@ -395,6 +571,7 @@ pub(crate) fn read(raw: &str) -> Document {
         sentences,
         sections,
         text,
+        covers_a_span,
     }
 }
 
@@ -418,15 +595,14 @@ const OPEN_MARKS: &[&str] = &["[ ]", "☐", "⏳", "🔄", "❌", "[~]"];
 
 /// Splits `line` into sentences with their role.
 fn push_sentences(out: &mut Vec<Sentence>, line: &str, role: Role, at: usize) {
-    let item = line
-        .trim()
-        .trim_start_matches(['-', '*', '+', '•'])
-        .trim_start();
-    let marked_done = DONE_MARKS.iter().any(|m| item.starts_with(m) || line.contains(&format!(" {m}")) && item.ends_with(m))
+    let item = line.trim().trim_start_matches(['-', '*', '+', '•', ' ']);
+    let marked_done = DONE_MARKS
+        .iter()
+        .any(|m| item.starts_with(m) || line.contains(&format!(" {m}")) && item.ends_with(m))
         || label_says(item, true);
     let marked_open = OPEN_MARKS.iter().any(|m| item.starts_with(m)) || label_says(item, false);
     for piece in split_sentences(line.trim()) {
-        let (own, code) = own_words(piece);
+        let (own, code, quoted) = own_words(piece);
         if words(&own).is_empty() && code.is_empty() {
             continue;
         }
@@ -434,6 +610,7 @@ fn push_sentences(out: &mut Vec<Sentence>, line: &str, role: Role, at: usize) {
             text: crate::text::folded_line(piece.trim(), 400),
             own,
             code,
+            quoted,
             role,
             line: at,
             marked_done,
@@ -446,8 +623,22 @@ fn push_sentences(out: &mut Vec<Sentence>, line: &str, role: Role, at: usize) {
 /// "(completed)", "— DONE", "TODO:".
 fn label_says(item: &str, done: bool) -> bool {
     let lower = item.to_lowercase();
-    let done_words = ["done", "complete", "completed", "finished", "fixed", "resolved"];
-    let open_words = ["pending", "todo", "in progress", "open", "not started", "blocked"];
+    let done_words = [
+        "done",
+        "complete",
+        "completed",
+        "finished",
+        "fixed",
+        "resolved",
+    ];
+    let open_words = [
+        "pending",
+        "todo",
+        "in progress",
+        "open",
+        "not started",
+        "blocked",
+    ];
     let list: &[&str] = if done { &done_words } else { &open_words };
     let labelled = |w: &str| {
         lower.contains(&format!("status: {w}"))
@@ -500,9 +691,11 @@ pub(crate) fn split_sentences(line: &str) -> Vec<&str> {
 /// What a sentence says itself: quoted spans (someone's words) and inline code replaced by a
 /// space, and the code spans apart (the commands and paths it names). An unpaired mark quotes
 /// nothing.
-pub(crate) fn own_words(s: &str) -> (String, Vec<String>) {
+pub(crate) fn own_words(s: &str) -> (String, Vec<String>, Vec<String>) {
     let mut own = String::with_capacity(s.len());
     let mut code = Vec::new();
+    let mut quoted: Vec<String> = Vec::new();
+    let mut quote_start: Option<usize> = None;
     let straight_paired = s.matches('"').count() % 2 == 0;
     let mut chars = s.char_indices().peekable();
     let mut quote_depth = 0i32;
@@ -521,14 +714,27 @@ pub(crate) fn own_words(s: &str) -> (String, Vec<String>) {
             '`' => code_start = Some(i + 1),
             '"' if straight_paired => {
                 in_straight = !in_straight;
+                if in_straight {
+                    quote_start = Some(i + 1);
+                } else if let Some(st) = quote_start.take() {
+                    quoted.push(s[st..i].to_owned());
+                }
                 own.push(' ');
             }
             '\u{201C}' | '「' | '『' | '«' | '„' => {
+                if quote_depth == 0 {
+                    quote_start = Some(i + c.len_utf8());
+                }
                 quote_depth += 1;
                 own.push(' ');
             }
             '\u{201D}' | '」' | '』' | '»' if quote_depth > 0 => {
                 quote_depth -= 1;
+                if quote_depth == 0
+                    && let Some(st) = quote_start.take()
+                {
+                    quoted.push(s[st..i].to_owned());
+                }
                 own.push(' ');
             }
             c if !in_straight && quote_depth == 0 => own.push(c),
@@ -539,7 +745,43 @@ pub(crate) fn own_words(s: &str) -> (String, Vec<String>) {
         // An unclosed backtick: the rest is text.
         own.push_str(&s[st..]);
     }
-    (own, code)
+    // Paths and identifiers written bare (`tests/test_retry.py::test_retries_then_succeeds`) are
+    // names, not words of the sentence: "succeeds" in a test's name says nothing.
+    let mut kept = String::with_capacity(own.len());
+    for token in own.split_inclusive(char::is_whitespace) {
+        let t = token
+            .trim()
+            .trim_matches(|c: char| matches!(c, '(' | ')' | ',' | ';' | ':' | '.' | '*' | '\''));
+        if is_name(t) {
+            code.push(t.to_owned());
+            kept.push(' ');
+        } else {
+            kept.push_str(token);
+        }
+    }
+    (kept, code, quoted)
+}
+
+/// Whether a bare token is a path or an identifier: a slash, `::`, an underscore between
+/// letters, or a file name with an extension.
+fn is_name(t: &str) -> bool {
+    if t.len() < 3 || t.contains("://") {
+        return t.contains("://");
+    }
+    let ext = t.rsplit_once('.').is_some_and(|(stem, ext)| {
+        !stem.is_empty()
+            && (1..=6).contains(&ext.len())
+            && ext.chars().all(|c| c.is_ascii_alphanumeric())
+            && ext.chars().any(|c| c.is_ascii_lowercase())
+            && stem
+                .chars()
+                .all(|c| c.is_ascii_alphanumeric() || matches!(c, '_' | '-' | '.' | '/'))
+    });
+    t.contains('/')
+        || t.contains("::")
+        || t.contains('\\')
+        || ext
+        || (t.contains('_') && t.chars().all(|c| c.is_ascii_alphanumeric() || c == '_'))
 }
 
 #[cfg(test)]
@@ -564,7 +806,10 @@ mod tests {
         assert_eq!(roles_of(&doc, "The user asked"), [Role::Request]);
         assert_eq!(roles_of(&doc, "Modified `add`"), [Role::Files]);
         assert_eq!(roles_of(&doc, "All tests pass now"), [Role::Status]);
-        assert_eq!(roles_of(&doc, "Write the changelog"), [Role::Pending, Role::Next]);
+        assert_eq!(
+            roles_of(&doc, "Write the changelog"),
+            [Role::Pending, Role::Next]
+        );
         assert_eq!(roles_of(&doc, "11 tests pass"), [Role::Status]);
         // Code is never a sentence.
         assert!(roles_of(&doc, "fn add").is_empty());
@@ -611,26 +856,48 @@ mod tests {
 
     #[test]
     fn quoted_spans_and_code_are_not_the_sentences_own_words() {
-        let (own, code) = own_words("Ran `cargo test` as the user said \"make the tests pass\".");
-        assert!(!own.contains("cargo") && !own.contains("make the tests"), "{own}");
+        let (own, code, quoted) =
+            own_words("Ran `cargo test` as the user said \"make the tests pass\".");
+        assert!(
+            !own.contains("cargo") && !own.contains("make the tests"),
+            "{own}"
+        );
         assert_eq!(code, ["cargo test"]);
+        assert_eq!(quoted, ["make the tests pass"]);
         // A stray mark quotes nothing.
-        let (own, _) = own_words("the 12\" screen works");
+        let (own, _, _) = own_words("the 12\" screen works");
         assert!(own.contains("screen"), "{own}");
+    }
+
+    #[test]
+    fn bare_paths_and_identifiers_are_names_not_words() {
+        let (own, code, _) =
+            own_words("11 pass, 1 fails (tests/test_retry.py::test_retries_then_succeeds).");
+        assert!(!own.contains("succeeds"), "{own}");
+        assert_eq!(code, ["tests/test_retry.py::test_retries_then_succeeds"]);
+        let (own, _, _) = own_words("Updated calc.py and the README.");
+        assert!(!own.contains("calc") && own.contains("README"), "{own}");
     }
 
     #[test]
     fn a_quoted_instruction_with_a_semicolon_stays_one_sentence() {
         assert_eq!(
             split_sentences("The user said \"Stop after the tests pass; then write it\". Done."),
-            ["The user said \"Stop after the tests pass; then write it\".", " Done."]
+            [
+                "The user said \"Stop after the tests pass; then write it\".",
+                " Done."
+            ]
         );
-        assert_eq!(split_sentences("测试通过。已提交。"), ["测试通过。", "已提交。"]);
+        assert_eq!(
+            split_sentences("测试通过。已提交。"),
+            ["测试通过。", "已提交。"]
+        );
     }
 
     #[test]
     fn marks_and_labels_say_done_or_open() {
-        let doc = read("## Status\n- [x] parser\n- [ ] renderer\n- docs — done\n- Status: pending\n");
+        let doc =
+            read("## Status\n- [x] parser\n- [ ] renderer\n- docs — done\n- Status: pending\n");
         let marks: Vec<(bool, bool)> = doc
             .sentences
             .iter()

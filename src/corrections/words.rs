@@ -129,7 +129,10 @@ mod tests {
 
     #[test]
     fn unspaced_runs_become_character_pairs() {
-        assert_eq!(words("Fix 测试通过 now"), ["fix", "测试", "试通", "通过", "now"]);
+        assert_eq!(
+            words("Fix 测试通过 now"),
+            ["fix", "测试", "试通", "通过", "now"]
+        );
         assert_eq!(words("中"), ["中"]);
     }
 
@@ -143,7 +146,10 @@ mod tests {
     fn the_script_weighs_han_characters() {
         assert_eq!(script("修复登录问题"), Some(Script::Unspaced));
         assert_eq!(script("Fix the login problem"), Some(Script::Spaced));
-        assert_eq!(script("修复登录模块的问题 `src/login.rs`"), Some(Script::Unspaced));
+        assert_eq!(
+            script("修复登录模块的问题 `src/login.rs`"),
+            Some(Script::Unspaced)
+        );
         assert_eq!(script("123"), None);
     }
 }

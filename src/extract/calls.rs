@@ -2,9 +2,9 @@
 //! first), and the recent actions and changed files are folded from the paired calls.
 
 use super::{Action, MAX_ACTIONS, MAX_FILES};
-use crate::tools::SHELL_TOOLS;
 use crate::record::{Record, ToolResult, ToolUse};
 use crate::text::escaped_line;
+use crate::tools::SHELL_TOOLS;
 use std::collections::HashMap;
 
 /// Results waiting for their calls; more means calls are missing, and the waits are dropped.
@@ -132,12 +132,13 @@ const ACTION_OUTPUT: usize = 600;
 fn output_ends(head: &str, tail: &str) -> String {
     let head = head.trim_end();
     let tail = tail.trim_end();
-    let joined = if tail.is_empty() || head.ends_with(tail) || head.contains(tail) {
-        head.to_owned()
-    } else {
-        format!("{head}\n…\n{tail}")
-    };
-    crate::text::cut_to(&joined, ACTION_OUTPUT).0
+    if tail.is_empty() || head.contains(tail) {
+        return crate::text::cut_to(head, ACTION_OUTPUT).0;
+    }
+    // The tail's end is the runner's result line: keep it whole, cut the head instead.
+    let tail = crate::record::bounded_tail(tail, ACTION_OUTPUT * 2 / 3);
+    let head = crate::text::cut_to(head, ACTION_OUTPUT.saturating_sub(tail.len())).0;
+    format!("{head}\n…\n{tail}")
 }
 
 /// The files successful calls wrote, most recent first, distinct, at most [`MAX_FILES`].
@@ -222,11 +223,35 @@ mod tests {
     #[test]
     fn repeated_calls_collapse_and_the_list_stops_full() {
         let mut a = Actions::default();
-        a.call(&call("1", "Bash", "make"), &Ended { failed: false, ..Ended::default() });
-        a.call(&call("2", "Bash", "make"), &Ended { failed: false, ..Ended::default() });
-        a.call(&call("3", "Bash", "make"), &Ended { failed: true, ..Ended::default() });
+        a.call(
+            &call("1", "Bash", "make"),
+            &Ended {
+                failed: false,
+                ..Ended::default()
+            },
+        );
+        a.call(
+            &call("2", "Bash", "make"),
+            &Ended {
+                failed: false,
+                ..Ended::default()
+            },
+        );
+        a.call(
+            &call("3", "Bash", "make"),
+            &Ended {
+                failed: true,
+                ..Ended::default()
+            },
+        );
         for i in 0..MAX_ACTIONS {
-            a.call(&call("x", "Read", &format!("f{i}")), &Ended { failed: false, ..Ended::default() });
+            a.call(
+                &call("x", "Read", &format!("f{i}")),
+                &Ended {
+                    failed: false,
+                    ..Ended::default()
+                },
+            );
         }
         assert!(a.full());
         let list = a.finish();

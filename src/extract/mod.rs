@@ -188,25 +188,25 @@ pub struct Action {
 
 impl Extraction {
     /// What is unfinished, for the steering and the PostCompact audit: the open tasks in list
-    /// order with their status, or, in a session without a task list, the unchecked checklist
-    /// items (their text, without box or number). The first value names the kind: `tasks` or
-    /// `checklist items`.
+    /// order with their status; or, when the task list has none open (never used, or all of an
+    /// earlier phase completed), the unchecked boxes of the agent's newest checklist (their text,
+    /// without the box). The first value names the kind: `tasks` or `checklist items`.
     pub(crate) fn open_work(&self) -> (&'static str, Vec<(&str, Option<Status>)>) {
-        if self.tasks.is_empty() {
-            let items = self
-                .checklist
-                .iter()
-                .filter(|c| checklist_open(c))
-                .map(|c| (checklist_item(c), None))
-                .collect();
-            return ("checklist items", items);
-        }
-        let tasks = self
+        let tasks: Vec<(&str, Option<Status>)> = self
             .tasks
             .iter()
             .filter(|t| t.status != Status::Completed)
             .map(|t| (t.content.as_str(), Some(t.status)))
             .collect();
+        let unchecked: Vec<(&str, Option<Status>)> = self
+            .checklist
+            .iter()
+            .filter(|c| checklist_open(c))
+            .map(|c| (checklist_item(c), None))
+            .collect();
+        if self.tasks.is_empty() || tasks.is_empty() && !unchecked.is_empty() {
+            return ("checklist items", unchecked);
+        }
         ("tasks", tasks)
     }
 

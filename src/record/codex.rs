@@ -465,7 +465,11 @@ fn output(raw: Option<&RawValue>) -> Output {
     let (text, tail, success) = match json::ends(raw, OUTPUT_READ, OUTPUT_TAIL) {
         (Some(head), tail) => (head.into_owned(), tail.map(Cow::into_owned), None),
         _ => match serde_json::from_str::<RawOutput>(raw) {
-            Ok(o) => (o.content.get().unwrap_or_default().to_owned(), None, o.success),
+            Ok(o) => (
+                o.content.get().unwrap_or_default().to_owned(),
+                None,
+                o.success,
+            ),
             Err(_) => return none,
         },
     };
