@@ -41,6 +41,10 @@ pub struct Digest {
     pub open_kind: String,
     /// The open items, as the snapshot shows them.
     pub open: Vec<String>,
+    /// The unchecked boxes of the agent's newest checklist, when [`Digest::open`] lists tasks:
+    /// open work too, of another kind.
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub unchecked: Vec<String>,
     /// The tasks the task list has completed: a sentence that names one of these as well as an
     /// open item may be about either, and calls neither done for certain.
     #[serde(default, skip_serializing_if = "Vec::is_empty")]
@@ -88,6 +92,16 @@ impl Digest {
             saved,
             open_kind: open_kind.to_owned(),
             open,
+            // With open tasks, the checklist's unchecked boxes are open work as well.
+            unchecked: if open_kind == "tasks" {
+                ex.checklist
+                    .iter()
+                    .filter(|c| checklist_open(c))
+                    .map(|c| checklist_item(c).to_owned())
+                    .collect()
+            } else {
+                Vec::new()
+            },
             // What is finished, to tell a sentence about it from one about an open item.
             done: ex
                 .tasks
@@ -126,6 +140,7 @@ impl Digest {
         Digest {
             open_kind: newer.open_kind,
             open: newer.open,
+            unchecked: newer.unchecked,
             done: newer.done,
             states: newer.states,
             actions: newer.actions,
@@ -151,6 +166,10 @@ impl Digest {
         }
         self.open.truncate(MAX_ITEMS);
         for item in &mut self.open {
+            *item = folded_line(item, ITEM_CHARS);
+        }
+        self.unchecked.truncate(MAX_ITEMS);
+        for item in &mut self.unchecked {
             *item = folded_line(item, ITEM_CHARS);
         }
         self.done.truncate(MAX_ITEMS);

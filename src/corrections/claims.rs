@@ -458,6 +458,8 @@ fn has_unspaced(text: &str, list: &[&str]) -> bool {
 /// "but", "while", "whereas", "although", "however", "except".
 pub(crate) fn clauses(own: &str) -> Vec<Vec<String>> {
     let mut out: Vec<Vec<String>> = vec![Vec::new()];
+    // "mul()" is a name, not a parenthesis that opens a clause.
+    let own = own.replace("()", "");
     for piece in own.split([',', ';', ':', '(', ')', '—', '–', '，', '；', '：', '、']) {
         for w in words(piece) {
             if matches!(
@@ -539,6 +541,21 @@ pub(crate) fn asserted(s: &Sentence) -> bool {
         return false;
     }
     !imperative(&ws)
+}
+
+/// [`asserted`], with the words of a subject (an item's name: "Log every retry with attempt
+/// and delay") left out: they name it, they say nothing of its state.
+pub(crate) fn asserted_without(s: &Sentence, subject: &[String]) -> bool {
+    if subject.is_empty() {
+        return asserted(s);
+    }
+    let own: String = words(&s.own)
+        .into_iter()
+        .filter(|w| !subject.iter().any(|k| k == super::words::stem(w)))
+        .collect::<Vec<_>>()
+        .join(" ");
+    let stripped = Sentence { own, ..s.clone() };
+    asserted(&stripped)
 }
 
 /// Whether the words start with an instruction ("Stop after the tests pass", "Make sure ...",

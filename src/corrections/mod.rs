@@ -18,8 +18,9 @@ mod words;
 use crate::audit::Digest;
 use crate::text::{cut_line, folded_line, utf16_len};
 use claims::{
-    Verb, asserted, body_says_none, change_verb, check_noun, check_noun_unspaced, clauses, negated,
-    partial, paths, remaining_count, says_all_done, says_done, says_git, says_pass,
+    Verb, asserted, asserted_without, body_says_none, change_verb, check_noun, check_noun_unspaced,
+    clauses, negated, partial, paths, remaining_count, says_all_done, says_done, says_git,
+    says_pass,
 };
 use evidence::{Check, GitEnd, Outcome, Run, git_runs, may_write, runs};
 use std::collections::HashSet;
@@ -99,13 +100,41 @@ pub fn corrections(d: &Digest, summary: &str) -> Vec<Correction> {
     out
 }
 
+/// An open item of the record: a task of the task list, or an unchecked box of the agent's
+/// newest checklist.
+struct Item<'a> {
+    text: &'a str,
+    /// How it stands: "in progress", "pending", "open" (tasks) or "unchecked" (checklist).
+    state: &'static str,
+    key: Key,
+}
+
+impl Item<'_> {
+    fn checklist(&self) -> bool {
+        self.state == "unchecked"
+    }
+
+    /// How it stands in the record, said to the model.
+    fn where_it_stands(&self) -> String {
+        if self.checklist() {
+            "unchecked in the agent's checklist".to_owned()
+        } else {
+            format!("{} in the task list", self.state)
+        }
+    }
+}
+
 /// The summary and the record, side by side.
 struct Judge<'a> {
     d: &'a Digest,
     doc: &'a Document,
-    /// The sentences that can claim a finished state: in a section that states status, asserted,
-    /// and no quotation of the user's latest instruction.
+    /// The sentences that can claim a finished state: in a section that states status, and no
+    /// quotation of the user's latest instruction.
     claims: Vec<&'a Sentence>,
+    /// The open items.
+    items: Vec<Item<'a>>,
+    /// The finished items' keys (completed tasks, checked boxes).
+    done: Vec<Key>,
     /// The actions' check runs.
     runs: Vec<Run<'a>>,
 }
@@ -119,20 +148,55 @@ impl<'a> Judge<'a> {
             .filter(|s| s.role.states_status())
             .filter(|s| !latest.as_deref().is_some_and(|l| quotes(s, l)))
             .collect();
+        let checklist = d.open_kind == "checklist items";
+        let mut items: Vec<Item> = d
+            .open
+            .iter()
+            .enumerate()
+            .map(|(i, t)| Item {
+                text: t,
+                state: match d.states.get(i).map(String::as_str) {
+                    Some("in_progress") => "in progress",
+                    Some("pending") => "pending",
+                    _ if checklist => "unchecked",
+                    _ => "open",
+                },
+                key: Key::of(t),
+            })
+            .collect();
+        items.extend(d.unchecked.iter().map(|t| Item {
+            text: t,
+            state: "unchecked",
+            key: Key::of(t),
+        }));
         Judge {
             d,
             doc,
             claims,
+            items,
+            done: d.done.iter().map(|t| Key::of(t)).collect(),
             runs: runs(&d.actions),
         }
     }
 
-    /// Whether some sentence outside the claims keeps `item` open, or a claim names it as open.
+    /// Whether the sentence names the item: in its own words, or in a quoted span that is the
+    /// item's name ("The \"Add docs\" task"), not a quotation of a longer message that
+    /// happens to hold its words.
+    fn refers_to(key: &Key, s: &Sentence) -> bool {
+        key.named_in(&s.own)
+            || s.quoted.iter().any(|q| {
+                let w = words::words(q);
+                key.named_by(&w) && key_words(q).len() * 2 <= key.words.len() * 3 + 2
+            })
+    }
+
+    /// Whether the summary keeps `key` open: names it where work is pending or next, or names it
+    /// in its status as open or not done.
     fn kept_open(&self, key: &Key) -> bool {
         self.doc.sentences.iter().any(|s| {
-            (s.role.keeps_open() && key.named_in(&s.text))
+            (s.role.keeps_open() && Self::refers_to(key, s))
                 || (s.role.states_status()
-                    && key.named_in(&s.text)
+                    && Self::refers_to(key, s)
                     && (s.marked_open
                         || clauses(&s.own)
                             .iter()
@@ -140,23 +204,31 @@ impl<'a> Judge<'a> {
         })
     }
 
+    /// The keys of every item but the `i`th, open or finished: what a sentence naming the `i`th
+    /// must tell it apart from.
+    fn others(&self, i: usize) -> Vec<&Key> {
+        self.items
+            .iter()
+            .enumerate()
+            .filter(|(j, _)| *j != i)
+            .map(|(_, it)| &it.key)
+            .chain(self.done.iter())
+            .collect()
+    }
+
     /// Open items the summary calls done by name.
     fn called_done(&self, out: &mut Vec<Correction>) {
-        let done_keys: Vec<Key> = self.d.done.iter().map(|t| Key::of(t)).collect();
-        let open_keys: Vec<Key> = self.d.open.iter().map(|t| Key::of(t)).collect();
-        for (i, item) in self.d.open.iter().enumerate() {
-            let key = &open_keys[i];
+        for (i, item) in self.items.iter().enumerate() {
+            let key = &item.key;
             if !key.usable() || self.kept_open(key) {
                 continue;
             }
-            let others: Vec<&Key> = open_keys
-                .iter()
-                .enumerate()
-                .filter(|(j, _)| *j != i)
-                .map(|(_, k)| k)
-                .chain(done_keys.iter())
-                .collect();
+            let others = self.others(i);
             let claim = self.claims.iter().find(|s| {
+                if !asserted_without(s, &key.words) {
+                    return false;
+                }
+                let own = clauses(&s.own);
                 let done_here = |c: &Vec<String>| {
                     key.named_by_exactly(c, &others)
                         && (says_done(c, &s.own, key.verb.as_deref()) || s.marked_done)
@@ -169,23 +241,22 @@ impl<'a> Judge<'a> {
                     .quoted
                     .iter()
                     .any(|q| key.named_by_exactly(&words::words(q), &others));
-                let own = clauses(&s.own);
                 let done_by_quote = quoted_name
                     && own
                         .iter()
                         .any(|c| says_done(c, &s.own, None) || s.marked_done)
                     && !own.iter().any(|c| negated(c, &s.own) || partial_done(c));
-                asserted(s) && (own.iter().any(done_here) || done_by_quote)
+                own.iter().any(done_here) || done_by_quote
             });
             if let Some(s) = claim {
                 out.push(Correction {
                     kind: Kind::CalledDone,
-                    items: vec![item.clone()],
+                    items: vec![item.text.to_owned()],
                     text: format!(
                         "The summary calls \"{}\" done ({}); the record still has it {}.",
-                        folded_line(item, 80),
+                        folded_line(item.text, 80),
                         quoted_claim(s),
-                        item_state(self.d, i)
+                        item.where_it_stands()
                     ),
                 });
             }
@@ -195,7 +266,7 @@ impl<'a> Judge<'a> {
     /// Open items the summary does not keep open (never names in its status, or names as
     /// done), while it says all work is done or that nothing is pending.
     fn all_done(&self, out: &mut Vec<Correction>) {
-        if self.d.open.is_empty() {
+        if self.items.is_empty() {
             return;
         }
         let claim: Option<String> = self
@@ -217,43 +288,20 @@ impl<'a> Judge<'a> {
                     .flatten()
             });
         let Some(claim) = claim else { return };
-        let unmentioned: Vec<usize> = (0..self.d.open.len())
-            .filter(|&i| {
-                let key = Key::of(&self.d.open[i]);
-                key.mentionable() && !self.names_as_open(&key)
-            })
+        let left: Vec<&Item> = self
+            .items
+            .iter()
+            .filter(|it| it.key.mentionable() && !self.names_as_open(&it.key))
             .collect();
-        if unmentioned.is_empty() {
+        if left.is_empty() {
             return;
         }
-        let shown: Vec<String> = unmentioned
-            .iter()
-            .take(4)
-            .map(|&i| {
-                format!(
-                    "\"{}\" ({})",
-                    folded_line(&self.d.open[i], 60),
-                    short_state(self.d, i)
-                )
-            })
-            .collect();
-        let more = unmentioned.len() - shown.len();
         out.push(Correction {
             kind: Kind::AllDone,
-            items: unmentioned
-                .iter()
-                .map(|&i| self.d.open[i].clone())
-                .collect(),
+            items: left.iter().map(|it| it.text.to_owned()).collect(),
             text: format!(
-                "The summary says {claim}; the record still has {} {}: {}{}.",
-                unmentioned.len(),
-                open_noun(self.d, unmentioned.len()),
-                shown.join(", "),
-                if more > 0 {
-                    format!(" and {more} more")
-                } else {
-                    String::new()
-                }
+                "The summary says {claim}; the record still has {}.",
+                listed(&left)
             ),
         });
     }
@@ -280,39 +328,41 @@ impl<'a> Judge<'a> {
         })
     }
 
-    /// A count of what remains below the record's.
+    /// A count of what remains below the record's: "1 unchecked checklist item remains" when the
+    /// checklist has two.
     fn remaining(&self, out: &mut Vec<Correction>) {
-        let m = self.d.open.len();
-        if m < 2 || out.iter().any(|c| c.kind == Kind::AllDone) {
+        if out.iter().any(|c| c.kind == Kind::AllDone) {
             return;
         }
-        let claim = self.doc.sentences.iter().find(|s| {
-            matches!(s.role, Role::Status | Role::Pending | Role::Unknown)
-                && remaining_count(s).is_some_and(|n| n >= 1 && n < m)
-        });
-        let Some(s) = claim else { return };
-        let shown: Vec<String> = self
-            .d
-            .open
-            .iter()
-            .take(4)
-            .map(|t| format!("\"{}\"", folded_line(t, 60)))
-            .collect();
-        out.push(Correction {
-            kind: Kind::Remaining,
-            items: Vec::new(),
-            text: format!(
-                "The summary says {}; the record has {m} {}: {}{}.",
-                quoted_claim(s),
-                open_noun(self.d, m),
-                shown.join(", "),
-                if m > 4 {
-                    format!(" and {} more", m - 4)
-                } else {
-                    String::new()
-                }
-            ),
-        });
+        for s in &self.doc.sentences {
+            if !matches!(s.role, Role::Status | Role::Pending | Role::Unknown) {
+                continue;
+            }
+            let Some(n) = remaining_count(s) else {
+                continue;
+            };
+            // Counted among the checklist's boxes, or the task list's tasks, as the sentence says.
+            let lower = s.own.to_lowercase();
+            let of_checklist = lower.contains("checklist") || lower.contains("unchecked");
+            let counted: Vec<&Item> = self
+                .items
+                .iter()
+                .filter(|it| it.checklist() == of_checklist)
+                .collect();
+            if n == 0 || n >= counted.len() {
+                continue;
+            }
+            out.push(Correction {
+                kind: Kind::Remaining,
+                items: Vec::new(),
+                text: format!(
+                    "The summary says {}; the record has {}.",
+                    quoted_claim(s),
+                    listed(&counted)
+                ),
+            });
+            return;
+        }
     }
 
     /// Checks the summary says pass whose last run of that scope failed, with nothing edited
@@ -753,31 +803,32 @@ fn quotes(s: &Sentence, latest: &[String]) -> bool {
     mine.windows(n).any(|w| latest.windows(n).any(|l| l == w))
 }
 
-/// How an open item stands in the record, said to the model.
-fn item_state(d: &Digest, i: usize) -> String {
-    match short_state(d, i) {
-        "unchecked" => "unchecked in the agent's checklist".to_owned(),
-        state => format!("{state} in the task list"),
-    }
-}
-
-fn short_state(d: &Digest, i: usize) -> &'static str {
-    match d.states.get(i).map(String::as_str) {
-        Some("in_progress") => "in progress",
-        Some("pending") => "pending",
-        _ if d.open_kind == "checklist items" => "unchecked",
-        _ => "open",
-    }
-}
-
-/// "open tasks" or "unchecked checklist items", by count.
-fn open_noun(d: &Digest, n: usize) -> &'static str {
-    match (d.open_kind == "checklist items", n == 1) {
+/// "2 open tasks: \"a\" (in progress), \"b\" (pending)": items with their states, at most
+/// four named.
+fn listed(items: &[&Item]) -> String {
+    let n = items.len();
+    let noun = match (items.iter().all(|it| it.checklist()), n == 1) {
         (true, true) => "unchecked checklist item",
         (true, false) => "unchecked checklist items",
-        (false, true) => "open task",
-        (false, false) => "open tasks",
-    }
+        (false, true) => "open item",
+        (false, false) => "open items",
+    };
+    let noun = if items.iter().all(|it| !it.checklist()) {
+        if n == 1 { "open task" } else { "open tasks" }
+    } else {
+        noun
+    };
+    let shown: Vec<String> = items
+        .iter()
+        .take(4)
+        .map(|it| format!("\"{}\" ({})", folded_line(it.text, 60), it.state))
+        .collect();
+    let more = if n > 4 {
+        format!(" and {} more", n - 4)
+    } else {
+        String::new()
+    };
+    format!("{n} {noun}: {}{more}", shown.join(", "))
 }
 
 fn quoted_claim(s: &Sentence) -> String {
