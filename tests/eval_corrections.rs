@@ -42,7 +42,12 @@ fn no_true_summary_of_the_tune_half_gets_a_correction() {
     let root = PathBuf::from(env!("CARGO_MANIFEST_DIR"));
     let out = Command::new("python3")
         .arg(root.join("scripts/eval/run.py"))
-        .args(["tune", "--assert", "--bin", env!("CARGO_BIN_EXE_compact-guardian")])
+        .args([
+            "tune",
+            "--assert",
+            "--bin",
+            env!("CARGO_BIN_EXE_compact-guardian"),
+        ])
         .env("COMPACT_GUARDIAN_TRANSCRIPTS", &dir)
         .env("PYTHONDONTWRITEBYTECODE", "1")
         .output()

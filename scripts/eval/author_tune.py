@@ -650,6 +650,17 @@ def build() -> list[dict]:
                     k = i + rnd + (client == "codex")
                     d = scen(WORLDS[world], lang, k)
                     lang = d.pop("lang", lang)
+                    if client == "codex":
+                        # Codex summarizes the whole record when it compacts, after every output
+                        # is written: the partial and precomputed spans and the late result are
+                        # Claude Code's alone.
+                        if d.get("shape", {}).get("variant") in ("up_to", "recent"):
+                            continue
+                        if any(len(st) > 4 and st[0] == "run" and st[4] == "pending" for st in d["steps"]):
+                            d["steps"] = [st[:4] if st[0] == "run" else st for st in d["steps"] if st[0] != "finish_pending"]
+                            d.pop("save_at", None)
+                            d["trigger"] = "auto"
+                            d["classes"] = ["failing_run_just_before_auto_compaction"]
                     # The agent reads the world's main module before its first change.
                     first = next((j for j, st in enumerate(d["steps"]) if st[0] == "prompt"), 0)
                     d["steps"][first + 1 : first + 1] = [["read", *NOTES[world]], ["read", *CONTEXT[world]]]
