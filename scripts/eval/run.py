@@ -242,6 +242,9 @@ def main():
     a = ap.parse_args()
     if not Path(a.bin).is_file():
         raise SystemExit(f"eval: no binary at {a.bin} (cargo build --release)")
+    from materialize import corpus_dir
+
+    corpus_dir()  # stop at once, with the reason, when the corpus is missing
     cases = load_cases(a.half)
     if a.case:
         cases = [c for c in cases if c["id"] in a.case]
