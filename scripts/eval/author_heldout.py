@@ -617,6 +617,17 @@ def build() -> list[dict]:
                     w = W[world]
                     d = scen(w, lang, k)
                     lang = d.pop("lang", lang)
+                    if client == "codex":
+                        # Codex summarizes the whole record when it compacts, after every output
+                        # is written: the partial and precomputed spans and the late result are
+                        # Claude Code's alone.
+                        if d.get("shape", {}).get("variant") in ("up_to", "recent"):
+                            continue
+                        if any(len(st) > 4 and st[0] == "run" and st[4] == "pending" for st in d["steps"]):
+                            d["steps"] = [st[:4] if st[0] == "run" else st for st in d["steps"] if st[0] != "finish_pending"]
+                            d.pop("save_at", None)
+                            d["trigger"] = "auto"
+                            d["classes"] = ["failing_run_just_before_auto_compaction"]
                     first = next((j for j, st in enumerate(d["steps"]) if st[0] == "prompt"), 0)
                     d["steps"][first + 1 : first + 1] = [["read", *CONTEXT[world]], ["read", *RUNBOOK[world]], ["read", *HELPERS[world]]]
                     if d.get("save_at") is not None:

@@ -508,6 +508,16 @@ def s_pending_paraphrased(w, lang, k):
     return dict(steps=steps, claims=[], traps=traps, expect="true", classes=["tasks_under_pending"])
 
 
+def s_plan_title_zh(w, lang, k):
+    """An approved plan whose title is Chinese; the summary names it by that title."""
+    t = w["tasks"]
+    title = {"billing": "修复发票合计的舍入", "calc": "修正 add() 的差一错误", "importer": "导入失败批次的重试", "cart": "折扣先于税费计算", "inventory": "库存预留的上限检查"}[w["scope"] if w["scope"] in ("billing", "calc", "importer", "cart") else "inventory"]
+    md = f"## {title}\n\n- {t[0]}\n- {t[1]}\n- 运行 `{w['scope_cmd']}`"
+    steps = [["prompt", _impl_prompt(w, "zh", t[0])], ["plan", md], ["edit", w["file"], w["old"], w["new"]], ["reply", "计划已批准，第一步完成。"]]
+    traps = [{"section": "request", "text": f"用户批准了计划《{title}》：{t[0]}；{t[1]}；运行 `{w['scope_cmd']}`。"}]
+    return dict(steps=steps, claims=[], traps=traps, lang="zh", expect="true", classes=["plan_title_in_chinese"])
+
+
 # ---- FALSE
 
 
@@ -612,7 +622,7 @@ def s_latest_log(w, lang, k):
     return s_latest_rendered(w, lang, k, "log")
 
 
-TRUE_SCEN = [s_numbered_questions, s_numbered_recap, s_steering_quote, s_intent, s_pass_fail_lines, s_narrow_whole, s_runner_mention, s_nothing_to_commit, s_sed, s_plain_true, s_quote_prompt_part, s_quote_log, s_pending_listed, s_long_code, s_up_to_span, s_recent_span, s_edit_retry, s_recap_no_tasks, s_questions_no_tasks, s_latest_translated, s_latest_partial, s_latest_log, s_sed_after_failed_edit, s_pending_paraphrased]
+TRUE_SCEN = [s_numbered_questions, s_numbered_recap, s_steering_quote, s_intent, s_pass_fail_lines, s_narrow_whole, s_runner_mention, s_nothing_to_commit, s_sed, s_plain_true, s_quote_prompt_part, s_quote_log, s_pending_listed, s_long_code, s_up_to_span, s_recent_span, s_edit_retry, s_recap_no_tasks, s_questions_no_tasks, s_latest_translated, s_latest_partial, s_latest_log, s_sed_after_failed_edit, s_pending_paraphrased, s_plan_title_zh]
 FALSE_SCEN = [f_project_script, f_all_done_restated, lambda w, l, k: f_checklist(w, l, k), lambda w, l, k: f_checklist(w, l, k, count=True), f_fixed_no_edit, f_task_label, f_commit, f_edit_failed, f_pending_result, f_multi, f_up_to_false]
 FALSE_NAMES = ["project_script", "all_done", "checklist_one", "checklist_count", "fixed_no_edit", "task_label", "commit", "edit_failed", "pending_result", "multi", "up_to_false"]
 
@@ -650,6 +660,19 @@ def build() -> list[dict]:
                     k = i + rnd + (client == "codex")
                     d = scen(WORLDS[world], lang, k)
                     lang = d.pop("lang", lang)
+                    if client == "codex" and scen is s_plan_title_zh:
+                        continue  # Codex has no plan approval
+                    if client == "codex":
+                        # Codex summarizes the whole record when it compacts, after every output
+                        # is written: the partial and precomputed spans and the late result are
+                        # Claude Code's alone.
+                        if d.get("shape", {}).get("variant") in ("up_to", "recent"):
+                            continue
+                        if any(len(st) > 4 and st[0] == "run" and st[4] == "pending" for st in d["steps"]):
+                            d["steps"] = [st[:4] if st[0] == "run" else st for st in d["steps"] if st[0] != "finish_pending"]
+                            d.pop("save_at", None)
+                            d["trigger"] = "auto"
+                            d["classes"] = ["failing_run_just_before_auto_compaction"]
                     # The agent reads the world's main module before its first change.
                     first = next((j for j, st in enumerate(d["steps"]) if st[0] == "prompt"), 0)
                     d["steps"][first + 1 : first + 1] = [["read", *NOTES[world]], ["read", *CONTEXT[world]]]

@@ -86,14 +86,14 @@ def run_case(case: dict, binary: str) -> dict:
         (tmp / "home").mkdir()
         sid = "eval-" + case["id"]
         trigger = case.get("trigger", "auto")
-        cwd = "/home/dev/project"
+        w = m["writer"]
+        cwd = w.env["cwd"] if case["client"] == "claude" else w.cwd  # the session's own folder
         if case["client"] == "claude":
             path = tmp / "projects" / "-home-dev-project" / f"{sid}.jsonl"
         else:
             path = tmp / "codex" / "sessions" / "2026" / "11" / "25" / f"rollout-2026-11-25T09-00-00-{sid}.jsonl"
         path.parent.mkdir(parents=True)
         path.write_text("\n".join(m["saved"]) + "\n", encoding="utf-8")
-        w = m["writer"]
         if case["client"] == "claude":
             hook(binary, "save", {"session_id": sid, "transcript_path": str(path), "cwd": cwd, "hook_event_name": "PreCompact", "trigger": trigger, "custom_instructions": ""}, env)
             path.write_text("\n".join(m["full"]) + "\n", encoding="utf-8")
@@ -242,6 +242,9 @@ def main():
     a = ap.parse_args()
     if not Path(a.bin).is_file():
         raise SystemExit(f"eval: no binary at {a.bin} (cargo build --release)")
+    from materialize import corpus_dir
+
+    corpus_dir()  # stop at once, with the reason, when the corpus is missing
     cases = load_cases(a.half)
     if a.case:
         cases = [c for c in cases if c["id"] in a.case]
