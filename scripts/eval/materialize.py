@@ -210,11 +210,6 @@ def load_cases(half: str) -> list[dict]:
             raise SystemExit(f"eval: no case files in {d}")
         for f in files:
             for c in json.loads(f.read_text(encoding="utf-8"))["cases"]:
-                # A summary of a span followed by newer messages is Claude Code's precomputed
-                # summary; Codex writes its summary at the compaction, from the whole history,
-                # so such a Codex case describes no state a real client reaches.
-                if c["client"] == "codex" and c.get("shape", {}).get("variant") == "up_to":
-                    continue
                 c["half"] = h
                 out.append(c)
     return out
