@@ -211,9 +211,20 @@ fn caught_up(saved: &Digest, path: &Path, cfg: &Config, deadline: Instant) -> Di
         deadline: Some(deadline),
     };
     match pipeline::build(path, Part::Compacted, limits) {
-        Ok(b) if !b.extraction.is_empty() && !b.stats.hit_deadline => saved
-            .clone()
-            .with_evidence_of(Digest::of(&b.extraction, b.stats.format, true)),
+        Ok(b) if !b.extraction.is_empty() && !b.stats.hit_deadline => {
+            debug(cfg.debug, || {
+                format!(
+                    "evidence read again up to this compaction: {} actions, {} open items {:?}",
+                    b.extraction.actions.len(),
+                    b.extraction.open_work().1.len(), b.extraction.actions.iter().rev().take(3).collect::<Vec<_>>()
+                )
+            });
+            let d = saved
+                .clone()
+                .with_evidence_of(Digest::of(&b.extraction, b.stats.format, true));
+            if let Ok(p) = std::env::var("CG_DUMP_JUDGED") { let _ = std::fs::write(p, serde_json::to_vec(&d).unwrap()); }
+            d
+        }
         Ok(_) => saved.clone(),
         Err(e) => {
             debug(cfg.debug, || format!("evidence not read again: {e:#}"));

@@ -143,6 +143,7 @@ const ROLE_WORDS: &[(Role, &[&str])] = &[
     (
         Role::Next,
         &[
+            "다음 단계",
             "next step",
             "next steps",
             "next action",
@@ -160,6 +161,10 @@ const ROLE_WORDS: &[(Role, &[&str])] = &[
     (
         Role::Pending,
         &[
+            "보류",
+            "남은",
+            "할 일",
+            "미완료",
             "pending",
             "remaining",
             "todo",
@@ -202,6 +207,7 @@ const ROLE_WORDS: &[(Role, &[&str])] = &[
     (
         Role::UserMessages,
         &[
+            "사용자 메시지",
             "user message",
             "user's message",
             "messages from the user",
@@ -219,6 +225,10 @@ const ROLE_WORDS: &[(Role, &[&str])] = &[
     (
         Role::Request,
         &[
+            "요청",
+            "의도",
+            "목표",
+            "제약",
             "request",
             "intent",
             "goal",
@@ -255,6 +265,9 @@ const ROLE_WORDS: &[(Role, &[&str])] = &[
     (
         Role::Files,
         &[
+            "reference", "critical data", "参考", "参照", "참고", "referenz", "referencia",
+            "파일",
+            "코드",
             "file",
             "code section",
             "文件",
@@ -269,6 +282,14 @@ const ROLE_WORDS: &[(Role, &[&str])] = &[
     (
         Role::Status,
         &[
+            "오류",
+            "수정",
+            "문제",
+            "진행",
+            "현재",
+            "상태",
+            "완료",
+            "작업",
             "error",
             "fix",
             "problem",
@@ -318,11 +339,12 @@ const ROLE_WORDS: &[(Role, &[&str])] = &[
     (
         Role::Background,
         &[
+            "기술",
+            "개념",
+            "맥락",
             "concept",
             "technical",
             "decision",
-            "reference",
-            "critical data",
             "data",
             "example",
             "context",
@@ -367,9 +389,18 @@ const NINE: [Role; 9] = [
 /// The role a heading's words give it.
 pub(crate) fn role_of(title: &str) -> Option<Role> {
     let t = title.to_lowercase();
+    let len = t.chars().count();
+    // A keyword of an unspaced script is found as a substring: only in a title about as short
+    // as a heading ("待办任务"), not in a sentence that happens to hold its characters.
+    let found = |w: &&str| {
+        t.contains(w)
+            && (w.is_ascii()
+                || !w.chars().any(super::words::unspaced)
+                || len <= w.chars().count() + 6)
+    };
     ROLE_WORDS
         .iter()
-        .find(|(_, ws)| ws.iter().any(|w| t.contains(w)))
+        .find(|(_, ws)| ws.iter().any(found))
         .map(|(r, _)| *r)
 }
 
@@ -414,7 +445,13 @@ fn heading(line: &str) -> Option<Heading<'_>> {
     };
     let bold = title.starts_with("**") || title.starts_with("__");
     let clean = clean_title(title);
-    let n = clean.split_whitespace().count().max(1);
+    let unspaced = clean.chars().any(super::words::unspaced);
+    // Words in a spaced script; characters, by about three to a word, in an unspaced one.
+    let n = if unspaced {
+        clean.chars().count().div_ceil(3)
+    } else {
+        clean.split_whitespace().count().max(1)
+    };
     let short = n <= 8 && clean.chars().count() <= 60 && !clean.is_empty();
     let known = role_of(&clean).is_some();
     let colon = t.len() != title.len();
@@ -488,14 +525,25 @@ pub(crate) fn read(raw: &str) -> Document {
     // A label inside the section ("Remaining:") and the indentation it stands at.
     let mut sub: Option<(Role, usize)> = None;
     let mut recognised = 0usize;
-    let mut fence: Option<&str> = None;
+    // An open code block: its fence, and how many blocks with a language tag opened inside it (a
+    // Markdown file shown in the summary holds fences of its own).
+    let mut fence: Option<(&str, usize)> = None;
     let mut covers_a_span = false;
     let numbered_nine = numbered_nine(&text);
     for (i, line) in text.lines().enumerate() {
         let trimmed = line.trim();
-        if let Some(f) = fence {
+        if let Some((f, depth)) = fence {
             if trimmed.starts_with(f) {
-                fence = None;
+                let tagged = trimmed[3..]
+                    .trim()
+                    .chars()
+                    .next()
+                    .is_some_and(char::is_alphanumeric);
+                fence = match (tagged, depth) {
+                    (true, _) => Some((f, depth + 1)),
+                    (false, 0) => None,
+                    (false, _) => Some((f, depth - 1)),
+                };
             }
             if let Some(s) = sections.last_mut() {
                 s.1.push(trimmed.to_owned());
@@ -503,7 +551,7 @@ pub(crate) fn read(raw: &str) -> Document {
             continue;
         }
         if trimmed.starts_with("```") || trimmed.starts_with("~~~") {
-            fence = Some(&trimmed[..3]);
+            fence = Some((&trimmed[..3], 0));
             if let Some(s) = sections.last_mut() {
                 s.1.push(trimmed.to_owned());
             }
