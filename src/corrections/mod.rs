@@ -792,15 +792,34 @@ impl Key {
     }
 }
 
-/// Whether a sentence quotes the user's latest instruction: four words in a row of it (or the
-/// whole sentence, when shorter) appear in a row in the instruction.
+/// Whether a sentence quotes the user's latest instruction: eight of its words in a row are in
+/// the instruction, or four or more that make most of the sentence. A task named in the
+/// instruction ("fix add() off-by-one") is no quotation by itself.
 fn quotes(s: &Sentence, latest: &[String]) -> bool {
     let mine = words::words(&s.text);
     if mine.len() < 3 || latest.len() < 3 {
         return false;
     }
-    let n = mine.len().min(4);
-    mine.windows(n).any(|w| latest.windows(n).any(|l| l == w))
+    let run = longest_common_run(&mine, latest);
+    run >= 8 || (run >= 4.min(mine.len()) && run * 10 >= mine.len() * 6)
+}
+
+/// The length of the longest run of words `a` and `b` share.
+fn longest_common_run(a: &[String], b: &[String]) -> usize {
+    // Bounded inputs (a sentence, an instruction cut at 2,000 characters): the plain
+    // dynamic program over one row.
+    let mut best = 0;
+    let mut row = vec![0usize; b.len() + 1];
+    for x in a {
+        let mut prev = 0;
+        for (j, y) in b.iter().enumerate() {
+            let cur = row[j + 1];
+            row[j + 1] = if x == y { prev + 1 } else { 0 };
+            best = best.max(row[j + 1]);
+            prev = cur;
+        }
+    }
+    best
 }
 
 /// "2 open tasks: \"a\" (in progress), \"b\" (pending)": items with their states, at most

@@ -265,7 +265,13 @@ const ROLE_WORDS: &[(Role, &[&str])] = &[
     (
         Role::Files,
         &[
-            "reference", "critical data", "参考", "参照", "참고", "referenz", "referencia",
+            "reference",
+            "critical data",
+            "参考",
+            "参照",
+            "참고",
+            "referenz",
+            "referencia",
             "파일",
             "코드",
             "file",
@@ -431,6 +437,7 @@ fn heading(line: &str) -> Option<Heading<'_>> {
             rest: "",
         });
     }
+    let bold = t.starts_with("**") || t.starts_with("__");
     let (number, t) = split_number(t);
     // "**Title:**", "**Title**:", "Title:", "Title: rest".
     let (title, rest) = match t.find(':').or_else(|| t.find('：')) {
@@ -443,7 +450,6 @@ fn heading(line: &str) -> Option<Heading<'_>> {
         }
         None => (t, ""),
     };
-    let bold = title.starts_with("**") || title.starts_with("__");
     let clean = clean_title(title);
     let unspaced = clean.chars().any(super::words::unspaced);
     // Words in a spaced script; characters, by about three to a word, in an unspaced one.
