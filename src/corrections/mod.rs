@@ -793,15 +793,16 @@ impl Key {
 }
 
 /// Whether a sentence quotes the user's latest instruction: eight of its words in a row are in
-/// the instruction, or four or more that make most of the sentence. A task named in the
-/// instruction ("fix add() off-by-one") is no quotation by itself.
+/// the instruction, or four or more that make four fifths of the sentence. A task or a noun
+/// phrase taken from the instruction ("fix add() off-by-one", "the store tests") is no
+/// quotation by itself.
 fn quotes(s: &Sentence, latest: &[String]) -> bool {
     let mine = words::words(&s.text);
     if mine.len() < 3 || latest.len() < 3 {
         return false;
     }
     let run = longest_common_run(&mine, latest);
-    run >= 8 || (run >= 4.min(mine.len()) && run * 10 >= mine.len() * 6)
+    run >= 8 || (run >= 4 && run * 10 >= mine.len() * 8)
 }
 
 /// The length of the longest run of words `a` and `b` share.
