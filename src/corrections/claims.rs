@@ -5,445 +5,11 @@
 //! German and Spanish; a sentence in any other language claims nothing we can read, which is
 //! saying less, never more.
 
+use super::lexicon::*;
 use super::summary::Sentence;
 use super::words::{stem, words};
 
-/// Words that, anywhere in a sentence, make it no assertion of a present or past state: the
-/// future, a wish, a purpose, a condition, a request, an instruction reported.
-const NOT_ASSERTED: &[&str] = &[
-    "will",
-    "would",
-    "should",
-    "shall",
-    "must",
-    "might",
-    "may",
-    "could",
-    "can",
-    "cannot",
-    "going",
-    "gonna",
-    "need",
-    "needs",
-    "needed",
-    "want",
-    "wants",
-    "wanted",
-    "expect",
-    "expects",
-    "expected",
-    "hope",
-    "hopes",
-    "hoping",
-    "hopefully",
-    "try",
-    "tries",
-    "trying",
-    "tried",
-    "attempt",
-    "attempts",
-    "attempted",
-    "attempting",
-    "plan",
-    "plans",
-    "planned",
-    "planning",
-    "intend",
-    "intends",
-    "goal",
-    "goals",
-    "aim",
-    "aims",
-    "objective",
-    "target",
-    "ensure",
-    "ensures",
-    "ensuring",
-    "verify",
-    "verifying",
-    "if",
-    "unless",
-    "until",
-    "whether",
-    "whenever",
-    "suppose",
-    "supposed",
-    "ought",
-    "require",
-    "requires",
-    "required",
-    "requirement",
-    "ask",
-    "asks",
-    "asked",
-    "request",
-    "requests",
-    "requested",
-    "instructed",
-    "instruction",
-    "told",
-    "said",
-    "says",
-    "stop",
-    "next",
-    "todo",
-    "pending",
-    "remaining",
-    "remain",
-    "remains",
-    "outstanding",
-    "unfinished",
-    "incomplete",
-    "wip",
-    "blocked",
-    "eventually",
-    "later",
-    "soon",
-    "meant",
-    "intended",
-    "criteria",
-    "criterion",
-    "definition",
-    "acceptance",
-    "let",
-    "lets",
-    "make",
-    "sure",
-    // German, Spanish
-    "soll",
-    "sollen",
-    "sollte",
-    "sollten",
-    "muss",
-    "müssen",
-    "wird",
-    "werden",
-    "damit",
-    "falls",
-    "wenn",
-    "sobald",
-    "bis",
-    "ziel",
-    "geplant",
-    "debe",
-    "deben",
-    "debería",
-    "será",
-    "serán",
-    "para",
-    "si",
-    "cuando",
-    "hasta",
-    "objetivo",
-    "pendiente",
-    "pendientes",
-];
-
-/// Past forms that make a "when" clause tell what happened.
-const PAST: &[&str] = &[
-    "passed",
-    "succeeded",
-    "completed",
-    "finished",
-    "fixed",
-    "ran",
-    "was",
-    "were",
-    "did",
-    "had",
-];
-
-/// The same for unspaced scripts, found as substrings.
-const NOT_ASSERTED_UNSPACED: &[&str] = &[
-    "需要",
-    "应该",
-    "应当",
-    "将会",
-    "以便",
-    "为了",
-    "确保",
-    "如果",
-    "一旦",
-    "直到",
-    "目标",
-    "希望",
-    "计划",
-    "要求",
-    "待办",
-    "待处理",
-    "下一步",
-    "必要",
-    "べき",
-    "予定",
-    "ように",
-    "ために",
-    "場合",
-    "たら",
-    "目標",
-    "予定",
-    "次に",
-    "依頼",
-    "해야",
-    "예정",
-    "필요",
-    "하려면",
-    "위해",
-    "다음",
-    "경우",
-    "목표",
-    "요청",
-];
-
-/// Words that, in the same clause, say a thing is not so, or not yet, or failed.
-const NEGATION: &[&str] = &[
-    "not",
-    "no",
-    "never",
-    "none",
-    "nothing",
-    "neither",
-    "nor",
-    "without",
-    "cannot",
-    "fail",
-    "fails",
-    "failed",
-    "failing",
-    "failure",
-    "failures",
-    "broken",
-    "breaks",
-    "error",
-    "errors",
-    "red",
-    "flaky",
-    "yet",
-    "partial",
-    "partially",
-    "skipped",
-    "disabled",
-    "ignored",
-    "nicht",
-    "kein",
-    "keine",
-    "keinen",
-    "nie",
-    "noch",
-    "fehlgeschlagen",
-    "fehler",
-    "nunca",
-    "ningún",
-    "ninguna",
-    "sin",
-    "aún",
-    "todavía",
-    "falla",
-    "fallan",
-    "fallo",
-    "fallaron",
-];
-
-/// The same for unspaced scripts.
-const NEGATION_UNSPACED: &[&str] = &[
-    "不",
-    "没",
-    "未",
-    "无",
-    "尚",
-    "还没",
-    "失败",
-    "错误",
-    "ない",
-    "ません",
-    "失敗",
-    "エラー",
-    "않",
-    "못",
-    "아직",
-    "실패",
-    "오류",
-    "없",
-];
-
-/// Phrases in which a negation word says something good ("no failures", "0 errors").
-const GOOD_NEGATIONS: &[[&str; 2]] = &[
-    ["no", "failures"],
-    ["no", "failure"],
-    ["no", "errors"],
-    ["no", "error"],
-    ["no", "warnings"],
-    ["no", "regressions"],
-    ["no", "issues"],
-    ["no", "problems"],
-    ["without", "errors"],
-    ["without", "failures"],
-    ["without", "warnings"],
-    ["without", "issues"],
-    ["0", "failed"],
-    ["0", "failures"],
-    ["0", "errors"],
-    ["0", "failing"],
-    ["nothing", "fails"],
-    ["nothing", "failed"],
-    ["zero", "failures"],
-];
-
-/// Words that limit a claim to a part ("only the parser tests pass", "most tasks are done").
-const PARTIAL: &[&str] = &[
-    "only",
-    "except",
-    "excluding",
-    "some",
-    "most",
-    "several",
-    "few",
-    "half",
-    "majority",
-    "mostly",
-    "almost",
-    "nearly",
-    "partly",
-    "but",
-    "besides",
-    "other",
-    "remaining",
-    "first",
-    "part",
-];
-
-/// Words that say a check passed.
-const PASS: &[&str] = &[
-    "pass",
-    "passes",
-    "passed",
-    "passing",
-    "green",
-    "succeed",
-    "succeeds",
-    "succeeded",
-    "successful",
-    "successfully",
-    "clean",
-    "cleanly",
-    "bestehen",
-    "besteht",
-    "bestanden",
-    "grün",
-    "erfolgreich",
-    "pasan",
-    "pasa",
-    "pasaron",
-    "pasando",
-    "exitosa",
-    "exitosas",
-    "exitosamente",
-];
-const PASS_UNSPACED: &[&str] = &["通过", "成功", "通過", "パス", "通った", "통과", "성공"];
-
-/// Words that say work is finished.
-const DONE: &[&str] = &[
-    "done",
-    "completed",
-    "complete",
-    "finished",
-    "implemented",
-    "fixed",
-    "resolved",
-    "shipped",
-    "merged",
-    "addressed",
-    "erledigt",
-    "fertig",
-    "abgeschlossen",
-    "implementiert",
-    "behoben",
-    "completado",
-    "completada",
-    "completados",
-    "completadas",
-    "terminado",
-    "terminada",
-    "hecho",
-    "hecha",
-    "implementado",
-    "implementada",
-    "corregido",
-    "arreglado",
-    "listo",
-    "lista",
-];
-const DONE_UNSPACED: &[&str] = &[
-    "完成",
-    "搞定",
-    "已实现",
-    "实现了",
-    "已修复",
-    "修复了",
-    "已添加",
-    "添加了",
-    "完了",
-    "済み",
-    "実装しました",
-    "修正しました",
-    "追加しました",
-    "終わり",
-    "終了",
-    "완료",
-    "끝났",
-    "마쳤",
-];
-
-/// Nouns of work in general, for "all tasks are done".
-const WORK: &[&str] = &[
-    "task",
-    "tasks",
-    "todo",
-    "todos",
-    "item",
-    "items",
-    "work",
-    "request",
-    "requests",
-    "step",
-    "steps",
-    "change",
-    "changes",
-    "requirement",
-    "requirements",
-    "feature",
-    "features",
-    "everything",
-    "checklist",
-    "aufgaben",
-    "aufgabe",
-    "arbeit",
-    "tareas",
-    "tarea",
-    "trabajo",
-    "pasos",
-];
-const WORK_UNSPACED: &[&str] = &[
-    "任务",
-    "工作",
-    "事项",
-    "タスク",
-    "作業",
-    "項目",
-    "작업",
-    "항목",
-];
-const ALL: &[&str] = &[
-    "all",
-    "every",
-    "everything",
-    "each",
-    "alle",
-    "sämtliche",
-    "todas",
-    "todos",
-    "todo",
-];
-const ALL_UNSPACED: &[&str] = &["全部", "所有", "都", "すべて", "全て", "모두", "전부"];
+pub(crate) use super::lexicon::GENERIC;
 
 /// Whether `w` (a word of the sentence) is one of `list`.
 fn has(ws: &[String], list: &[&str]) -> bool {
@@ -524,11 +90,7 @@ pub(crate) fn asserted(s: &Sentence) -> bool {
     }
     // "when"/"once" make a condition ("the test passes when add returns a+b") unless the
     // sentence tells what happened ("when I ran it, all tests passed").
-    if has(
-        &ws,
-        &["when", "once", "whenever", "wenn", "sobald", "cuando"],
-    ) && !has(&ws, PAST)
-    {
+    if has(&ws, CONDITION) && !has(&ws, PAST) {
         return false;
     }
     let lower = s.own.to_lowercase();
@@ -605,8 +167,19 @@ fn imperative(ws: &[String]) -> bool {
 /// Whether a clause says a thing is not so (or failed, or not yet).
 pub(crate) fn negated(clause: &[String], own: &str) -> bool {
     let ws = without_good_negations(clause);
-    ws.iter().any(|w| NEGATION.contains(w))
+    (0..ws.len()).any(|i| NEGATION.contains(&ws[i]) && !names_a_check(&ws, i))
         || (own.chars().any(super::words::unspaced) && has_unspaced(own, NEGATION_UNSPACED))
+}
+
+/// Whether the fail word at `i` names which check a clause is about rather than saying it fails:
+/// "the failing test now passes", "the previously failed billing spec" (a check noun follows
+/// within two words).
+pub(crate) fn names_a_check(ws: &[&str], i: usize) -> bool {
+    matches!(ws[i], "failing" | "failed" | "broken" | "flaky" | "red")
+        && ws[i + 1..]
+            .iter()
+            .take(2)
+            .any(|n| TEST_NOUNS.contains(n) || BUILD_NOUNS.contains(n))
 }
 
 /// Whether a clause limits what it says to a part.
@@ -623,7 +196,11 @@ pub(crate) fn partial(clause: &[String]) -> bool {
 
 /// Whether a clause says checks pass.
 pub(crate) fn says_pass(clause: &[String], own: &str) -> bool {
-    has(clause, PASS) || has_unspaced(own, PASS_UNSPACED)
+    has(clause, PASS)
+        || has_unspaced(own, PASS_UNSPACED)
+        || clause
+            .windows(2)
+            .any(|p| PASS_PHRASES.iter().any(|[a, b]| p[0] == *a && p[1] == *b))
 }
 
 /// Whether a clause says something is done (a done word, or the past tense of `verb`, the verb an
@@ -641,67 +218,57 @@ pub(crate) fn says_done(clause: &[String], own: &str, verb: Option<&str>) -> boo
 /// Whether a sentence claims all work is finished: "All tasks are completed", "Everything is
 /// done", "There is no remaining work", "Nothing is left to do".
 pub(crate) fn says_all_done(s: &Sentence) -> bool {
+    const LIMITS: &[&str] = &[
+        "not", "yet", "will", "should", "if", "once", "until", "when", "almost", "nearly",
+    ];
+    const LEFT: &[&str] = &[
+        "remaining",
+        "remain",
+        "remains",
+        "pending",
+        "outstanding",
+        "further",
+        "open",
+        "left",
+    ];
     let ws = words(&s.own);
     let lower = s.own.to_lowercase();
     let work = has(&ws, WORK) || has_unspaced(&s.own, WORK_UNSPACED);
     let all = has(&ws, ALL) || has_unspaced(&s.own, ALL_UNSPACED);
-    let done = has(&ws, DONE) || has_unspaced(&s.own, DONE_UNSPACED);
-    let partial_words: Vec<&str> = PARTIAL
+    // "checked off" and "ticked off" say done only of a whole list.
+    let done = has(&ws, DONE)
+        || has_unspaced(&s.own, DONE_UNSPACED)
+        || ws
+            .windows(2)
+            .any(|p| matches!(p[0].as_str(), "checked" | "ticked") && p[1] == "off");
+    let limited = ws.iter().any(|w| {
+        (PARTIAL.contains(&w.as_str()) && w != "remaining") || LIMITS.contains(&w.as_str())
+    }) || lower.contains("n't")
+        || s.text.trim_end().ends_with('?');
+    // A plain statement: nothing conditional or wished (its own "remaining" is the claim).
+    let wished = ws
         .iter()
-        .copied()
-        .filter(|w| *w != "remaining")
-        .collect();
-    let limited = has(&ws, &partial_words)
-        || has(
-            &ws,
-            &[
-                "not", "yet", "will", "should", "if", "once", "until", "when", "almost",
-            ],
-        )
-        || lower.contains("n't");
-    if limited || s.text.trim_end().ends_with('?') {
+        .any(|w| NOT_ASSERTED.contains(&w.as_str()) && !LEFT.contains(&w.as_str()));
+    if limited || wished {
         return false;
     }
     let everything_done = all && done && (work || ws.iter().any(|w| w == "everything"));
     // "no remaining tasks", "nothing left", "no further work": its "no" is the claim.
-    let none_left = (ws.iter().any(|w| w == "no")
-        && work
-        && has(
-            &ws,
-            &[
-                "remaining",
-                "pending",
-                "outstanding",
-                "further",
-                "open",
-                "left",
-            ],
-        ))
-        || (ws.iter().any(|w| w == "nothing")
-            && has(
-                &ws,
-                &["remains", "remaining", "left", "pending", "outstanding"],
-            ));
-    let other_language = has_unspaced(
+    let none_left = (ws.iter().any(|w| w == "no") && work && has(&ws, LEFT))
+        || (ws.iter().any(|w| w == "nothing") && has(&ws, LEFT));
+    let unspaced = has_unspaced(
         &s.own,
-        &["全部完成", "都已完成", "均已完成", "すべて完了", "全て完了"],
-    ) || (has(&ws, &["alle", "todas", "todos"]) && done && work);
-    // Only a plain statement: nothing conditional or wished.
-    let plain = !has(
-        &ws,
-        NOT_ASSERTED
-            .iter()
-            .copied()
-            .filter(|w| {
-                !matches!(
-                    *w,
-                    "remaining" | "remain" | "remains" | "pending" | "outstanding"
-                )
-            })
-            .collect::<Vec<_>>()
-            .as_slice(),
+        &[
+            "全部完成",
+            "都已完成",
+            "均已完成",
+            "すべて完了",
+            "全て完了",
+            "모두 완료",
+            "전부 완료",
+        ],
     );
-    plain && (everything_done || none_left || other_language)
+    everything_done || none_left || unspaced
 }
 
 /// Whether a section's whole body says nothing is pending ("None", "- None.", "(none)", "无").
@@ -791,7 +358,8 @@ pub(crate) fn says_git(s: &Sentence, what: &str) -> bool {
     let ws = words(&s.own);
     match what {
         "commit" => {
-            has(&ws, &["committed", "commited", "committet", "eingecheckt"])
+            has(&ws, COMMITTED)
+                || has_unspaced(&s.own, COMMITTED_UNSPACED)
                 || (has(&ws, &["commit", "commits"])
                     && has(
                         &ws,
@@ -799,35 +367,16 @@ pub(crate) fn says_git(s: &Sentence, what: &str) -> bool {
                             "created",
                             "made",
                             "recorded",
+                            "landed",
                             "realizado",
                             "hecho",
                             "erstellt",
+                            "créé",
+                            "criado",
                         ],
                     ))
-                || has_unspaced(
-                    &s.own,
-                    &[
-                        "已提交",
-                        "提交了",
-                        "コミットしました",
-                        "コミット済み",
-                        "커밋했",
-                    ],
-                )
         }
-        "push" => {
-            has(&ws, &["pushed", "gepusht", "gepushed"])
-                || has_unspaced(
-                    &s.own,
-                    &[
-                        "已推送",
-                        "推送了",
-                        "プッシュしました",
-                        "プッシュ済み",
-                        "푸시했",
-                    ],
-                )
-        }
+        "push" => has(&ws, PUSHED) || has_unspaced(&s.own, PUSHED_UNSPACED),
         _ => false,
     }
 }
@@ -843,63 +392,6 @@ pub(crate) enum Verb {
 
 /// The change a sentence claims, if any.
 pub(crate) fn change_verb(s: &Sentence) -> Option<Verb> {
-    const FIXED: &[&str] = &[
-        "fixed",
-        "resolved",
-        "corrected",
-        "repaired",
-        "behoben",
-        "korrigiert",
-        "corregido",
-        "corregida",
-        "arreglado",
-        "arreglada",
-        "修复",
-        "修正",
-        "直した",
-        "고쳤",
-        "수정했",
-        "解决",
-    ];
-    const CHANGED: &[&str] = &[
-        "created",
-        "added",
-        "modified",
-        "updated",
-        "edited",
-        "wrote",
-        "written",
-        "changed",
-        "applied",
-        "patched",
-        "rewrote",
-        "rewritten",
-        "refactored",
-        "implemented",
-        "replaced",
-        "aktualisiert",
-        "geändert",
-        "hinzugefügt",
-        "erstellt",
-        "angepasst",
-        "actualizó",
-        "actualizado",
-        "actualizada",
-        "modificado",
-        "modificada",
-        "añadido",
-        "creado",
-        "cambiado",
-        "更新",
-        "修改",
-        "添加",
-        "改了",
-        "変更",
-        "追加した",
-        "업데이트",
-        "변경했",
-        "추가했",
-    ];
     let ws = words(&s.own);
     let any = |list: &[&str]| {
         list.iter()
@@ -945,37 +437,33 @@ pub(crate) fn paths(s: &Sentence) -> Vec<String> {
 /// The nouns that name a kind of check, with the kind (`None`: any kind).
 pub(crate) fn check_noun(w: &str) -> Option<Option<super::evidence::Check>> {
     use super::evidence::Check;
-    Some(match w {
-        "test" | "tests" | "suite" | "testsuite" | "specs" | "spec" | "pytest" | "unittests"
-        | "unittest" | "pruebas" | "prueba" => Some(Check::Test),
-        "build" | "builds" | "compiles" | "compile" | "compilation" | "kompiliert" | "compila" => {
-            Some(Check::Build)
+    Some(if TEST_NOUNS.contains(&w) {
+        Some(Check::Test)
+    } else if BUILD_NOUNS.contains(&w) {
+        Some(Check::Build)
+    } else {
+        match w {
+            "lint" | "lints" | "linter" | "clippy" | "eslint" | "ruff" | "flake8" => {
+                Some(Check::Lint)
+            }
+            "typecheck" | "mypy" | "pyright" => Some(Check::Types),
+            "checks" => None,
+            _ => return None,
         }
-        "lint" | "lints" | "linter" | "clippy" | "eslint" | "ruff" | "flake8" => Some(Check::Lint),
-        "typecheck" | "mypy" | "pyright" => Some(Check::Types),
-        _ => return None,
     })
 }
 
 /// The same for unspaced scripts, as substrings.
 pub(crate) fn check_noun_unspaced(own: &str) -> Option<super::evidence::Check> {
     use super::evidence::Check;
-    if has_unspaced(own, &["测试", "テスト", "테스트"]) {
+    if has_unspaced(own, TEST_NOUNS_UNSPACED) {
         Some(Check::Test)
-    } else if has_unspaced(own, &["构建", "编译", "ビルド", "コンパイル"]) {
+    } else if has_unspaced(own, BUILD_NOUNS_UNSPACED) {
         Some(Check::Build)
     } else {
         None
     }
 }
-
-/// Words before a check noun that do not narrow which check is meant.
-pub(crate) const GENERIC: &[&str] = &[
-    "all", "the", "our", "my", "its", "their", "existing", "both", "full", "whole", "entire",
-    "every", "each", "of", "and", "now", "test", "tests", "project", "repo", "code", "this",
-    "these", "those", "complete", "suite", "a", "an", "whole", "alle", "die", "der", "las", "los",
-    "todas", "todos", "again", "also", "still",
-];
 
 #[cfg(test)]
 mod tests {

@@ -279,6 +279,24 @@ fn check_of(words: &[String]) -> Option<(Check, usize)> {
     if RUNNERS.contains(&prog) {
         return Some((Check::Test, offset));
     }
+    // Frameworks' own test commands: `python manage.py test`, `php artisan test`,
+    // `bin/rails test`, `ng test`, `flutter test`, `dart test`.
+    let framework = match prog {
+        p if p.starts_with("python") => {
+            arg(0).is_some_and(|a| base(a) == "manage.py") && arg(1) == Some("test")
+        }
+        "php" => arg(0) == Some("artisan") && arg(1) == Some("test"),
+        "rails" | "ng" | "flutter" | "dart" | "meson" => arg(0) == Some("test"),
+        _ => false,
+    };
+    if framework {
+        let skip = if prog.starts_with("python") || prog == "php" {
+            2
+        } else {
+            1
+        };
+        return Some((Check::Test, offset + skip));
+    }
     if prog.starts_with("run_test") || prog.starts_with("run-test") || prog.starts_with("runtest") {
         return Some((Check::Test, offset));
     }
@@ -338,7 +356,12 @@ fn check_of(words: &[String]) -> Option<(Check, usize)> {
                 sub
             };
             let first = offset + 1 + usize::from(sub == "run" || sub == "run-script");
-            if script == "test" || script == "t" || script.starts_with("test:") {
+            if script == "test"
+                || script == "t"
+                || script.starts_with("test:")
+                || script.starts_with("test-")
+                || RUNNERS.contains(&script)
+            {
                 Some((Check::Test, first))
             } else if script == "build" {
                 Some((Check::Build, first))
@@ -434,45 +457,18 @@ fn scope_words(args: &[String]) -> Vec<String> {
 }
 
 /// Where an action's output states a test runner's result: whether it reports failures, and the
-/// line that says so. Only the runners' own result shapes count, so that a log or a grep that
-/// happens to print "FAILED" is no report.
+/// line that says so. Only the runners' own result shapes count ([`RESULT_LINES`]), so that a
+/// log or a grep that happens to print "FAILED" is no report.
 pub(crate) fn report(output: &str) -> Option<(bool, String)> {
     let mut failed_line: Option<&str> = None;
     let mut passed_line: Option<&str> = None;
     for line in output.lines() {
         let t = line.trim();
         let lower = t.to_lowercase();
-        let fails = count_before(
-            &lower,
-            &[" failed", " failing", " failures", " errors", " error"],
-        )
-        .is_some_and(|n| n > 0);
-        let is_report = lower.starts_with("test result:") // cargo
-            || (lower.starts_with('=') && lower.contains(" in ") && (lower.contains(" passed") || lower.contains(" failed") || lower.contains(" error"))) // pytest
-            || lower.starts_with("ran ") && lower.contains(" test") // unittest
-            || lower.starts_with("failed (failures=") || lower.starts_with("failed (errors=") || lower == "ok"
-            || lower.starts_with("tests:") && lower.contains("total") // jest
-            || lower.starts_with("test suites:") // jest
-            || (lower.starts_with("tests ") && (lower.contains(" passed") || lower.contains(" failed"))) // vitest
-            || lower.ends_with(" passing") && count_before(&lower, &[" passing"]).is_some() // mocha
-            || lower.ends_with(" failing") && count_before(&lower, &[" failing"]).is_some()
-            || lower.starts_with("--- fail:") || lower.starts_with("fail\t") || lower.starts_with("ok  \t") // go
-            || lower.contains(" examples, ") && lower.contains(" failure") // rspec
-            || lower.starts_with("# fail ") || lower.starts_with("# pass ") // tap
-            || lower.starts_with("error: test failed") // cargo
-            || (count_before(&lower, &[" passed", " failed"]).is_some() && (lower.contains(" passed") || lower.contains(" failed")) && lower.split_whitespace().count() <= 12 && (lower.contains("test") || lower.contains(" in ") || lower.contains(',')));
-        if !is_report {
+        let Some(failed) = RESULT_LINES.iter().find_map(|read| read(&lower)) else {
             continue;
-        }
-        let failure = fails
-            || lower.starts_with("test result: failed")
-            || lower.starts_with("failed (")
-            || lower.starts_with("--- fail:")
-            || lower.starts_with("fail\t")
-            || lower.starts_with("error: test failed")
-            || lower.starts_with("# fail ") && !lower.starts_with("# fail 0")
-            || (lower.contains(" examples, ") && !lower.contains(" 0 failures"));
-        if failure {
+        };
+        if failed {
             failed_line.get_or_insert(t);
         } else {
             passed_line = Some(t);
@@ -485,18 +481,154 @@ pub(crate) fn report(output: &str) -> Option<(bool, String)> {
     }
 }
 
+/// A reader of one runner's result line (lowercased): `Some(true)` when it reports failures,
+/// `Some(false)` when it reports success, `None` when the line is not of that shape.
+type ResultLine = fn(&str) -> Option<bool>;
+
+/// The test runners' result lines.
+const RESULT_LINES: &[ResultLine] = &[
+    // cargo test: "test result: FAILED. 10 passed; 1 failed"; "error: test failed, to rerun"
+    |l| {
+        l.strip_prefix("test result: ")
+            .map(|r| r.starts_with("failed"))
+    },
+    |l| l.starts_with("error: test failed").then_some(true),
+    // pytest: "===== 1 failed, 10 passed in 0.12s =====", or the same without the rules (-q)
+    |l| {
+        let body = l.trim_matches(['=', ' ']);
+        let counted = ["passed", "failed", "error", "errors"]
+            .iter()
+            .any(|w| count_before(body, &[&format!(" {w}")]).is_some());
+        (counted && body.contains(" in ") && body.ends_with('s') && body.len() < 120)
+            .then(|| failures(body, &[" failed", " error"]))
+    },
+    // unittest (and Django): "FAILED (failures=1)", "FAILED (errors=2)", "OK"
+    |l| (l.starts_with("failed (failures=") || l.starts_with("failed (errors=")).then_some(true),
+    |l| (l == "ok" || l.starts_with("ok (skipped=")).then_some(false),
+    // jest, vitest: "Tests:  1 failed, 10 passed, 11 total", "Tests  1 failed | 10 passed (11)"
+    |l| {
+        (l.starts_with("tests:")
+            || l.starts_with("tests ")
+            || l.starts_with("test suites:")
+            || l.starts_with("test files "))
+        .then_some(())
+        .filter(|()| l.contains(" passed") || l.contains(" failed"))
+        .map(|()| failures(l, &[" failed"]))
+    },
+    // mocha: "10 passing (20ms)", "1 failing"
+    |l| {
+        count_before(l, &[" failing"])
+            .filter(|_| l.ends_with(" failing"))
+            .map(|n| n > 0)
+    },
+    |l| {
+        let mocha = count_before(l, &[" passing"]).is_some()
+            && (l.ends_with(" passing") || l.ends_with("ms)") || l.ends_with("s)"));
+        mocha.then_some(false)
+    },
+    // go test: "--- FAIL: TestX", "FAIL\tpkg", "FAIL", "ok  \tpkg"
+    |l| (l.starts_with("--- fail:") || l.starts_with("fail\t") || l == "fail").then_some(true),
+    |l| l.starts_with("ok  \t").then_some(false),
+    // rspec: "11 examples, 1 failure"; mix: "11 tests, 1 failure"
+    |l| {
+        (l.contains(" examples, ") || l.contains(" tests, ") || l.contains(" test, "))
+            .then_some(())
+            .filter(|()| l.contains(" failure"))
+            .map(|()| failures(l, &[" failure"]))
+    },
+    // TAP: "# fail 1", "# pass 10"
+    |l| l.strip_prefix("# fail ").map(|n| n.trim() != "0"),
+    |l| l.starts_with("# pass ").then_some(false),
+    // JUnit (Maven, Gradle): "Tests run: 11, Failures: 1, Errors: 0, Skipped: 0"
+    |l| {
+        l.starts_with("tests run:").then(|| {
+            count_after(l, "failures:").unwrap_or(0) + count_after(l, "errors:").unwrap_or(0) > 0
+        })
+    },
+    // Gradle: "11 tests completed, 1 failed"
+    |l| {
+        l.contains(" tests completed")
+            .then(|| failures(l, &[" failed"]))
+    },
+    // PHPUnit: "FAILURES!", "Tests: 11, Assertions: 20, Failures: 1.", "OK (11 tests, 20 assertions)"
+    |l| (l == "failures!" || l == "errors!").then_some(true),
+    |l| {
+        (l.starts_with("tests:") && l.contains("assertions:")).then(|| {
+            count_after(l, "failures:").unwrap_or(0) + count_after(l, "errors:").unwrap_or(0) > 0
+        })
+    },
+    |l| (l.starts_with("ok (") && l.contains(" test")).then_some(false),
+    // dotnet test: "Failed!  - Failed:     1, Passed:    10", "Passed!  - Failed:     0"
+    |l| l.strip_prefix("failed!").map(|_| true),
+    |l| l.strip_prefix("passed!").map(|_| false),
+    // ctest: "91% tests passed, 1 tests failed out of 11"
+    |l| {
+        l.contains("% tests passed")
+            .then(|| failures(l, &[" tests failed", " test failed"]))
+    },
+    // bun test: " 10 pass", " 1 fail"; deno: "FAILED | 10 passed | 1 failed"
+    |l| {
+        count_before(l, &[" fail"])
+            .filter(|_| l.ends_with(" fail"))
+            .map(|n| n > 0)
+    },
+    |l| (l.starts_with("failed | ") || l.starts_with("ok | ")).then(|| failures(l, &[" failed"])),
+    // Anything else as short as a summary: "10 passed, 1 failed", "1 failed, 10 passed in 2s"
+    |l| {
+        let counted = count_before(l, &[" passed", " failed"]).is_some();
+        (counted
+            && l.split_whitespace().count() <= 12
+            && (l.contains("test") || l.contains(" in ") || l.contains(',')))
+        .then(|| failures(l, &[" failed"]))
+    },
+];
+
+/// Whether a result line counts failures (a number above zero before one of `nouns`).
+fn failures(l: &str, nouns: &[&str]) -> bool {
+    nouns.iter().any(|n| {
+        let mut from = 0;
+        while let Some(at) = l[from..].find(n) {
+            let end = from + at;
+            let digits: String = l[..end]
+                .trim_end()
+                .chars()
+                .rev()
+                .take_while(char::is_ascii_digit)
+                .collect();
+            if digits
+                .chars()
+                .rev()
+                .collect::<String>()
+                .parse::<u64>()
+                .is_ok_and(|c| c > 0)
+            {
+                return true;
+            }
+            from = end + n.len();
+        }
+        false
+    })
+}
+
 /// The number right before the first of `after` in `s` ("3 failed" -> 3).
 fn count_before(s: &str, after: &[&str]) -> Option<u64> {
     after.iter().find_map(|a| {
         let i = s.find(a)?;
-        let before = s[..i].trim_end();
-        let digits: String = before
+        let digits: String = s[..i]
+            .trim_end()
             .chars()
             .rev()
             .take_while(char::is_ascii_digit)
             .collect();
-        (!digits.is_empty()).then(|| digits.chars().rev().collect::<String>().parse().ok())?
+        digits.chars().rev().collect::<String>().parse().ok()
     })
+}
+
+/// The number right after `key` in `s` ("failures: 1" -> 1).
+fn count_after(s: &str, key: &str) -> Option<u64> {
+    let rest = s[s.find(key)? + key.len()..].trim_start();
+    let digits: String = rest.chars().take_while(char::is_ascii_digit).collect();
+    digits.parse().ok()
 }
 
 /// Results that say a command did not run to its end: nothing about the check itself.

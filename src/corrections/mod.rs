@@ -12,6 +12,7 @@
 
 mod claims;
 mod evidence;
+mod lexicon;
 mod summary;
 mod words;
 
@@ -380,7 +381,12 @@ impl<'a> Judge<'a> {
                 if !says_pass(&clause, &s.own) || negated(&clause, &s.own) || partial(&clause) {
                     continue;
                 }
-                let Some((check, scope)) = claimed_check(&clause, s) else {
+                // The check is named in this clause, or, when the clause has only the verb
+                // ("Ran the billing tests: everything passes"), in the sentence before it.
+                let Some((check, scope)) = claimed_check(&clause, s).or_else(|| {
+                    let all: Vec<String> = clauses(&s.own).concat();
+                    claimed_check(&all, s)
+                }) else {
                     continue;
                 };
                 let Some(run) = self.last_run(check, &scope) else {
@@ -423,9 +429,11 @@ impl<'a> Judge<'a> {
                     || o.code.iter().any(|n| n.to_lowercase().contains("test"))
                     || check_noun_unspaced(&o.own).is_some()
             };
-            near && !matches!(o.role, Role::Request | Role::UserMessages)
+            near && !std::ptr::eq(o, s)
+                && !matches!(o.role, Role::Request | Role::UserMessages)
                 && clauses(&o.own).iter().any(|c| {
-                    c.iter().any(|w| FAIL.contains(&w.as_str()))
+                    let ws: Vec<&str> = c.iter().map(String::as_str).collect();
+                    (0..ws.len()).any(|i| FAIL.contains(&ws[i]) && !claims::names_a_check(&ws, i))
                         && about_checks(c)
                         && !c.windows(2).any(|p| {
                             matches!(p[0].as_str(), "0" | "no" | "zero" | "without")
@@ -654,7 +662,24 @@ fn claimed_check(clause: &[String], s: &Sentence) -> Option<(Option<Check>, Scop
         if claims::GENERIC.contains(&w.as_str()) || w.chars().all(|c| c.is_ascii_digit()) {
             break;
         }
-        if matches!(w.as_str(), "pass" | "passes" | "passed" | "passing") {
+        if matches!(
+            w.as_str(),
+            "pass"
+                | "passes"
+                | "passed"
+                | "passing"
+                | "failing"
+                | "failed"
+                | "broken"
+                | "flaky"
+                | "previously"
+                | "new"
+                | "old"
+                | "remaining"
+                | "other"
+                | "ran"
+                | "run"
+        ) {
             break;
         }
         q.push(stem(w).to_owned());
@@ -972,9 +997,6 @@ pub fn inserted(snapshot: &str, section: &str) -> String {
     }
 }
 
-#[cfg(test)]
-mod tests {}
-
 /// How each sentence of `summary` was read (role, asserted, clauses), for debugging the judge.
 #[doc(hidden)]
 pub fn explain(summary: &str) -> String {
@@ -995,3 +1017,6 @@ pub fn explain(summary: &str) -> String {
     }
     out
 }
+
+#[cfg(test)]
+mod tests;

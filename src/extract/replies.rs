@@ -120,7 +120,14 @@ fn checklist(replies: &[String]) -> Vec<String> {
 /// their recaps of finished work as often as their plans (#38), and nothing in it says its state.
 pub fn checklist_open(line: &str) -> bool {
     let t = line.trim_start();
-    ["- [ ]", "* [ ]", "- [~]", "* [~]"]
+    // "1. [ ] step" and "1) [ ] step" are boxes too.
+    let digits = t.bytes().take_while(u8::is_ascii_digit).count();
+    let t = if digits > 0 {
+        t[digits..].trim_start_matches(['.', ')']).trim_start()
+    } else {
+        t
+    };
+    ["- [ ]", "* [ ]", "- [~]", "* [~]", "[ ]", "☐"]
         .iter()
         .any(|p| t.starts_with(p))
 }
@@ -143,7 +150,11 @@ fn checklist_item_text(t: &str) -> Option<&str> {
     if (1..=3).contains(&digits) {
         let rest = &t[digits..];
         if let Some(rest) = rest.strip_prefix(". ").or_else(|| rest.strip_prefix(") ")) {
-            return Some(rest);
+            // "1. [ ] step": the box goes with the number.
+            let boxed = ["[ ] ", "[x] ", "[X] ", "[~] "]
+                .iter()
+                .find_map(|b| rest.strip_prefix(b));
+            return Some(boxed.unwrap_or(rest));
         }
     }
     None
@@ -216,6 +227,8 @@ mod tests {
         assert!(!checklist_open("- [x] wire it"));
         // A numbered line may be a question to the user or a recap of finished work.
         assert!(!checklist_open("2. wire it"));
+        assert!(checklist_open("2. [ ] wire it") && checklist_open("☐ wire it"));
+        assert_eq!(checklist_item("2. [ ] wire it"), "wire it");
         assert_eq!(checklist_item("- [ ] wire it"), "wire it");
     }
 }
