@@ -64,10 +64,25 @@ pub struct Digest {
     /// The files changed.
     #[serde(default)]
     pub files: Vec<String>,
+    /// [`Digest::files`] is every file the session's edit tools changed: the whole transcript was
+    /// read and the list is not full. Only then can "no change to it is recorded" be said of a
+    /// file no recent action names.
+    #[serde(default)]
+    pub files_complete: bool,
     /// The client that wrote the transcript (`codex` or `claude`), whose hook order the audit
     /// must tell the truth about.
     #[serde(default)]
     pub client: Option<String>,
+    /// How long the transcript was when `save` read it: a restore that finds it longer brings the
+    /// snapshot up to the compaction (a result written while PreCompact ran).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub transcript_len: Option<u64>,
+    /// The compaction's trigger and focus text, as `save` rendered them, for that update.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub trigger: Option<String>,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    /// The `/compact` focus text.
+    pub focus: Option<String>,
 }
 
 /// The largest digest read back (one is a few KB).
@@ -129,6 +144,11 @@ impl Digest {
                 Format::Codex => "codex".to_owned(),
                 _ => "claude".to_owned(),
             }),
+            transcript_len: None,
+            trigger: None,
+            focus: None,
+            files_complete: ex.searched.whole_file
+                && ex.files_changed.len() < crate::extract::MAX_FILES,
         }
         .bounded()
     }
@@ -145,6 +165,7 @@ impl Digest {
             states: newer.states,
             actions: newer.actions,
             files: newer.files,
+            files_complete: newer.files_complete,
             ..self
         }
     }
@@ -199,6 +220,10 @@ impl Digest {
         if !matches!(self.client.as_deref(), Some("codex" | "claude")) {
             self.client = None;
         }
+        self.trigger = self.trigger.map(|t| folded_line(&t, 20));
+        self.focus = self
+            .focus
+            .map(|f| f.chars().take(INSTRUCTION_CHARS).collect());
         self
     }
 }
@@ -541,8 +566,10 @@ mod tests {
             "Added the billing tests.",
         );
         assert_eq!(f.called_done(), vec!["add the billing tests"]);
-        // One word is too little to tell which item a sentence calls done.
+        // One long word names an item; a short one is too little to tell.
         let f = compare(&digest(&["renderer"]), "The renderer is done.");
+        assert_eq!(f.called_done(), vec!["renderer"]);
+        let f = compare(&digest(&["docs"]), "The docs are done.");
         assert_eq!(f.called_done(), Vec::<&str>::new());
     }
 

@@ -54,6 +54,9 @@ use std::time::SystemTime;
 pub enum Source {
     /// Saved by the PreCompact hook.
     Saved,
+    /// Saved by the PreCompact hook, then brought up to the compaction by restore: the client
+    /// wrote to the transcript after PreCompact ran (a tool's result), and that counts.
+    Updated,
     /// Rebuilt by restore from the transcript, because no fresh snapshot could be printed.
     Rebuilt(WhyRebuilt),
 }
@@ -452,6 +455,9 @@ fn header(ex: &Extraction, meta: &Meta, budget: usize) -> String {
     h.push_str(match meta.source {
         Source::Saved => {
             "Saved by the compact-guardian plugin just before this conversation was compacted. "
+        }
+        Source::Updated => {
+            "Saved by the compact-guardian plugin just before this conversation was compacted, and brought up to the compaction from the transcript. "
         }
         Source::Rebuilt(_) => {
             "Rebuilt by the compact-guardian plugin from the session transcript after compaction "

@@ -7,12 +7,17 @@ case may give them, and every needle must occur in the evidence it names (the co
 task's name, the file's path), so a needle never rewards a line for echoing the summary.
 
     tests_pass      {"cmd": [substr, ...]}   last run of a command containing one of them
+                    (+ "exact": true: last run of one of these commands, whole)
     task_done       {"task": name}           the task list's state of that task
     checklist_done  {"item": text}           the agent's newest checklist's box for it
     all_done        {}                       any task pending/in progress, or box unchecked
     checklist_count {"count": n}             unchecked boxes in the newest checklist
-    file_changed    {"file": path, "after": "last_failing_test"|None}
+    file_changed    {"file": path, "after": "last_failing_test"|{"failing_run": cmd}|None}
+                    ({"failing_run": cmd}: after the last failing run of that command, whole)
     committed       {"what": "commit"|"push"}
+
+The checklist kinds and `all_done` take `"boxes": "any"` to read numbered (`1. [ ]`) and
+ballot-box (`☐`/`☑`) checklists too (`Timeline.last_checklist`); without it, `- [ ]` only.
 """
 
 from __future__ import annotations
@@ -24,7 +29,7 @@ def judge(claim: dict, tl: Timeline) -> tuple[str, list[str], str]:
     """(verdict, evidence strings, why)."""
     k = claim["kind"]
     if k in ("tests_pass", "build_pass", "check_pass"):
-        e = tl.last_run(claim["cmd"])
+        e = tl.last_run(claim["cmd"], bool(claim.get("exact")))
         if e is None:
             return "unknowable", [], "no run of the command in the record"
         if e["exit"] == 0:
@@ -38,17 +43,17 @@ def judge(claim: dict, tl: Timeline) -> tuple[str, list[str], str]:
                 return "disproved", [name], f"{state} in the task list"
         return "unknowable", [], "no such task"
     if k == "checklist_done":
-        for text, checked in tl.last_checklist():
+        for text, checked in tl.last_checklist(claim.get("boxes", "dash")):
             if text == claim["item"]:
                 return ("true" if checked else "disproved"), [text], "checked" if checked else "unchecked"
         return "unknowable", [], "no such checklist item"
     if k == "all_done":
-        open_ = tl.open_tasks() + [t for t, c in tl.last_checklist() if not c]
+        open_ = tl.open_items(claim.get("boxes", "dash"))
         if open_:
             return "disproved", open_, f"open: {open_}"
         return "true", [], "nothing open"
     if k == "checklist_count":
-        unchecked = [t for t, c in tl.last_checklist() if not c]
+        unchecked = [t for t, c in tl.last_checklist(claim.get("boxes", "dash")) if not c]
         if len(unchecked) == claim["count"]:
             return "true", unchecked, "count matches"
         return "disproved", unchecked, f"{len(unchecked)} unchecked, not {claim['count']}"
@@ -56,6 +61,11 @@ def judge(claim: dict, tl: Timeline) -> tuple[str, list[str], str]:
         after = -1
         if claim.get("after") == "last_failing_test":
             fails = [i for i, e in enumerate(tl.events) if e["k"] == "run" and e.get("test") and e.get("exit") not in (0, None)]
+            if fails:
+                after = fails[-1]
+        elif isinstance(claim.get("after"), dict):
+            cmd = claim["after"]["failing_run"].strip()
+            fails = [i for i, e in enumerate(tl.events) if e["k"] == "run" and e["cmd"].strip() == cmd and e.get("exit") not in (0, None)]
             if fails:
                 after = fails[-1]
         writes = tl.writes(claim["file"], after)

@@ -128,6 +128,10 @@ def composer_class(case: dict):
         import compose_heldout
 
         return compose_heldout.Composer
+    if case.get("half") == "tune2":
+        import compose_tune2
+
+        return compose_tune2.Composer
     return compose.Composer
 
 
@@ -199,8 +203,14 @@ def fit(comp, case) -> str:
     raise SetError(f"{case['id']}: Claude Code summary is {n} bytes, outside {CLAUDE_BYTES}")
 
 
+HALVES = ("tune", "tune2", "heldout")
+
+
 def load_cases(half: str) -> list[dict]:
-    """The cases of one half (`tune`, `heldout`) or both (`all`)."""
+    """The cases of one half (`tune`, `tune2`: a second tuning half authored separately,
+    `heldout`) or `all` (tune and heldout, as before tune2 existed)."""
+    if half != "all" and half not in HALVES:
+        raise SystemExit(f"eval: no half named {half!r} (one of {', '.join(HALVES)}, or all)")
     halves = ["tune", "heldout"] if half == "all" else [half]
     out = []
     for h in halves:

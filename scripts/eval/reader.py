@@ -149,10 +149,15 @@ class Timeline:
     def runs(self) -> list[dict]:
         return [e for e in self.events if e["k"] == "run"]
 
-    def last_run(self, needles: list[str]) -> dict | None:
-        """The newest shell command containing one of `needles` (with a result)."""
+    def last_run(self, needles: list[str], exact: bool = False) -> dict | None:
+        """The newest shell command containing one of `needles` (with a result); `exact`: the
+        command is one of them, whole (so that `mix test` is not `mix test test/x_test.exs`, nor
+        `rg -n "mix test" .github/`)."""
         for e in reversed(self.events):
-            if e["k"] == "run" and e.get("exit") is not None and any(n in e["cmd"] for n in needles):
+            if e["k"] != "run" or e.get("exit") is None:
+                continue
+            cmd = e["cmd"].strip()
+            if any(cmd == n.strip() for n in needles) if exact else any(n in e["cmd"] for n in needles):
                 return e
         return None
 
@@ -178,14 +183,29 @@ class Timeline:
     def open_tasks(self) -> list[str]:
         return [n for n, s in self.tasks() if s in ("pending", "in_progress")]
 
-    def last_checklist(self) -> list[tuple[str, bool]]:
-        """The checklist (`- [ ]` / `- [x]` lines) of the agent's newest reply that has one."""
+    def last_checklist(self, boxes: str = "dash") -> list[tuple[str, bool]]:
+        """The checklist (`- [ ]` / `- [x]` lines) of the agent's newest reply that has one.
+        `boxes="any"` also reads numbered boxes (`1. [ ]`, `2) [x]`) and ballot boxes (`☐`
+        open, `☑`/`☒` checked); opt-in, so that the labels of the halves authored before it
+        (tune, heldout) cannot change."""
         for e in reversed(self.events):
             if e["k"] == "reply":
+                if boxes == "any":
+                    items = []
+                    for m in re.finditer(r"(?m)^\s*(?:(?:[-*+]|\d+[.)])\s+\[([ xX])\]|([\u2610\u2611\u2612]))\s*(.+?)\s*$", e["text"]):
+                        mark = m.group(1) if m.group(1) is not None else m.group(2)
+                        items.append((m.group(3), mark in ("x", "X", "\u2611", "\u2612")))
+                    if items:
+                        return items
+                    continue
                 items = re.findall(r"(?m)^\s*[-*]\s+\[([ xX])\]\s+(.+?)\s*$", e["text"])
                 if items:
                     return [(t, c.lower() == "x") for c, t in items]
         return []
+
+    def open_items(self, boxes: str = "dash") -> list[str]:
+        """Open tasks and the unchecked boxes of the newest checklist."""
+        return self.open_tasks() + [t for t, c in self.last_checklist(boxes) if not c]
 
     def prompts(self) -> list[str]:
         return [e["text"] for e in self.events if e["k"] == "prompt"]

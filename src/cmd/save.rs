@@ -76,7 +76,13 @@ pub fn save(input: impl Read, cfg: &Config, deadline: Instant, out: &mut impl Wr
         // Corrections still waiting are about an earlier summary: this compaction replaces it.
         snaps.drop_corrections();
         // What the PostCompact audit compares the summary with, and the history entry.
-        let digest = Digest::of(&built.extraction, built.stats.format, units > 0);
+        let digest = Digest {
+            transcript_len: Some(built.stats.file_bytes),
+            trigger: hook.input.trigger.clone(),
+            focus: hook.input.custom_instructions.clone(),
+            ..Digest::of(&built.extraction, built.stats.format, units > 0)
+        }
+        .bounded();
         if let Err(e) = serde_json::to_vec(&digest)
             .map_err(anyhow::Error::from)
             .and_then(|b| snaps.save_digest(&b))

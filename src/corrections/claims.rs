@@ -111,13 +111,30 @@ pub(crate) fn asserted_without(s: &Sentence, subject: &[String]) -> bool {
     if subject.is_empty() {
         return asserted(s);
     }
-    let own: String = words(&s.own)
-        .into_iter()
-        .filter(|w| !subject.iter().any(|k| k == super::words::stem(w)))
-        .collect::<Vec<_>>()
-        .join(" ");
-    let stripped = Sentence { own, ..s.clone() };
-    asserted(&stripped)
+    // The checks on the text as written (contractions, "so that", a question) first.
+    let lower = s.own.to_lowercase();
+    if lower.contains("n't") || lower.contains("n\u{2019}t") {
+        return false;
+    }
+    asserted(&Sentence {
+        own: without_words(&s.own, subject),
+        ..s.clone()
+    })
+}
+
+/// `own` with the words whose stems are in `subject` blanked out, punctuation kept.
+fn without_words(own: &str, subject: &[String]) -> String {
+    own.split_inclusive(|c: char| !c.is_alphanumeric())
+        .map(|piece| {
+            let word: String = piece.chars().filter(|c| c.is_alphanumeric()).collect();
+            let lower = word.to_lowercase();
+            if !word.is_empty() && subject.iter().any(|k| k == super::words::stem(&lower)) {
+                piece.replace(&word, " ")
+            } else {
+                piece.to_owned()
+            }
+        })
+        .collect()
 }
 
 /// Whether the words start with an instruction ("Stop after the tests pass", "Make sure ...",
@@ -246,9 +263,11 @@ pub(crate) fn says_all_done(s: &Sentence) -> bool {
     }) || lower.contains("n't")
         || s.text.trim_end().ends_with('?');
     // A plain statement: nothing conditional or wished (its own "remaining" is the claim).
-    let wished = ws
-        .iter()
-        .any(|w| NOT_ASSERTED.contains(&w.as_str()) && !LEFT.contains(&w.as_str()));
+    let wished = ws.iter().any(|w| {
+        NOT_ASSERTED.contains(&w.as_str())
+            && !LEFT.contains(&w.as_str())
+            && !WORK.contains(&w.as_str())
+    });
     if limited || wished {
         return false;
     }

@@ -21,6 +21,8 @@ pub(crate) const NOT_ASSERTED: &[&str] = &[
     "stop", "next", "todo", "pending", "remaining", "remain", "remains", "outstanding",
     "unfinished", "incomplete", "wip", "blocked", "eventually", "later", "soon", "meant",
     "intended", "criteria", "criterion", "definition", "acceptance", "let", "lets", "make", "sure",
+    // About another moment than now: what held earlier may not hold at the compaction.
+    "previous", "previously", "ago", "earlier", "originally", "initially", "formerly", "regressed",
     // German
     "soll", "sollen", "sollte", "sollten", "muss", "müssen", "wird", "werden", "damit", "falls",
     "wenn", "sobald", "bis", "ziel", "geplant",
@@ -177,7 +179,7 @@ pub(crate) const ALL: &[&str] = &[
 
 /// The same for unspaced scripts.
 #[rustfmt::skip]
-pub(crate) const ALL_UNSPACED: &[&str] = &["全部", "所有", "都", "すべて", "全て", "모두", "전부"];
+pub(crate) const ALL_UNSPACED: &[&str] = &["全部", "所有", "都", "すべて", "全て", "모두", "모든", "전부"];
 
 /// Nouns that name a kind of check: tests.
 #[rustfmt::skip]
@@ -206,6 +208,9 @@ pub(crate) const GENERIC: &[&str] = &[
     "every", "each", "of", "and", "now", "test", "tests", "project", "repo", "code", "this",
     "these", "those", "complete", "suite", "a", "an", "again", "also", "still", "alle", "die",
     "der", "las", "los", "todas", "todos", "les", "tous", "os", "as", "de", "des",
+    // Runners and build tools name how the tests ran, not which.
+    "cargo", "npm", "yarn", "pnpm", "go", "pytest", "jest", "vitest", "mocha", "rspec", "make",
+    "gradle", "maven", "mvn", "dotnet", "mix", "bun", "deno", "tox", "nextest", "unittest",
 ];
 
 /// Words that say work was committed or pushed.

@@ -247,7 +247,14 @@ impl<'a> Judge<'a> {
                         .iter()
                         .any(|c| says_done(c, &s.own, None) || s.marked_done)
                     && !own.iter().any(|c| negated(c, &s.own) || partial_done(c));
-                own.iter().any(done_here) || done_by_quote
+                // A label and its verdict ("Login bug: fixed."): named by the whole sentence,
+                // one clause is the verdict alone.
+                let whole: Vec<String> = own.concat();
+                let labelled = own.len() > 1
+                    && key.named_by_exactly(&whole, &others)
+                    && own.iter().any(|c| verdict_only(c, &s.own))
+                    && !own.iter().any(|c| negated(c, &s.own) || partial_done(c));
+                own.iter().any(done_here) || done_by_quote || labelled
             });
             if let Some(s) = claim {
                 out.push(Correction {
@@ -314,7 +321,9 @@ impl<'a> Judge<'a> {
     fn names_as_open(&self, key: &Key) -> bool {
         self.doc.sentences.iter().any(|s| {
             let status = matches!(s.role, Role::Status | Role::Files | Role::Unknown);
-            if !(status || s.role.keeps_open()) || !key.mentioned_in(&s.text) {
+            if !(status || s.role.keeps_open())
+                || !(key.named_in(&s.text) || Self::refers_to(key, s))
+            {
                 return false;
             }
             if s.role.keeps_open() || s.marked_open {
@@ -374,7 +383,10 @@ impl<'a> Judge<'a> {
         }
         let mut said: HashSet<usize> = HashSet::new();
         for s in &self.claims {
-            if !asserted(s) || self.admits_failure_near(s) {
+            let excepted = words::words(&s.own)
+                .iter()
+                .any(|w| matches!(w.as_str(), "except" | "excluding" | "besides" | "apart"));
+            if !asserted(s) || excepted || self.admits_failure_near(s) {
                 continue;
             }
             for clause in clauses(&s.own) {
@@ -428,9 +440,11 @@ impl<'a> Judge<'a> {
                     .any(|w| check_noun(w).is_some() || w.chars().all(|ch| ch.is_ascii_digit()))
                     || o.code.iter().any(|n| n.to_lowercase().contains("test"))
                     || check_noun_unspaced(&o.own).is_some()
+                    // "All tests pass except the billing tests, which fail."
+                    || std::ptr::eq(o, s)
+                        && words::words(&o.own).iter().any(|w| check_noun(w).is_some())
             };
-            near && !std::ptr::eq(o, s)
-                && !matches!(o.role, Role::Request | Role::UserMessages)
+            near && !matches!(o.role, Role::Request | Role::UserMessages)
                 && clauses(&o.own).iter().any(|c| {
                     let ws: Vec<&str> = c.iter().map(String::as_str).collect();
                     (0..ws.len()).any(|i| FAIL.contains(&ws[i]) && !claims::names_a_check(&ws, i))
@@ -522,7 +536,8 @@ impl<'a> Judge<'a> {
                     continue;
                 }
                 let in_files = self.d.files.iter().any(|f| base_name(f) == name);
-                let never_written = !in_files && !self.written_from(0, name);
+                let never_written =
+                    self.d.files_complete && !in_files && !self.written_from(0, name);
                 // The last edit of it failed, and nothing wrote it after.
                 let last_edit = self.d.actions.iter().enumerate().rev().find(|(_, a)| {
                     crate::tools::is_edit(&a.tool)
@@ -586,7 +601,11 @@ impl<'a> Judge<'a> {
     /// Work said committed or pushed whose last `git commit` / `git push` failed.
     fn git(&self, out: &mut Vec<Correction>) {
         for (sub, noun) in [("commit", "commit"), ("push", "push")] {
-            let Some(s) = self.claims.iter().find(|s| asserted(s) && says_git(s, sub)) else {
+            let Some(s) = self.claims.iter().find(|s| {
+                asserted(s)
+                    && says_git(s, sub)
+                    && !clauses(&s.own).iter().any(|c| negated(c, &s.own))
+            }) else {
                 continue;
             };
             let git = git_runs(&self.d.actions, sub);
@@ -628,9 +647,33 @@ fn partial_done(c: &[String]) -> bool {
     c.iter().any(|w| {
         matches!(
             w.as_str(),
-            "partially" | "partly" | "mostly" | "almost" | "nearly" | "started" | "begun" | "some"
+            "partially"
+                | "partly"
+                | "mostly"
+                | "almost"
+                | "nearly"
+                | "started"
+                | "begun"
+                | "some"
+                | "only"
+                | "except"
+                | "excluding"
         )
     })
+}
+
+/// Whether a clause is a verdict alone ("Login bug: fixed.", "Write the renderer: completed"):
+/// done words and nothing else of substance.
+fn verdict_only(c: &[String], own: &str) -> bool {
+    !c.is_empty()
+        && says_done(c, own, None)
+        && c.iter().all(|w| {
+            lexicon::DONE.contains(&w.as_str())
+                || matches!(
+                    w.as_str(),
+                    "now" | "all" | "fully" | "status" | "is" | "was" | "been" | "has"
+                )
+        })
 }
 
 /// What a claim says passes: the kind of check (`None`: any) and its scope.
@@ -758,9 +801,10 @@ impl Key {
         Key { words, verb }
     }
 
-    /// Enough words to be told from other text in a clause that calls it done: two.
+    /// Enough words to be told from other text in a clause that calls it done: two, or one
+    /// long word ("renderer").
     fn usable(&self) -> bool {
-        self.words.len() >= 2
+        self.words.len() >= 2 || self.words.iter().any(|w| w.chars().count() >= 5)
     }
 
     /// Enough to tell whether a text mentions it at all: one word of three letters or more.
@@ -940,18 +984,22 @@ pub fn covers_a_span(summary: &str) -> bool {
     summary::read(summary).covers_a_span
 }
 
-/// Whether the summary mentions `text` (an open item, a plan title): `None` when it cannot tell
-/// (too few identifying words, or the summary is written in another script).
+/// Whether the summary mentions `text` (an open item, a plan title), for the user's line:
+/// `Some(false)` only when none of its identifying words appears anywhere in a summary written in
+/// the same language (a paraphrase keeps some; a translation keeps none, so another language
+/// says nothing); `None` when it cannot tell.
 pub(crate) fn mentions(summary: &str, text: &str) -> Option<bool> {
     let key = Key::of(text);
     let body = summary::body(summary);
     if !key.mentionable()
         || script(text) != script(&body)
-        || script(text) == Some(Script::Unspaced) && key.words.len() < 3
+        || script(text) == Some(Script::Unspaced)
+        || words::language(&body) != words::language(text).or(Some(words::Language::English))
     {
         return None;
     }
-    Some(key.mentioned_in(&body))
+    let have = stems(&body);
+    Some(key.words.iter().any(|w| have.contains(w)))
 }
 
 /// The corrections as the section the model reads, within [`MAX_UNITS`], ending in a blank line;

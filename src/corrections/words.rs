@@ -118,6 +118,40 @@ pub(crate) fn script(s: &str) -> Option<Script> {
     }
 }
 
+/// A language written in a spaced script, told by its commonest short words.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub(crate) enum Language {
+    English,
+    German,
+    Spanish,
+    French,
+    Portuguese,
+    Italian,
+}
+
+/// The language most of `s`'s function words belong to (`None`: too few to tell, or an
+/// unspaced script).
+pub(crate) fn language(s: &str) -> Option<Language> {
+    #[rustfmt::skip]
+    const MARKS: &[(Language, &[&str])] = &[
+        (Language::English, &["the", "and", "is", "are", "was", "of", "to", "with", "for", "that", "it"]),
+        (Language::German, &["der", "die", "das", "und", "ist", "sind", "mit", "nicht", "wurde", "den", "ein"]),
+        (Language::Spanish, &["el", "los", "las", "y", "es", "son", "con", "para", "que", "se", "una"]),
+        (Language::French, &["le", "les", "et", "est", "sont", "avec", "pour", "que", "des", "une", "du"]),
+        (Language::Portuguese, &["o", "os", "as", "e", "é", "são", "com", "para", "que", "foi", "uma", "não"]),
+        (Language::Italian, &["il", "gli", "e", "è", "sono", "con", "per", "che", "della", "una", "non"]),
+    ];
+    let ws = words(s);
+    let mut best: Option<(Language, usize)> = None;
+    for (lang, marks) in MARKS {
+        let n = ws.iter().filter(|w| marks.contains(&w.as_str())).count();
+        if n >= 2 && best.is_none_or(|(_, b)| n > b) {
+            best = Some((*lang, n));
+        }
+    }
+    best.map(|(l, _)| l)
+}
+
 /// The stems of all the words of `s`.
 pub(crate) fn stems(s: &str) -> HashSet<String> {
     words(s).iter().map(|w| stem(w).to_owned()).collect()
@@ -140,6 +174,23 @@ mod tests {
     fn key_words_are_stems_without_stop_words() {
         assert_eq!(key_words("Fixed the login bugs"), ["fix", "login", "bug"]);
         assert_eq!(key_words("add 2 tests"), ["add", "2", "test"]);
+    }
+
+    #[test]
+    fn languages_by_their_function_words() {
+        assert_eq!(
+            language("The tests pass and the docs are updated."),
+            Some(Language::English)
+        );
+        assert_eq!(
+            language("Les tests passent et la doc est à jour avec les exemples."),
+            Some(Language::French)
+        );
+        assert_eq!(
+            language("Os testes passam e a documentação foi atualizada com os exemplos."),
+            Some(Language::Portuguese)
+        );
+        assert_eq!(language("Add billing tests"), None);
     }
 
     #[test]
