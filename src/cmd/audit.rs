@@ -64,7 +64,7 @@ pub fn audit(
     // compaction's boundary is what the summary describes, unless it describes a span that
     // ended when `save` ran (a precomputed summary).
     let judged = match (&digest, summary.as_deref(), transcript) {
-        (Some(d), Some(s), Some(path)) if !corrections::covers_a_span(s) => {
+        (Some(d), Some(s), Some(path)) if !corrections::covers_a_span(s) && !held_since_save(d) => {
             Some(caught_up(d, path, cfg, deadline))
         }
         _ => None,
@@ -203,6 +203,17 @@ pub fn audit(
     Ok(())
 }
 
+/// Whether the summary this audit judges was probably written long before the compaction it is
+/// used for: Claude Code precomputes a summary when PreCompact runs and may apply it minutes or
+/// days later (measured on 2.1.332, docs/research), while a compaction's own summarizer answers
+/// within minutes. Such a summary describes the record as `save` read it, not as it is now.
+fn held_since_save(saved: &Digest) -> bool {
+    history::now().saturating_sub(saved.saved_at) > HELD_SUMMARY.as_secs()
+}
+
+/// A summary used this long after its PreCompact was precomputed (see [`held_since_save`]).
+const HELD_SUMMARY: Duration = Duration::from_secs(10 * 60);
+
 /// `saved` with its evidence read again from the record up to this compaction's boundary, or as
 /// it is when that cannot be read within the budget.
 fn caught_up(saved: &Digest, path: &Path, cfg: &Config, deadline: Instant) -> Digest {
@@ -214,7 +225,7 @@ fn caught_up(saved: &Digest, path: &Path, cfg: &Config, deadline: Instant) -> Di
         Ok(b) if !b.extraction.is_empty() && !b.stats.hit_deadline => {
             debug(cfg.debug, || {
                 format!(
-                    "evidence read again up to this compaction: {} actions, {} open items {:?}",
+                    "evidence read again up to this compaction: {} actions, {} open items",
                     b.extraction.actions.len(),
                     b.extraction.open_work().1.len(),
                     b.extraction

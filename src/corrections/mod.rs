@@ -848,13 +848,6 @@ impl Key {
         })
     }
 
-    /// Whether a text names it in the looser sense used for "is it mentioned at all": half its
-    /// words (a paraphrase keeps about that many).
-    fn mentioned_in(&self, text: &str) -> bool {
-        let have = stems(text);
-        self.mentionable() && self.found_in(&have) * 2 >= self.words.len()
-    }
-
     /// Whether a text names it as [`Key::named_by`] does.
     fn named_in(&self, text: &str) -> bool {
         clauses(text).iter().any(|c| self.named_by(c))
