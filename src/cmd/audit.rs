@@ -227,22 +227,12 @@ fn caught_up(saved: &Digest, path: &Path, cfg: &Config, deadline: Instant) -> Di
                 format!(
                     "evidence read again up to this compaction: {} actions, {} open items",
                     b.extraction.actions.len(),
-                    b.extraction.open_work().1.len(),
-                    b.extraction
-                        .actions
-                        .iter()
-                        .rev()
-                        .take(3)
-                        .collect::<Vec<_>>()
+                    b.extraction.open_work().1.len()
                 )
             });
-            let d = saved
+            saved
                 .clone()
-                .with_evidence_of(Digest::of(&b.extraction, b.stats.format, true));
-            if let Ok(p) = std::env::var("CG_DUMP_JUDGED") {
-                let _ = std::fs::write(p, serde_json::to_vec(&d).unwrap());
-            }
-            d
+                .with_evidence_of(Digest::of(&b.extraction, b.stats.format, true))
         }
         Ok(_) => saved.clone(),
         Err(e) => {
