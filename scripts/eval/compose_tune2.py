@@ -397,10 +397,10 @@ W = {
         "n_tasks": "작업 목록 갱신({items})",
         "m_lead": "사용자 메시지 원문:",
         "pend_none": "없음.",
-        "cur_lead": "요약 요청 직전에",
-        "then": ", 그다음",
+        "cur_lead": "요약 요청 직전의 작업:",
+        "then": ",",
         "last": ", 마지막으로",
-        "end": "했다.",
+        "end": ".",
         "next_quote": "사용자의 가장 최근 메시지: \"{q}\"",
         "an_lead": "빠뜨리는 것이 없도록 대화를 순서대로 되짚는다:",
         "an_user": "사용자: {q}",
@@ -452,6 +452,8 @@ CX = {
     "ko": {"asked_before": "이 스레드의 이전 요청: {x}", "none_open": "대기 중인 다른 항목은 없다.", "then_next": "사용자의 마지막 메시지부터 이어서: \"{q}\""},
 }
 
+READ_TAG = {"en": "read, not changed", "fr": "lu, pas modifié", "pt": "lido, sem alteração", "it": "letto, non modificato", "de": "gelesen, nicht geändert", "es": "leído, sin cambios", "zh": "只读，未修改", "ja": "参照のみ", "ko": "읽기만 함"}
+
 RESULT_PATTERNS = [
     r"^\d+ failed, \d+ passed in [\d.]+s$",
     r"^\d+ passed in [\d.]+s$",
@@ -495,7 +497,7 @@ def result_of(output: str, code: int, w: dict) -> str:
         return ("FAIL: " + ", ".join(fails)) if fails else "ok"
     first = lines[0] if lines else ""
     if code == 0:
-        return _short(first, 90) if first else w["exit"].format(code=0)
+        return _short(lines[-1], 90) if lines else w["exit"].format(code=0)
     return w["exit"].format(code=code) + (f": {_short(first, 90)}" if first else "")
 
 
@@ -551,10 +553,10 @@ class Composer(compose.Composer):
             return w["n_tasks"].format(items="; ".join(f"{n}: {w['states'].get(s, s)}" for n, s in items))
         return None
 
-    def work_lines(self, reads: bool = True) -> list[str]:
+    def work_lines(self, reads: bool = True, tasks: bool = True) -> list[str]:
         out = []
         for st in self.steps:
-            if st[0] == "read" and not reads:
+            if (st[0] == "read" and not reads) or (st[0] == "tasks" and not tasks):
                 continue
             n = self.narrate_step(st)
             if n:
@@ -573,6 +575,8 @@ class Composer(compose.Composer):
 
     def pending_items(self) -> list[str]:
         w = self.w
+        if self.shape.get("pending_list") is False:
+            return []  # the case places its own rendering of the open tasks
         items = self.open_tasks_for_summary()
         form = self.shape.get("pending_form", self.seed % 4)
         out = []
@@ -708,7 +712,7 @@ class Composer(compose.Composer):
 
     def sec_current(self) -> str:
         w = self.w
-        work = self.work_lines(reads=False)[-3:]
+        work = self.work_lines(reads=False, tasks=False)[-3:] or self.work_lines(reads=False)[-1:]
         out = []
         if work:
             if len(work) == 1:
@@ -810,16 +814,22 @@ class Composer(compose.Composer):
             secs[0].append(cx["asked_before"].format(x="; ".join(f"“{_short(p, 90)}”" for p in bp[-3:])))
         for t in self.case.get("request", []):
             secs[0].append("- " + t)
-        base_writes = [e for e in self.base if e["k"] == "write" and e.get("ok")][-4:]
-        for e in base_writes:
-            secs[1].append("- " + w["n_edit"].format(file=e["file"]))
+        cap = (lambda l: l[:1].upper() + l[1:]) if self.lang in ("en", "fr", "pt", "it", "de", "es") else (lambda l: l)
+        base_writes = []
+        for e in self.base:
+            if e["k"] == "write" and e.get("ok") and e["file"] not in base_writes:
+                base_writes.append(e["file"])
+        for f in base_writes[-4:]:
+            secs[1].append("- " + cap(w["n_edit"].format(file=f)))
         for l in self.work_lines(reads=False):
-            secs[1].append("- " + l[:1].upper() + l[1:] if self.lang in ("en", "fr", "pt", "it", "de", "es") else "- " + l)
+            secs[1].append("- " + cap(l))
         for st in self.steps:
             if st[0] == "run" and st[2] != 0 and not self._run_suppressed(st[1]):
                 secs[2].append("- " + w["e_run"].format(cmd=_short(st[1], 110), result=result_of(st[3] if isinstance(st[3], str) else "", st[2], w)))
         for c in self.case.get("concepts", [])[:4]:
             secs[4].append("- " + c)
+        if self.case.get("stack"):
+            secs[4].append("- " + w["stack"].format(x=self.case["stack"]))
         secs[3] += self.pending_items()
         paths = []
         for st in reversed(self.steps):
@@ -830,6 +840,12 @@ class Composer(compose.Composer):
             if code_lines:
                 code = next(st[3] if st[0] == "edit" else st[2] for st in reversed(self.steps) if st[0] in ("edit", "write") and st[1] == p)
                 secs[5].append(f"```{lang_of(p)}\n{_code(code, code_lines)}\n```")
+        for st in self.steps:
+            if st[0] == "read" and st[1] not in paths:
+                paths.append(st[1])
+                secs[5].append(f"- `{st[1]}` ({READ_TAG.get(self.lang, READ_TAG['en'])})")
+                if code_lines and len(paths) <= 2:
+                    secs[5].append(f"```{lang_of(st[1])}\n{_code(st[2], max(6, code_lines // 2))}\n```")
         cmds = []
         for st in self.steps:
             if st[0] == "run" and st[1] not in cmds and not self._run_suppressed(st[1]) and not st[1].startswith(("sed -n", "cat ")):
@@ -841,9 +857,8 @@ class Composer(compose.Composer):
                 secs[idx].append(self._block(t))
         if not secs[3]:
             secs[3].append(cx["none_open"])
-        ps = bp + sp
-        if ps and self.shape.get("next_quote", True):
-            secs[3].append(cx["then_next"].format(q=_short(ps[-1], prompt_len)))
+        if len(sp) > 1 and self.shape.get("next_quote", True):
+            secs[3].append(cx["then_next"].format(q=_short(sp[-1], prompt_len)))
         out = []
         style = self.shape.get("codex_style", "markdown")
         if self.shape.get("codex_title"):

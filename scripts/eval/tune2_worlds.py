@@ -164,7 +164,7 @@ WORLDS = {
         "repo": "acme/parcel-api",
         "msg": "Refill rate-limit buckets after the window",
         "mention": ("./gradlew help --task test", 0, "> Task :help\nDetailed task information for test\n\nPaths\n     :common:test\n     :core:test\n\nType\n     Test (org.gradle.api.tasks.testing.Test)\n\nBUILD SUCCESSFUL in 1s"),
-        "config": ("gradle.properties", "sed -i 's/^limiter.window=10s/limiter.window=30s/' gradle.properties"),
+        "config": ("core/src/main/resources/application.conf", "sed -i 's/window = 10s/window = 30s/' core/src/main/resources/application.conf"),
         "lang_file": "kotlin",
         "ver": "3.2.0",
     },
