@@ -504,3 +504,65 @@ fn a_subagents_tool_call_never_takes_the_main_conversations_corrections() {
             .contains(corrections::HEADING)
     );
 }
+
+/// Issue #38's race, without the real CLI: PreCompact runs before the failing run's result is
+/// written. The restore reads what the record gained after the save, so the snapshot shows the
+/// run failed, and the audit judges the summary against the record up to the compaction.
+#[test]
+fn a_result_written_after_the_save_reaches_the_snapshot_and_the_judgement() {
+    let sb = Sandbox::new();
+    let mut lines = failing_session();
+    lines.truncate(4); // the prompt, the task and the test run's call: its result not yet written
+    let t = sb.transcript("t.jsonl", &lines);
+    sb.save(&hook("s1", &t)).assert_fail_open();
+    // The client writes the result after PreCompact ran.
+    let t = sb.transcript("t.jsonl", &failing_session()[..5]);
+    let restored = sb.restore(&start_hook("s1", &t));
+    restored.assert_fail_open();
+    assert!(
+        restored.stdout.contains("cargo test --test billing  [FAILED]")
+            && restored.stdout.contains("brought up to the compaction from the transcript"),
+        "{}",
+        restored.stdout
+    );
+    sb.cmd(&["audit"])
+        .stdin(post_compact("s1", &t, "auto", "## Current Work\nAll billing tests pass."))
+        .run()
+        .assert_fail_open();
+    let handed = correct(&sb, "s1", &t, "UserPromptSubmit");
+    assert!(
+        handed
+            .stdout
+            .contains("`cargo test --test billing`, exited 101"),
+        "{}",
+        handed.stdout
+    );
+}
+
+/// A summary Claude Code precomputed when PreCompact ran, and used long after: it describes the
+/// record as the save read it, so what the record gained since is not held against it.
+#[test]
+fn a_summary_held_long_after_its_save_is_judged_against_the_saved_record() {
+    let sb = Sandbox::new();
+    let mut lines = failing_session();
+    lines.truncate(4);
+    let t = sb.transcript("t.jsonl", &lines);
+    sb.save(&hook("s1", &t)).assert_fail_open();
+    // The digest was written 20 minutes ago: the summary was precomputed then.
+    let digest = std::fs::read_dir(&sb.store)
+        .unwrap()
+        .flatten()
+        .map(|e| e.path())
+        .find(|p| p.to_string_lossy().contains("digest"))
+        .unwrap();
+    let mut d: Value = serde_json::from_slice(&std::fs::read(&digest).unwrap()).unwrap();
+    d["saved_at"] = json!(d["saved_at"].as_u64().unwrap() - 20 * 60);
+    std::fs::write(&digest, d.to_string()).unwrap();
+    let t = sb.transcript("t.jsonl", &failing_session()[..5]);
+    sb.cmd(&["audit"])
+        .stdin(post_compact("s1", &t, "auto", "## Current Work\nAll billing tests pass."))
+        .run()
+        .assert_fail_open();
+    let handed = correct(&sb, "s1", &t, "UserPromptSubmit");
+    assert!(!handed.stdout.contains("exited 101"), "{}", handed.stdout);
+}

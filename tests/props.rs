@@ -274,6 +274,7 @@ fn digest_strategy() -> impl Strategy<Value = compact_guardian::audit::Digest> {
                 count: 1,
                 exit: error.then_some(1),
                 output,
+                pending: false,
             },
         );
     (

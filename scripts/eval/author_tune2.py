@@ -364,7 +364,7 @@ def t_gotcha(w, lang, k):
     steps = [impl(w, lang, k, which=which), edit(w), ["run", cmd, 1, "Error: could not connect to database at 127.0.0.1:5432 (connection refused)\nIs the container running? Try: docker compose up -d db"], ["run", "docker compose up -d db", 0, " ✔ Container %s-db-1  Started" % w["project"].lower()], run(w, which), ["reply", "Green once the database was up."]]
     claims = [green(w, which, say("green", lang, k, cmd=cmd, n=n_pass(w)), "current")]
     traps = [{"section": "concepts", "text": say("gotcha", lang, cmd=cmd)}]
-    return dict(steps=steps, claims=claims, traps=traps, classes=["gotcha_note"])
+    return dict(steps=steps, claims=claims, traps=traps, classes=["gotcha_note"], needs="db")
 
 
 def t_user_claim(w, lang, k):
@@ -558,18 +558,30 @@ def is_clean(base: str, cut: int) -> bool:
     return not tl.open_items("any")
 
 
+# Bases whose cut holds too little of the session's own code for a Claude Code summary of real
+# length (with them the summary stays under 7,000 bytes): Codex handoffs only.
+SHORT_FOR_CLAUDE = {("claude-mem__sample-transcript.jsonl", 18), ("agent-swarm-config__f30f7044-51d0-4948-83a1-85aba848e746.jsonl", 59), ("agent-swarm-config__f30f7044-51d0-4948-83a1-85aba848e746.jsonl", 40), ("claude-code-viewer__fe5e1c67-53e7-4862-81ae-d0e013e3270b.jsonl", 226), ("claude-code-viewer__fe5e1c67-53e7-4862-81ae-d0e013e3270b.jsonl", 433)}
+
+
 class Picker:
+    """Base transcripts in turn, per language group and client."""
+
     def __init__(self):
         self.turn = {}
 
-    def base(self, lang: str, client: str, n: int, clean: bool, skip: int = 0):
+    def base(self, lang: str, client: str, n: int, clean: bool, skip: int = 0, tasks: bool = False):
         if client == "codex" and n % 5 == 2 and not clean and skip == 0:
             return ("codex:fixture", 73)
-        pool = BASES["zh"] if lang == "zh" else BASES["ko"] if lang == "ko" else BASES["any"]
-        key = (pool is BASES["any"], client)
-        i = self.turn.get(key, 0)
-        for _ in range(len(pool) * 2):
-            b = pool[(i + skip) % len(pool)]
+        group = "zh" if lang == "zh" else "ko" if lang == "ko" else "any"
+        pool = [b for b in BASES[group] if client == "codex" or b not in SHORT_FOR_CLAUDE]
+        if tasks and client == "claude" and group == "any" and n % 3 != 0:
+            # Claude Code 2.1.16+ tracks tasks with TaskCreate/TaskUpdate: a base of that age.
+            group = "tasks"
+            pool = [b for b in pool if b[0].startswith("omarchy-backup")]
+        key = (group, client)
+        i = self.turn.get(key, 0) + skip
+        for _ in range(len(pool)):
+            b = pool[i % len(pool)]
             i += 1
             if not clean or is_clean(*b):
                 self.turn[key] = i
@@ -636,6 +648,8 @@ def build() -> list[dict]:
                         shape["translated_headings"] = True
                     shape.update(d.pop("shape", {}))
                     name = scen.__name__[2:]
+                    if lang != "en" and f"{lang}_summary" not in d["classes"]:
+                        d["classes"] = d["classes"] + [f"{lang}_summary"]
                     case = {
                         "id": f"tune2-{'cc' if client == 'claude' else 'cx'}-{kind}-{name}-{w['name']}-{lang}-{rnd}",
                         "client": client,
@@ -655,7 +669,8 @@ def build() -> list[dict]:
 
 
 def place(case: dict, picker: Picker, skip: int = 0):
-    base, cut = picker.base(case["lang"], case["client"], case["_n"], case["_clean"], skip)
+    tasks = any(st[0] == "tasks" for st in case["steps"])
+    base, cut = picker.base(case["lang"], case["client"], case["_n"], case["_clean"], skip, tasks)
     case["base"], case["cut"] = base, cut
 
 
@@ -669,7 +684,7 @@ def main():
         c["half"] = "tune2"
         ok = False
         for attempt in range(6):
-            place(c, picker, attempt * 3)
+            place(c, picker, min(attempt, 1))
             try:
                 m = materialize(c)
                 ok = True

@@ -12,6 +12,7 @@ from tune2_outputs import just_wrap, render
 WORLDS = {
     "flask": {
         "project": "linkshort",
+        "db": True,
         "stack": "Flask 3.0, SQLAlchemy 2, pytest run through Poetry, a justfile",
         "concepts": ["Short links expire after `ttl_days`; an expired slug must answer 404, not redirect", "Blueprint `links` registered in the app factory", "`just test` is the project's test entry point (it runs `poetry run pytest -q`)"],
         "file": "linkshort/routes.py",
@@ -107,6 +108,7 @@ WORLDS = {
     },
     "maven": {
         "project": "ledgerd",
+        "db": True,
         "stack": "Java 21, Spring Boot 3.3, Maven wrapper, JUnit 5, Testcontainers",
         "concepts": ["A transfer may not take an account below its overdraft limit; rejected transfers return 422 with problem+json", "Accounts are locked in id order to avoid deadlocks", "`./mvnw verify` runs unit tests (surefire) and integration tests (failsafe)"],
         "file": "src/main/java/com/acme/ledger/TransferService.java",
@@ -170,6 +172,7 @@ WORLDS = {
     },
     "django": {
         "project": "clinic",
+        "db": True,
         "stack": "Django 5.1, PostgreSQL, nox",
         "concepts": ["Two appointments for one doctor may not overlap; the API answers 409 Conflict", "`select_for_update` on the doctor row serializes bookings", "`nox -s tests` runs `python manage.py test` in a fresh virtualenv"],
         "file": "appointments/views.py",
@@ -201,6 +204,7 @@ WORLDS = {
     },
     "rails": {
         "project": "shelf",
+        "db": True,
         "stack": "Rails 7.2, RSpec 3.13, FactoryBot, PostgreSQL",
         "concepts": ["A loan is overdue from the day after its due date", "Reminder emails go through ActionMailer's deliver_later", "`bundle exec rake` runs the whole RSpec suite (default task)"],
         "file": "app/models/loan.rb",
@@ -232,6 +236,7 @@ WORLDS = {
     },
     "pantry": {
         "project": "pantry",
+        "db": True,
         "stack": "Rails 7.2, Minitest, fixtures, SQLite in development",
         "concepts": ["Integer division truncated scaled quantities (servings 4 -> 6 gave factor 1)", "Quantities are Rational until display", "`bin/rails test` runs the Minitest suite"],
         "file": "app/models/recipe.rb",
@@ -357,6 +362,7 @@ WORLDS = {
     },
     "php": {
         "project": "booking",
+        "db": True,
         "stack": "PHP 8.3, Laravel 11, Carbon 3, PHPUnit 11 (run through `composer test`)",
         "concepts": ["Fully booked days must not be offered as open days", "Dates are CarbonImmutable; the period is inclusive", "`composer test` runs `vendor/bin/phpunit`"],
         "file": "app/Services/SlotFinder.php",

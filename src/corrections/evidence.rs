@@ -672,7 +672,7 @@ pub(crate) fn runs(actions: &[Action]) -> Vec<Run<'_>> {
                 Some(c) => format!("exited {c}"),
                 None => "failed".to_owned(),
             };
-            let mut outcome = if interrupted(a) && failed_status {
+            let mut outcome = if a.pending || interrupted(a) && failed_status {
                 Outcome::Unknown
             } else if failed_status && last {
                 Outcome::Failed { how }
@@ -736,7 +736,7 @@ pub(crate) fn runs(actions: &[Action]) -> Vec<Run<'_>> {
 /// these (or an edit tool) means the failure may be fixed.
 pub(crate) fn may_write(a: &Action) -> bool {
     if is_edit(&a.tool) {
-        return !a.error;
+        return !a.error; // a pending edit may have been applied
     }
     if !is_shell(&a.tool) {
         return false;
@@ -809,7 +809,9 @@ pub(crate) fn git_runs<'a>(actions: &'a [Action], sub: &str) -> Vec<(usize, &'a 
         let output = a.output.to_lowercase();
         let failed = a.error || a.exit.is_some_and(|c| c != 0);
         let own = simple[pos].then == Joiner::End;
-        let end = if !failed {
+        let end = if a.pending {
+            GitEnd::Unknown
+        } else if !failed {
             GitEnd::Done
         } else if output.contains("nothing to commit")
             || output.contains("everything up-to-date")
@@ -866,6 +868,7 @@ mod tests {
             count: 1,
             exit,
             output: output.into(),
+            pending: false,
         }
     }
 

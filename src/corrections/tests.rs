@@ -12,6 +12,7 @@ fn sh(cmd: &str, exit: Option<i32>, output: &str) -> Action {
         count: 1,
         exit,
         output: output.into(),
+        pending: false,
     }
 }
 

@@ -91,6 +91,7 @@ impl Actions {
             && last.tool == tu.name
             && last.summary == summary
             && last.error == failed
+            && last.pending == !ended.read
         {
             last.count += 1;
             return;
@@ -108,6 +109,7 @@ impl Actions {
             error: failed,
             count: 1,
             exit: ended.exit.filter(|_| shell),
+            pending: !ended.read,
             output: if shell && ended.read {
                 output_ends(&ended.head, &ended.tail)
             } else {

@@ -180,6 +180,9 @@ pub struct Action {
     /// A shell command's exit code, when its result states it.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub exit: Option<i32>,
+    /// Its result was not read (not written yet, or out of reach): how it ended is unknown.
+    #[serde(default, skip_serializing_if = "std::ops::Not::not")]
+    pub pending: bool,
     /// A shell command's output as read: its first lines and, after a `…` line, its last
     /// (bounded): the evidence for what the summary says of it.
     #[serde(default, skip_serializing_if = "String::is_empty")]
