@@ -95,7 +95,6 @@ results="$work/results.tsv"
 plugin="$work/plugin"
 mkdir -p "$plugin" "$work/data"
 cp -r bin lib Cargo.toml "$plugin/"
-rm -f "$plugin/bin/.found"
 version=$(sed -n 's/^version = "\(.*\)"$/\1/p' Cargo.toml | head -n 1)
 mkdir -p "$work/data/bin/$version"
 cp "$bin" "$work/data/bin/$version/compact-guardian"
@@ -141,12 +140,12 @@ for name in ${CASES:-1mb 100mb 1gb gap far auto80 auto400 tiny64 common200 old20
     esac
     case $name in
     common200 | codex8)
-        # The hook as run: sh -c and the launcher (fast path: bin/.found written by the first
-        # run), the launcher's first run (no .found: the full search), and sh -c running the
+        # The hook as run: sh -c and the launcher (fast path: the data folder's launcher-found,
+        # written by the first run), the launcher's first run (none: the full search), and sh -c running the
         # binary directly (the client's shell alone).
         sh -c "$hook_cmd" < "$in" > /dev/null
         bench "hook save $name" "$in" "" sh -c "$hook_cmd"
-        bench "hook-first save $name" "$in" "rm -f $plugin/bin/.found" sh -c "$hook_cmd"
+        bench "hook-first save $name" "$in" "rm -f $CLAUDE_PLUGIN_DATA/launcher-found" sh -c "$hook_cmd"
         bench "sh-binary save $name" "$in" "" sh -c "\"$bin\" save"
         ;;
     esac

@@ -3,6 +3,8 @@
 # in provision.log; inputs come in CG_* variables. Holds $CG_DATA/provision.lock until it ends.
 # With CG_NOW=1 (the launcher, at a compaction that found no binary): download + verify + install
 # only, within a few seconds; a failure is recorded only when no build can follow (no cargo).
+# With CG_DOWNLOAD_ONLY=1 (the startup hook, when a build already failed with this toolchain): the
+# download alone, the build's failure left on record.
 [ -r "$CG_ROOT/lib/provision.sh" ] || exit 0
 eval "$(tr -d '\r' <"$CG_ROOT/lib/provision.sh")" # CR-proof, like the launchers
 umask 077 # the folders the installed binary lives in are no one else's to write, whatever the umask
@@ -78,9 +80,40 @@ fetch() {
     install_binary "$bin" || { kind=download detail="could not install into $dest_dir"; return 1; }
 }
 
+# Whether $CG_CARGO can build this version: it runs, and its compiler is at least the
+# rust-version Cargo.toml asks for. Sets kind/detail when not, in words the user can act on
+# (lib/provision.sh, cg_failure_message): a rustup with no toolchain is told to set one, an old
+# toolchain to update, and nobody without rustup is told to run rustup.
+toolchain_ok() {
+    cg_bounded 60 "$work/cargo-version" sh -c 'exec "$0" --version 2>&1' "$CG_CARGO"
+    rc=$?
+    first=$(grep -v '^[[:space:]]*$' "$work/cargo-version" 2>/dev/null | head -n 1 | tr -d '\r' | cut -c1-200)
+    say "$CG_CARGO --version: ${first:-no answer} (exit $rc)"
+    if [ $rc -ne 0 ]; then
+        if grep -q 'rustup' "$work/cargo-version" && grep -q -i 'no default' "$work/cargo-version"; then
+            kind=no-toolchain detail="$CG_CARGO is rustup's"
+        else
+            kind=cargo-broken detail="$CG_CARGO does not run (${first:-exit $rc})"
+        fi
+        return 1
+    fi
+    need=$(sed -n 's/^rust-version = "\([0-9][0-9.]*\)".*/\1/p' "$CG_ROOT/Cargo.toml" | head -n 1)
+    rustc=${CG_CARGO%/*}/rustc
+    [ -x "$rustc" ] || rustc=rustc
+    cg_bounded 60 "$work/rustc-version" "$rustc" --version
+    have=$(sed -n 's/^rustc \([0-9][0-9]*\.[0-9][0-9]*\).*/\1/p' "$work/rustc-version" | head -n 1)
+    [ -n "$need" ] && [ -n "$have" ] || return 0 # cargo itself says what is wrong, if anything
+    if [ "${have%%.*}" -lt "${need%%.*}" ] || { [ "${have%%.*}" -eq "${need%%.*}" ] &&
+        [ "$(echo "$have" | cut -d. -f2)" -lt "$(echo "$need" | cut -d. -f2)" ]; }; then
+        kind=old-toolchain detail="its Rust is $have, older than the $need this version needs"
+        return 1
+    fi
+}
+
 build() {
     [ -n "$CG_CARGO" ] || return 1
     : >"$lock/building" # a compaction does not wait for a build
+    toolchain_ok || return 1
     say "building compact-guardian $version from $CG_ROOT with $CG_CARGO"
     # A user with no cargo home of their own gets none from this build: its registry and git
     # caches go into the data folder, which uninstalling the plugin removes.
@@ -88,14 +121,35 @@ build() {
         CARGO_HOME="$cg_data/cargo-home"
         export CARGO_HOME
     fi
-    CARGO_TARGET_DIR="$cg_data/target" "$CG_CARGO" build --release --locked --manifest-path "$CG_ROOT/Cargo.toml" || {
-        kind=build detail="cargo build failed"
+    # Kept for the log, and read for what stopped it: a dependency that could not be fetched is
+    # the network's fault (retried at every start), anything else a build failure.
+    CARGO_TARGET_DIR="$cg_data/target" "$CG_CARGO" build --release --locked --manifest-path "$CG_ROOT/Cargo.toml" \
+        >"$work/build.out" 2>&1
+    rc=$?
+    cat "$work/build.out"
+    if [ $rc -ne 0 ]; then
+        if grep -q -i -E 'failed to download|unable to update registry|could(n.t| not) resolve host|failed to (get|query|fetch)|spurious network error|network failure|failed to connect|SSL connect error|Connection (refused|timed out)' "$work/build.out"; then
+            kind=build-network detail=$(grep -m 1 '^error' "$work/build.out" | tr -d '\r\t' | cut -c1-160)
+            detail=${detail:-cargo could not fetch}
+        else
+            kind=build detail=$(grep -m 1 '^error' "$work/build.out" | tr -d '\r\t' | cut -c1-160)
+            detail=${detail:-cargo build exited $rc}
+        fi
         return 1
-    }
+    fi
     cg_find "$cg_data/target/release/compact-guardian" && install_binary "$cg_found" || {
         kind=build detail="could not install into $dest_dir"
         return 1
     }
+}
+
+# Records the failure for the startup hook and the launcher to report (kind, detail, and the
+# toolchain it happened with: a build is tried again once that changes).
+record() {
+    # shellcheck disable=SC2034 # read by cg_conditions (lib/provision.sh)
+    cg_cargo=$CG_CARGO
+    cg_conditions
+    printf '%s\t%s\t%s\n' "$1" "$(printf '%s' "$2" | tr -d '\t\n\r')" "$cg_print" >"$failed"
 }
 
 say "provisioning compact-guardian $version for ${CG_TARGET:-an unknown platform}"
@@ -110,13 +164,19 @@ if [ -n "${CG_NOW:-}" ]; then
     # The launcher starts the build in the background when cargo exists; a tampered download is
     # recorded either way (reported once).
     [ -n "$CG_CARGO" ] && [ "$kind" != checksum ] && exit 0
-    printf '%s\t%s\n' "$kind" "$detail" >"$failed"
+    record "$kind" "$detail"
     say "not protected: $kind: $detail"
+    exit 0
+fi
+if [ -n "${CG_DOWNLOAD_ONLY:-}" ]; then
+    # The startup hook asked for the download alone: a build failed with this same toolchain,
+    # and that failure, still the one that matters, stays on record.
+    say "not protected: the build that failed is not tried again with the same toolchain"
     exit 0
 fi
 if build; then
     # A tampered download stays on record (reported once) even though the build protects the user.
-    if [ "$fetch_kind" = checksum ]; then printf '%s\t%s\n' "$fetch_kind" "$fetch_detail" >"$failed"; else rm -f "$failed"; fi
+    if [ "$fetch_kind" = checksum ]; then record checksum-built "$fetch_detail"; else rm -f "$failed"; fi
     say "installed $dest_dir (built)"
     exit 0
 fi
@@ -124,5 +184,5 @@ fi
 # The download's reason matters more unless a build was attempted and failed.
 [ -n "$CG_CARGO" ] || { kind=$fetch_kind detail=$fetch_detail; }
 [ "$fetch_kind" = checksum ] && { kind=$fetch_kind detail=$fetch_detail; }
-printf '%s\t%s\n' "$kind" "$detail" >"$failed"
+record "$kind" "$detail"
 say "not protected: $kind: $detail"

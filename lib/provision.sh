@@ -263,11 +263,13 @@ cg_notify_once() {
     printf '{"systemMessage":"%s"}\n' "$(cg_json_escape "$3")"
 }
 
-# Reads the failure recorded for version $1 ($cg_data/failed-<version>: "kind<TAB>detail") into
-# cg_kind and cg_detail; fails when there is none.
+# Reads the failure recorded for version $1 ($cg_data/failed-<version>: "kind<TAB>detail<TAB>
+# conditions", the last as cg_conditions described them) into cg_kind, cg_detail and cg_tool; fails
+# when there is none.
 cg_read_failure() {
+    cg_tool=
     [ -f "$cg_data/failed-$1" ] || return 1
-    IFS='	' read -r cg_kind cg_detail <"$cg_data/failed-$1"
+    IFS='	' read -r cg_kind cg_detail cg_tool <"$cg_data/failed-$1"
 }
 
 # Tells the user, once, about the failure recorded for version $1 (see cg_notify_once).
@@ -276,47 +278,68 @@ cg_notify_failure() {
     cg_notify_once "$1" "$cg_kind" "$(cg_failure_message "$cg_kind" "$cg_detail" "$1")"
 }
 
-# The user-facing message for a recorded failure ($cg_data/failed-<version>: "kind<TAB>detail").
+# The user-facing message for a recorded failure of version $3 (kind $1, detail $2): what
+# happened, in the user's words, and the one thing to do. Every fix ends in "start a new session"
+# only where that session does try again by itself (bin/compact-guardian-provision): a download at
+# every start, a build once the toolchain it failed with has changed.
 cg_failure_message() {
     cg_kind=$1
     cg_detail=$2
     cg_log="$cg_data/provision.log"
+    cg_np="so compactions are NOT protected"
     case $cg_kind in
+    checksum-built)
+        echo "compact-guardian: the binary downloaded for v$3 failed its SHA-256 check and was deleted without being run ($cg_detail); the plugin built itself from source instead, so compactions are protected. Please report the mismatch at $CG_ISSUES_URL."
+        ;;
     checksum)
-        echo "compact-guardian: the downloaded binary for v$3 failed its SHA-256 check and was deleted without being run ($cg_detail). Compactions are NOT protected. Fix: install Rust from https://rustup.rs and start a new session (the plugin then builds itself); please report this at $CG_ISSUES_URL."
+        echo "compact-guardian: the binary downloaded for v$3 failed its SHA-256 check and was deleted without being run ($cg_detail), and Rust (cargo) is not installed to build it instead, $cg_np. Fix: install Rust from https://rustup.rs, then start a new session (the plugin builds itself). Please also report the mismatch at $CG_ISSUES_URL."
+        ;;
+    no-toolchain)
+        echo "compact-guardian: cannot build v$3: rustup is installed but has no Rust toolchain ($cg_detail), $cg_np. Fix: run 'rustup default stable', then start a new session."
+        ;;
+    old-toolchain)
+        if command -v rustup >/dev/null 2>&1; then
+            cg_fix="run 'rustup update'"
+        else
+            cg_fix="install a current Rust from https://rustup.rs (the one installed is too old)"
+        fi
+        echo "compact-guardian: cannot build v$3: $cg_detail, $cg_np. Fix: $cg_fix, then start a new session."
+        ;;
+    cargo-broken)
+        echo "compact-guardian: cannot build v$3: $cg_detail, $cg_np. Fix: install Rust from https://rustup.rs, then start a new session."
+        ;;
+    build-network)
+        echo "compact-guardian: building v$3 needs its dependencies from crates.io, which could not be reached ($cg_detail), $cg_np. Fix: start a new session once the network is back (it builds again then)."
         ;;
     build)
-        echo "compact-guardian: building v$3 with cargo failed, so compactions are NOT protected. Fix: read $cg_log, fix the build (often: 'rustup update'), then start a new session."
+        echo "compact-guardian: building v$3 with cargo failed ($cg_detail), $cg_np. Fix: please report it at $CG_ISSUES_URL with $cg_log (a new session builds again after a Rust update, or with the next version)."
         ;;
     *)
-        # What happened, in the user's words, and the one fix that applies.
+        # A download that failed with no cargo to build instead: the reason in the user's words,
+        # and the one fix that applies.
         case $cg_detail in
-        "timed out"*)
-            cg_why="the download server did not finish in time ($cg_detail)"
-            cg_fix="check the network, or install Rust from https://rustup.rs; then start a new session"
+        "timed out"* | "network error"* | "download failed"*)
+            cg_why="could not reach the download server ($(cg_release_url 2>/dev/null || echo 'the release URL'))"
+            cg_fix="check this machine's network connection, then start a new session (it downloads again then)"
             ;;
         "larger than"*)
             cg_why="the download was not a release archive ($cg_detail)"
-            cg_fix="check COMPACT_GUARDIAN_RELEASE_URL, or install Rust from https://rustup.rs; then start a new session"
-            ;;
-        "network error"* | "download failed"*)
-            cg_why="could not reach the download server ($(cg_release_url 2>/dev/null || echo 'the release URL'))"
-            cg_fix="check the network, or install Rust from https://rustup.rs; then start a new session"
-            ;;
-        "HTTP 404"*)
-            cg_why="no prebuilt binary has been published for v$3 yet"
-            cg_fix="install Rust from https://rustup.rs and start a new session (the plugin then builds itself)"
+            cg_fix="correct or unset COMPACT_GUARDIAN_RELEASE_URL, then start a new session"
             ;;
         *"release URL refused"*)
             cg_why="the configured release URL is refused (https only)"
-            cg_fix="fix COMPACT_GUARDIAN_RELEASE_URL, or install Rust from https://rustup.rs; then start a new session"
+            cg_fix="correct or unset COMPACT_GUARDIAN_RELEASE_URL, then start a new session"
+            ;;
+        "HTTP 404"*)
+            cg_why="no prebuilt binary has been published for v$3 yet"
+            cg_fix="install Rust from https://rustup.rs, then start a new session (the plugin builds itself)"
             ;;
         *)
             cg_why="its binary could not be downloaded ($cg_detail)"
-            cg_fix="install Rust from https://rustup.rs and start a new session (the plugin then builds itself)"
+            cg_fix="install Rust from https://rustup.rs, then start a new session (the plugin builds itself)"
             ;;
         esac
-        echo "compact-guardian: $cg_why and Rust (cargo) is not installed, so compactions are NOT protected. Fix: $cg_fix."
+        echo "compact-guardian: $cg_why and Rust (cargo) is not installed, $cg_np. Fix: $cg_fix."
         ;;
     esac
 }
@@ -326,6 +349,24 @@ cg_find_cargo() {
     cg_cargo=$(command -v cargo 2>/dev/null)
     [ -z "$cg_cargo" ] && [ -x "${CARGO_HOME:-$HOME/.cargo}/bin/cargo" ] && cg_cargo="${CARGO_HOME:-$HOME/.cargo}/bin/cargo"
     [ -n "$cg_cargo" ]
+}
+
+# Sets cg_print to the conditions a provisioning attempt runs under: the release URL, and the
+# toolchain $cg_cargo builds with (its path, the first line `cargo --version` prints or its error,
+# and `rustc --version`, the rustc beside it, else on PATH). A failure is tried again at the next
+# start once they change (Rust installed, rustup default stable, rustup update, another URL).
+# Each probe is bounded (2 s).
+cg_conditions() {
+    cg_print=${COMPACT_GUARDIAN_RELEASE_URL:-}
+    [ -n "${cg_cargo:-}" ] && [ -d "$cg_data" ] || return 0
+    cg_probe="$cg_data/toolchain.probe.$$"
+    cg_bounded 2 "$cg_probe" sh -c 'exec "$0" --version 2>&1' "$cg_cargo"
+    cg_print="$cg_print|$cg_cargo|$(head -n 1 "$cg_probe" 2>/dev/null | tr -d '\r\t')"
+    cg_rustc=${cg_cargo%/*}/rustc
+    [ -x "$cg_rustc" ] || cg_rustc=rustc
+    cg_bounded 2 "$cg_probe" "$cg_rustc" --version
+    cg_print="$cg_print|$(head -n 1 "$cg_probe" 2>/dev/null | tr -d '\r\t')"
+    rm -f "$cg_probe"
 }
 
 # Runs lib/provision-job.sh for plugin root $1 and version $2, holding $cg_data/provision.lock

@@ -286,6 +286,30 @@ impl Findings {
         Some(crate::text::cut_line(&s, MAX_MESSAGE).trim_end().to_owned())
     }
 
+    /// The user's line when the summary got nothing wrong (`verdict` is `None`): what it was
+    /// checked for and kept, `open` being the number of open items saved. Claude Code shows an
+    /// empty PostCompact output after a manual `/compact` as a bare "completed successfully"
+    /// (issue #39), so that line says something true instead.
+    pub(crate) fn kept(&self, open: usize) -> String {
+        let mut kept = Vec::new();
+        match open {
+            0 => {}
+            1 => kept.push("the open item".to_owned()),
+            n => kept.push(format!("all {n} open items")),
+        }
+        if self.latest_kept == Some(true) {
+            kept.push("your latest instruction".to_owned());
+        }
+        if self.plan_kept == Some(true) {
+            kept.push("the plan".to_owned());
+        }
+        if kept.is_empty() {
+            "compact-guardian: the summary contradicts nothing that was saved.".to_owned()
+        } else {
+            format!("compact-guardian: the summary keeps {}.", join(&kept))
+        }
+    }
+
     /// The open items the summary calls done (one by one, or by saying all work is done).
     pub fn called_done(&self) -> Vec<&str> {
         self.corrections

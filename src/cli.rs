@@ -47,7 +47,8 @@ pub enum Command {
     /// Reads the hook JSON (session_id, compact_summary) on stdin, compares the summary with what
     /// save protected, and prints one `systemMessage`. Always exits 0.
     Audit,
-    /// UserPromptSubmit and PostToolUse hook: hand the model the summary's corrections, once.
+    /// UserPromptSubmit, PostToolUse and PostToolUseFailure hook: hand the model the summary's
+    /// corrections, once.
     ///
     /// Reads the hook JSON (session_id, hook_event_name) on stdin. When the PostCompact audit
     /// found claims of the summary that the record contradicts, prints them once as

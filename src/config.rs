@@ -29,6 +29,11 @@ pub struct Config {
     /// Codex's folder (`compact-guardian/` under its home): where Codex sessions keep theirs
     /// when nothing else is set, for `status` to point at.
     pub codex_dir: Option<PathBuf>,
+    /// Claude Code's config root (`$CLAUDE_CONFIG_DIR`, else `~/.claude`) and Codex's home
+    /// (`$CODEX_HOME`, else `~/.codex`): where `status` looks for what each keeps of the plugin.
+    pub claude_root: Option<PathBuf>,
+    /// See `claude_root`.
+    pub codex_home: Option<PathBuf>,
     /// Freshness limit of a snapshot.
     pub ttl: Duration,
     /// Most bytes scanned from a transcript's end (`None`: no limit but the time budget).
@@ -70,10 +75,13 @@ impl Config {
         // A folder of its own under the config root: nothing of the user's lies loose in
         // ~/.claude, and one command removes everything (README: Uninstall). Codex runs the
         // plugin from under its own home: a Codex user gets a folder there, not in ~/.claude.
-        let codex_dir = set_os("CODEX_HOME")
+        let codex_home = set_os("CODEX_HOME")
             .map(PathBuf::from)
-            .or_else(|| home.as_ref().map(|h| h.join(".codex")))
-            .map(|root| root.join(FOLDER));
+            .or_else(|| home.as_ref().map(|h| h.join(".codex")));
+        let codex_dir = codex_home.as_ref().map(|root| root.join(FOLDER));
+        let claude_root = set_os("CLAUDE_CONFIG_DIR")
+            .map(PathBuf::from)
+            .or_else(|| home.as_ref().map(|h| h.join(".claude")));
         let run_by_codex = set_os("CLAUDE_PLUGIN_ROOT")
             .map(PathBuf::from)
             .zip(codex_dir.as_ref().and_then(|d| d.parent()))
@@ -81,12 +89,7 @@ impl Config {
         let dir = set_os("COMPACT_GUARDIAN_DIR")
             .map(PathBuf::from)
             .or_else(|| codex_dir.clone().filter(|_| run_by_codex))
-            .or_else(|| {
-                set_os("CLAUDE_CONFIG_DIR")
-                    .map(PathBuf::from)
-                    .or_else(|| home.map(|h| h.join(".claude")))
-                    .map(|root| root.join(FOLDER))
-            });
+            .or_else(|| claude_root.as_ref().map(|root| root.join(FOLDER)));
         let flag = |k: &str| {
             set(k).map(|v| {
                 !matches!(
@@ -108,6 +111,8 @@ impl Config {
         Config {
             dir,
             codex_dir,
+            claude_root,
+            codex_home,
             ttl,
             scan_bytes,
             budget: budget.min(MAX_BUDGET),

@@ -20,6 +20,7 @@
 //! | the text the model reads | [`render`], `steer`, on `text` (lengths, cuts, quoting, visible escapes) |
 //! | the snapshot's format (marker, headings, limits, wholeness) | `snapshot` |
 //! | snapshot files | [`store`], on the OS seam `platform` |
+//! | where the plugin is installed, what it keeps on disk (`status`) | `installs` |
 
 pub mod audit;
 mod cli;
@@ -32,6 +33,7 @@ pub mod extract;
 mod failopen;
 mod history;
 pub mod hook_input;
+mod installs;
 mod json;
 pub mod pipeline;
 mod platform;

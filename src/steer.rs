@@ -1,8 +1,11 @@
-//! The short directive `save` prints for the summarizer.
+//! The short directive `save` prints for the summarizer, as one line.
 //!
 //! Claude Code 2.1.3xx appends a PreCompact hook's stdout to the summarizer's instructions (after
-//! the user's `/compact` focus text). A few lines naming the open tasks and the latest instruction
-//! make the summary itself less likely to call unfinished work done.
+//! the user's `/compact` focus text). A few sentences naming the open tasks and the latest
+//! instruction make the summary itself less likely to call unfinished work done. The same stdout
+//! is what the user sees after a manual `/compact` (`PreCompact [<command>] completed
+//! successfully: <stdout>`): Claude Code 2.1.328 and 2.1.332 read no other field of a PreCompact
+//! hook's output for either (D032), so the directive is one line that reads as what it is.
 
 use crate::extract::Extraction;
 use crate::render::no_instruction_found;
@@ -15,7 +18,8 @@ const OPEN_WORK_ROOM: usize = 900;
 /// How much of a latest instruction too long to quote whole is quoted, to name it.
 const LONG_INSTRUCTION_START: usize = 300;
 
-/// The directive for `ex`, or `None` when there is nothing worth steering.
+/// The directive for `ex` (one line, no line break), or `None` when there is nothing worth
+/// steering.
 pub fn directive(ex: &Extraction) -> Option<String> {
     if ex.is_empty() {
         return None;
@@ -31,61 +35,75 @@ pub fn directive(ex: &Extraction) -> Option<String> {
         })
         .collect();
     let mut s = String::from(
-        "compact-guardian: in the summary, do not describe any task as done unless the conversation shows it finished",
+        "compact-guardian: in the summary, do not describe any task as done unless the conversation shows it finished.",
     );
-    if open.is_empty() {
-        s.push_str(".\n");
-    } else {
-        s.push_str(&format!(". These {what} are still open:\n"));
+    if !open.is_empty() {
+        s.push_str(&format!(" These {what} are still open: "));
         let mut listed = 0;
         for item in &open {
-            let line = format!("- {item}\n");
-            if utf16_len(&s) + utf16_len(&line) > OPEN_WORK_ROOM {
+            let sep = if listed == 0 { "" } else { "; " };
+            if utf16_len(&s) + utf16_len(sep) + utf16_len(item) + 1 > OPEN_WORK_ROOM {
                 break;
             }
-            s.push_str(&line);
+            s.push_str(sep);
+            s.push_str(item);
             listed += 1;
         }
         if listed < open.len() {
-            s.push_str(&format!("- ... and {} more\n", open.len() - listed));
+            let sep = if listed == 0 { "" } else { "; " };
+            s.push_str(&format!("{sep}and {} more", open.len() - listed));
         }
+        s.push('.');
     }
     if let Some(plan) = &ex.plan {
         s.push_str(&format!(
-            "The user approved the plan \"{}\": keep it, and say which of its steps are unfinished.\n",
+            " The user approved the plan \"{}\": keep it, and say which of its steps are unfinished.",
             folded_line(&plan.title, 120)
         ));
     }
     if ex.unread_prompt.is_some() {
         // The newest message the plugin found is not the latest: never ask for it verbatim.
         s.push_str(
-            "The user's newest message could not be read by compact-guardian: keep the user's latest message verbatim, as the conversation shows it.\n",
+            " The user's newest message could not be read by compact-guardian: keep the user's latest message verbatim, as the conversation shows it.",
         );
-        return Some(cut_to(&s, MAX_DIRECTIVE).0);
+        return Some(one_line(&s));
     }
     let Some(latest) = ex.instructions.last() else {
+        s.push(' ');
         s.push_str(&no_instruction_found(ex));
-        s.push('\n');
-        return Some(cut_to(&s, MAX_DIRECTIVE).0);
+        return Some(one_line(&s));
     };
     // Verbatim when it fits; a long one is restored whole after compaction (the snapshot), so the
     // summary only needs to keep that it exists and how it starts.
     let latest = folded_line(latest, usize::MAX);
-    let verbatim = "Keep the user's latest instruction verbatim: \"";
-    if utf16_len(&s) + utf16_len(verbatim) + utf16_len(&latest) + 2 <= MAX_DIRECTIVE {
+    let verbatim = " Keep the user's latest instruction verbatim: \"";
+    // One unit is left for the closing quote.
+    if utf16_len(&s) + utf16_len(verbatim) + utf16_len(&latest) < MAX_DIRECTIVE {
         s.push_str(verbatim);
         s.push_str(&latest);
-        s.push_str("\"\n");
+        s.push('"');
     } else {
         s.push_str(&format!(
-            "The user's latest instruction is long ({} characters) and is restored word for word after compaction: say in the summary that it is the latest instruction and what it asks. It starts: \"",
+            " The user's latest instruction is long ({} characters) and is restored word for word after compaction: say in the summary that it is the latest instruction and what it asks. It starts: \"",
             utf16_len(&latest)
         ));
-        let room = room(MAX_DIRECTIVE, &s, 4).min(LONG_INSTRUCTION_START);
+        let room = room(MAX_DIRECTIVE, &s, 3).min(LONG_INSTRUCTION_START);
         s.push_str(&cut_to(&latest, room).0);
-        s.push_str("…\"\n");
+        s.push_str("…\"");
     }
-    Some(cut_to(&s, MAX_DIRECTIVE).0)
+    Some(one_line(&s))
+}
+
+/// `s` within the limit, with any line break that slipped in (a quoted text is folded already)
+/// made a space, and one final newline.
+fn one_line(s: &str) -> String {
+    let flat: String = s
+        .chars()
+        .map(|c| if c == '\n' || c == '\r' { ' ' } else { c })
+        .collect();
+    let mut line = cut_to(&flat, MAX_DIRECTIVE - 1).0;
+    line.push('\n');
+    line
 }
 
 #[cfg(test)]
@@ -101,8 +119,8 @@ mod tests {
             ..Default::default()
         };
         let d = directive(&ex).unwrap();
-        assert!(d.contains("\n- renderer\n"), "{d}");
-        assert!(!d.contains("- - ["), "{d}");
+        assert!(d.contains("still open: renderer."), "{d}");
+        assert!(!d.contains("- ["), "{d}");
     }
 
     #[test]
@@ -144,9 +162,50 @@ mod tests {
             ..Default::default()
         };
         let d = directive(&ex).unwrap();
-        assert!(d.contains("- parser (in progress)"));
+        assert!(d.contains("still open: parser (in progress)."), "{d}");
         assert!(!d.contains("done one"));
         assert!(d.contains("\"ship the parser then docs\""));
+    }
+
+    #[test]
+    fn the_directive_is_one_line_whatever_it_names() {
+        // Issue #39: after a manual /compact the user sees this stdout as it is.
+        let ex = Extraction {
+            instructions: vec!["first line\nsecond line\r\nthird".into()],
+            tasks: (0..40)
+                .map(|i| Task {
+                    content: format!("task {i}\nwith a break"),
+                    status: Status::Pending,
+                })
+                .collect(),
+            plan: Some(crate::extract::Plan {
+                title: "Retry\nthe importer".into(),
+                text: None,
+                file: None,
+            }),
+            ..Default::default()
+        };
+        let d = directive(&ex).unwrap();
+        assert_eq!(d.matches('\n').count(), 1, "{d}");
+        assert!(d.ends_with('\n') && !d.contains('\r'), "{d}");
+        assert!(d.contains("; and ") && d.contains(" more."), "{d}");
+        assert!(utf16_len(&d) <= MAX_DIRECTIVE, "{}", utf16_len(&d));
+        for unread in [true, false] {
+            let ex = Extraction {
+                instructions: if unread { vec!["x".into()] } else { vec![] },
+                unread_prompt: unread.then_some(crate::extract::UnreadPrompt {
+                    bytes: 5_000_000,
+                    starts: None,
+                }),
+                tasks: vec![Task {
+                    content: "parser".into(),
+                    status: Status::Pending,
+                }],
+                ..Default::default()
+            };
+            let d = directive(&ex).unwrap();
+            assert_eq!(d.matches('\n').count(), 1, "{d}");
+        }
     }
 
     #[test]

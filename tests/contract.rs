@@ -604,8 +604,12 @@ fn post_compact_audit_says_when_the_summary_kept_everything() {
             .run()
             .stdout,
     );
-    // Restore has told the user what it handed over; a right summary adds nothing (D027).
-    assert_eq!(m, "");
+    // Restore has told the user what it handed over; a right summary gets one line that says
+    // so, never the bare "completed successfully" an empty output shows as (issue #39, D032).
+    assert_eq!(
+        m,
+        "compact-guardian: the summary keeps all 2 open items and your latest instruction."
+    );
 }
 
 #[test]

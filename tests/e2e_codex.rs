@@ -229,7 +229,9 @@ fn marketplace(dir: &Path) {
             std::fs::copy(e.path(), dir.join(sub).join(e.file_name())).unwrap();
         }
     }
-    std::fs::copy(repo().join("Cargo.toml"), dir.join("Cargo.toml")).unwrap();
+    for f in ["Cargo.toml", "Cargo.lock", "README.md", "LICENSE"] {
+        std::fs::copy(repo().join(f), dir.join(f)).unwrap();
+    }
     let git = |args: &[&str]| {
         let o = Command::new("git")
             .args(["-c", "user.name=t", "-c", "user.email=t@t"])
@@ -354,6 +356,10 @@ struct Codex {
     cli: PathBuf,
     tmp: tempfile::TempDir,
     api: Responses,
+    /// Run the test build through `COMPACT_GUARDIAN_BIN` (the usual case), or let the installed
+    /// launcher find its binary as a user's does ([`Codex::as_a_user`]).
+    bin_override: bool,
+    env: Vec<(String, String)>,
 }
 
 impl Codex {
@@ -364,6 +370,8 @@ impl Codex {
             cli,
             tmp,
             api: Responses::start(),
+            bin_override: true,
+            env: Vec::new(),
         };
         for d in [c.home().join(".codex"), c.project(), c.path("market")] {
             std::fs::create_dir_all(d).unwrap();
@@ -400,13 +408,42 @@ impl Codex {
             .env("HOME", self.home())
             .env("CODEX_HOME", self.home().join(".codex"))
             .env("MOCK_KEY", "test")
-            .env(
-                "COMPACT_GUARDIAN_BIN",
-                env!("CARGO_BIN_EXE_compact-guardian"),
-            )
             .current_dir(self.project())
             .stdin(Stdio::null());
+        if self.bin_override {
+            c.env(
+                "COMPACT_GUARDIAN_BIN",
+                env!("CARGO_BIN_EXE_compact-guardian"),
+            );
+        }
+        c.envs(self.env.iter().map(|(k, v)| (k, v)));
         c
+    }
+
+    /// From now on the hooks run as a user's do: no `COMPACT_GUARDIAN_BIN`, no cargo on PATH, and
+    /// this version's release (what `scripts/dist` makes of the test build) served from loopback,
+    /// so the binary is the one the startup hook downloads into the data folder.
+    fn as_a_user(&mut self, release_url: &str) {
+        let tools = self.path("tools");
+        crate::common::tools_without_rust(&tools);
+        self.bin_override = false;
+        self.env = vec![
+            ("PATH".into(), tools.display().to_string()),
+            ("COMPACT_GUARDIAN_RELEASE_URL".into(), release_url.into()),
+        ];
+    }
+
+    /// The installed plugin's folder (Codex's copy of it).
+    fn plugin_folder(&self) -> PathBuf {
+        self.home()
+            .join(".codex/plugins/cache/compact-guardian/compact-guardian")
+            .join(env!("CARGO_PKG_VERSION"))
+    }
+
+    /// The plugin's data folder, as Codex names it in `CLAUDE_PLUGIN_DATA`.
+    fn data_folder(&self) -> PathBuf {
+        self.home()
+            .join(".codex/plugins/data/compact-guardian-compact-guardian")
     }
 
     /// Where the plugin keeps its files when Codex runs it and nothing else is set (issue #30
@@ -743,6 +780,228 @@ fn codex_a_right_summary_brings_no_corrections() {
         at.is_none(),
         "{}",
         &after[at.unwrap_or(0)..][..900.min(after.len() - at.unwrap_or(0))]
+    );
+}
+
+/// Issue #39 (critical): Codex trusts a plugin's hooks by a hash of the plugin's contents, so a
+/// hook that writes into the installed plugin folder (the launcher's old `bin/.found`) made Codex
+/// refuse every later hook. Installed from a clone through the real CLI, hooks trusted once, the
+/// binary downloaded by the startup hook from a loopback release (no `COMPACT_GUARDIAN_BIN`, no
+/// cargo): three automatic compactions each run save, audit and restore through the installed
+/// launcher, and the plugin folder is byte-identical afterwards.
+#[test]
+#[cfg_attr(
+    cg_no_codex,
+    ignore = "needs the Codex CLI: .ci/run installs it (npm install --prefix .e2e/codex @openai/codex@0.169.0)"
+)]
+fn codex_runs_the_installed_launcher_at_every_compaction_and_its_folder_stays_byte_identical() {
+    let Some(mut c) = Codex::new() else { return };
+    crate::common::dist(&c.path("dist"));
+    let server = crate::common::Server::new(c.path("dist"));
+    c.as_a_user(&server.url);
+    c.trust_hooks();
+    let folder = c.plugin_folder();
+    let before = crate::common::tree(&folder);
+    assert!(
+        before.keys().any(|p| p.ends_with("bin/compact-guardian")),
+        "{}",
+        folder.display()
+    );
+    c.exec(&["PLAN: make the importer retry failed batches"]);
+    let id = c.session_id();
+    let binary = c
+        .data_folder()
+        .join("bin")
+        .join(env!("CARGO_PKG_VERSION"))
+        .join("compact-guardian");
+    let waited = std::time::Instant::now();
+    while !binary.is_file() {
+        let log = std::fs::read_to_string(c.data_folder().join("provision.log"));
+        assert!(
+            waited.elapsed() < Duration::from_secs(60),
+            "the startup hook installed no binary: {log:?}"
+        );
+        std::thread::sleep(Duration::from_millis(100));
+    }
+    let mut outputs = Vec::new();
+    for n in 1..=3 {
+        c.exec(&[
+            "resume",
+            &id,
+            &format!("BIG: read part {n} of the repository"),
+        ]);
+        let before_turn = c.api.requests().len();
+        let o = c.exec(&["resume", &id, &format!("continue with step {n}")]);
+        let requests = c.api.requests();
+        let turn = &requests[before_turn..];
+        assert!(
+            turn.iter()
+                .any(|r| r.to_string().contains("CONTEXT CHECKPOINT COMPACTION")),
+            "compaction {n} did not happen"
+        );
+        let restored = turn
+            .iter()
+            .flat_map(|r| r["input"].as_array().cloned().unwrap_or_default())
+            .filter(|it| it["role"] == "developer")
+            .flat_map(|it| it["content"].as_array().cloned().unwrap_or_default())
+            .filter_map(|b| b["text"].as_str().map(str::to_owned))
+            .any(|t| {
+                t.starts_with("# [compact-guardian snapshot]")
+                    && t.contains(&format!("> BIG: read part {n} of the repository"))
+            });
+        assert!(
+            restored,
+            "compaction {n}: no snapshot reached the model; hooks said:\n{}",
+            text(&o.stderr)
+        );
+        outputs.push(text(&o.stderr));
+    }
+    for (n, err) in outputs.iter().enumerate() {
+        for refused in ["approval required", "Failed", "not trusted"] {
+            assert!(!err.contains(refused), "compaction {}: {err}", n + 1);
+        }
+    }
+    let status = c.status();
+    let compactions = status["compactions"].as_array().unwrap();
+    assert_eq!(compactions.len(), 3, "{status}");
+    for e in compactions {
+        assert_eq!(
+            (&e["saved"], &e["audited"], &e["restored"]),
+            (&json!(true), &json!(true), &json!("snapshot")),
+            "{status}"
+        );
+    }
+    let after = crate::common::tree(&folder);
+    let changed: Vec<_> = after
+        .iter()
+        .filter(|(p, v)| before.get(*p) != Some(v))
+        .map(|(p, _)| p)
+        .chain(before.keys().filter(|p| !after.contains_key(*p)))
+        .collect();
+    assert!(
+        changed.is_empty(),
+        "the installed plugin changed: {changed:?}"
+    );
+    // The fast path's memory is in the data folder, which is Codex's to give and not hashed.
+    assert!(c.data_folder().join("launcher-found").is_file());
+    drop(server);
+}
+
+/// The README's uninstall for Codex, after `codex plugin remove` and `codex plugin marketplace
+/// remove`: the folders Codex leaves and the hooks' trust records in config.toml.
+const CODEX_CLEANUP: &str = r#"rm -rf ~/.codex/compact-guardian ~/.codex/plugins/data/compact-guardian-* ~/.codex/plugins/cache/compact-guardian
+cp ~/.codex/config.toml ~/.codex/config.toml.bak &&
+  awk '/^\[/ { skip = /^\[hooks\.state\."compact-guardian@/ } !skip' ~/.codex/config.toml.bak > ~/.codex/config.toml"#;
+
+/// Issue #39: `status`, run by a Codex user, speaks of Codex: its folder, whether Codex trusts
+/// the hooks (installed but untrusted: nothing is protected, exit 1), and, after an uninstall,
+/// everything left; the README's uninstall leaves nothing.
+#[test]
+#[cfg_attr(
+    cg_no_codex,
+    ignore = "needs the Codex CLI: .ci/run installs it (npm install --prefix .e2e/codex @openai/codex@0.169.0)"
+)]
+fn codex_status_tells_trust_and_what_an_uninstall_leaves() {
+    let Some(c) = Codex::new() else { return };
+    let status = || {
+        let o = Command::new(env!("CARGO_BIN_EXE_compact-guardian"))
+            .arg("status")
+            .env_clear()
+            .env("HOME", c.home())
+            .output()
+            .unwrap();
+        (o.status.code(), text(&o.stdout))
+    };
+    let (code, out) = status();
+    assert_eq!(code, Some(1), "installed, untrusted: not protected\n{out}");
+    let home = c.home().display().to_string();
+    for said in [
+        format!("Snapshot folder: {home}/.codex/compact-guardian"),
+        "Codex: installed (compact-guardian@compact-guardian)".to_owned(),
+        "hooks with a trust record: 0 of 6: NOT trusted".to_owned(),
+        "Trust all and continue".to_owned(),
+    ] {
+        assert!(out.contains(&said), "{said}:\n{out}");
+    }
+    assert!(
+        !out.contains(".claude"),
+        "Claude Code's folders to a Codex user:\n{out}"
+    );
+    c.trust_hooks();
+    c.exec(&["PLAN: make the importer retry failed batches"]);
+    let (code, out) = status();
+    assert_eq!(code, Some(0), "{out}");
+    assert!(out.contains("hooks with a trust record: 6 of 6"), "{out}");
+    // Uninstalled as Codex's own commands do it: what is left is named.
+    for args in [
+        &["plugin", "remove", "compact-guardian@compact-guardian"][..],
+        &["plugin", "marketplace", "remove", "compact-guardian"],
+    ] {
+        let o = c.command().args(args).output().unwrap();
+        assert!(o.status.success(), "{args:?}: {o:?}");
+    }
+    let (_, out) = status();
+    assert!(
+        out.contains("Codex: not installed; left behind")
+            && out.contains("config.toml: [hooks.state.\"compact-guardian@compact-guardian:"),
+        "{out}"
+    );
+    let o = Command::new("sh")
+        .arg("-c")
+        .arg(CODEX_CLEANUP)
+        .env("HOME", c.home())
+        .output()
+        .unwrap();
+    assert!(o.status.success(), "{o:?}");
+    let (_, out) = status();
+    assert!(
+        !out.contains("Codex:"),
+        "left behind after the README's uninstall:\n{out}"
+    );
+    let config = std::fs::read_to_string(c.home().join(".codex/config.toml")).unwrap();
+    assert!(!config.contains("compact-guardian"), "{config}");
+}
+
+/// Issue #39: Codex 0.169 forks a thread (`thread/fork`, what `codex fork` does) with the
+/// parent's history, in which the snapshot restored after its compaction already is; the fork's
+/// first request carries that one and no second (D034).
+#[test]
+#[cfg_attr(
+    cg_no_codex,
+    ignore = "needs the Codex CLI: .ci/run installs it (npm install --prefix .e2e @openai/codex@0.169.0)"
+)]
+fn codex_a_forked_thread_keeps_the_snapshot_it_inherits_and_gets_no_second() {
+    let Some(c) = Codex::new() else { return };
+    c.trust_hooks();
+    c.exec(&["PLAN: make the importer retry failed batches"]);
+    let id = c.session_id();
+    c.exec(&["resume", &id, "BIG: read the whole repository"]);
+    c.exec(&["resume", &id, "continue with the renderer"]);
+    let before = c.api.requests().len();
+    let mut server = c.app_server();
+    let forked = server.request("thread/fork", json!({"threadId": id}));
+    let fork_id = forked["thread"]["id"]
+        .as_str()
+        .expect("a forked thread")
+        .to_owned();
+    assert_ne!(fork_id, id);
+    server.request(
+        "turn/start",
+        json!({"threadId": fork_id, "input": [{"type": "text", "text": "continue in the fork"}]}),
+    );
+    let waited = std::time::Instant::now();
+    while c.api.requests().len() == before {
+        assert!(
+            waited.elapsed() < Duration::from_secs(60),
+            "the fork sent nothing"
+        );
+        std::thread::sleep(Duration::from_millis(100));
+    }
+    let first = c.api.requests()[before].to_string();
+    assert_eq!(
+        first.matches("# [compact-guardian snapshot]").count(),
+        1,
+        "the fork's first request: the inherited snapshot, and only it"
     );
 }
 

@@ -2,7 +2,9 @@
 //! search order, fail-open when nothing is installed, never running itself, and the verified
 //! download served from a loopback HTTP server with no cargo on PATH (issue #11).
 
-use crate::common::{Server, dist, hook, small_session, start_hook, tools_without_rust};
+use crate::common::{
+    Server, dist, hook, post_compact, small_session, start_hook, tools_without_rust, tree,
+};
 use std::fs;
 use std::io::{Read, Write};
 use std::net::TcpListener;
@@ -143,13 +145,10 @@ fn by_hand(root: &Path, arg: &str, env: &[(&str, &Path)]) -> Output {
         .unwrap()
 }
 
-/// A PATH with the system tools and a cargo whose build fails at once (enough to see whether a
-/// build is started).
+/// A PATH with the system tools and a cargo that runs but whose build fails at once (enough to
+/// see whether a build is started).
 fn with_failing_cargo(p: &Plugin) -> String {
-    let rust = p.path("rust-bin");
-    fake(&rust, "false");
-    fs::rename(rust.join("compact-guardian"), rust.join("cargo")).unwrap();
-    format!("{}:{}", rust.display(), p.path("tools").display())
+    fake_rust(p, "1.95.0", "exit 1", false)
 }
 
 #[test]
@@ -336,8 +335,13 @@ fn tampered_archive_is_refused_never_run_and_reported_once() {
     let server = Server::new(p.path("dist"));
     let env = [("COMPACT_GUARDIAN_RELEASE_URL", server.url.as_str())];
 
+    // The job ends within the start's short wait: the first start itself says it, once.
     let o = p.run("compact-guardian-provision", &[], &env, "{}");
-    assert!(o.stdout.is_empty());
+    let first = system_message(&o.stdout);
+    assert!(
+        first.contains("SHA-256") && first.contains("rustup.rs"),
+        "{first}"
+    );
     p.wait_for_provisioning();
     assert!(p.log().contains("SHA-256 mismatch"), "{}", p.log());
     assert!(!p.installed().exists(), "an unverified file was installed");
@@ -369,16 +373,11 @@ fn tampered_archive_is_refused_never_run_and_reported_once() {
         msg.contains("SHA-256") && msg.contains("NOT protected"),
         "{msg}"
     );
-    let msg = system_message(&p.run("compact-guardian-provision", &[], &env, "{}").stdout);
-    assert!(
-        msg.contains("SHA-256") && msg.contains("rustup.rs"),
-        "{msg}"
-    );
     let o = p.run("compact-guardian-provision", &[], &env, "{}");
     assert!(o.stdout.is_empty(), "told once per version and failure");
     assert!(
         !p.data().join("provision.lock").exists(),
-        "not retried on every start"
+        "not retried while nothing changed"
     );
     assert_eq!(
         p.log().matches("SHA-256 mismatch").count(),
@@ -401,41 +400,45 @@ fn unreachable_or_unreleased_url_falls_back_and_reports_once() {
     let empty = tempfile::tempdir().unwrap();
     let server = Server::new(empty.path().to_path_buf()); // answers 404: version not released
     // Said in the user's words, with the one fix that applies (never "curl exit 7", and no
-    // "allow downloads" for a version that was never published).
-    for (case, url, reason) in [
+    // "allow downloads" for a version that was never published). Issue #39: a cause that may go
+    // away by itself (the network, a release being published) is tried again at every start; a
+    // refused URL only once the URL changed.
+    for (case, url, reason, fix, retried) in [
         (
             "unreachable",
             dead.as_str(),
             "could not reach the download server",
+            "Fix: check this machine's network connection, then start a new session",
+            true,
         ),
         (
             "404",
             server.url.as_str(),
             "no prebuilt binary has been published",
+            "Fix: install Rust from https://rustup.rs, then start a new session",
+            true,
         ),
         (
             "insecure",
             "http://example.invalid",
             "release URL is refused",
+            "Fix: correct or unset COMPACT_GUARDIAN_RELEASE_URL, then start a new session",
+            false,
         ),
     ] {
         let p = Plugin::new();
         let env = [("COMPACT_GUARDIAN_RELEASE_URL", url)];
+        // The first start tells the user at once (the job ends within its short wait).
         let o = p.run("compact-guardian-provision", &[], &env, "{}");
-        assert!(o.stdout.is_empty(), "{case}");
+        let msg = system_message(&o.stdout);
         p.wait_for_provisioning();
         assert!(p.log().contains("cargo not found"), "{case}: {}", p.log());
         assert!(!p.installed().exists());
-        // The next session start tells the user, once, naming the fix.
-        let o = p.run("compact-guardian-provision", &[], &env, "{}");
-        let msg = system_message(&o.stdout);
-        assert!(
-            msg.contains(reason) && msg.contains("https://rustup.rs"),
-            "{case}: {msg}"
-        );
+        assert!(msg.contains(reason) && msg.contains(fix), "{case}: {msg}");
+        assert_eq!(msg.matches("Fix:").count(), 1, "{case}: one action: {msg}");
         assert!(msg.contains("NOT protected"), "{case}: {msg}");
         assert!(
-            !msg.contains("curl") && !msg.contains("exit"),
+            !msg.contains("curl") && !msg.contains("exit") && !msg.contains("rustup default"),
             "{case}: {msg}"
         );
         if case == "404" {
@@ -454,11 +457,13 @@ fn unreachable_or_unreleased_url_falls_back_and_reports_once() {
         }
         let o = p.run("compact-guardian-provision", &[], &env, "{}");
         assert!(o.stdout.is_empty(), "{case}: once");
-        assert!(
-            !p.data().join("provision.lock").exists(),
-            "{case}: no retry"
+        p.wait_for_provisioning();
+        assert_eq!(
+            p.log().matches("provisioning compact-guardian").count(),
+            if retried { 2 } else { 1 },
+            "{case}"
         );
-        // A forced retry (a day later) tries again.
+        // A forced retry tries again.
         let o = p.run(
             "compact-guardian-provision",
             &[],
@@ -469,7 +474,7 @@ fn unreachable_or_unreleased_url_falls_back_and_reports_once() {
         p.wait_for_provisioning();
         assert_eq!(
             p.log().matches("provisioning compact-guardian").count(),
-            2,
+            if retried { 3 } else { 2 },
             "{case}"
         );
     }
@@ -663,15 +668,15 @@ fn installing_rust_after_a_failed_download_retries_at_the_next_start() {
     p.run("compact-guardian-provision", &[], &env, "{}");
     p.wait_for_provisioning();
     assert!(p.log().contains("cargo not found"), "{}", p.log());
-    // The user installs Rust (a stand-in cargo that fails fast is enough to see the retry).
-    let path = with_failing_cargo(&p);
+    // The user installs Rust (a stand-in cargo whose build leaves the test build where cargo
+    // would): the next start builds and installs, with no variable set, and says nothing stale.
+    let path = fake_rust(&p, "1.95.0", &builds(), false);
     let o = p.run(
         "compact-guardian-provision",
         &[],
         &[env[0], ("PATH", &path)],
         "{}",
     );
-    assert!(o.stdout.is_empty(), "no stale warning: {}", text(&o.stdout));
     p.wait_for_provisioning();
     assert_eq!(
         p.log().matches("provisioning compact-guardian").count(),
@@ -679,6 +684,11 @@ fn installing_rust_after_a_failed_download_retries_at_the_next_start() {
         "retried at once: {}",
         p.log()
     );
+    assert!(p.log().contains("building compact-guardian"), "{}", p.log());
+    assert!(p.installed().is_file(), "{}", p.log());
+    // Built within the start's short wait or not, nothing stale is said.
+    let said = text(&o.stdout);
+    assert!(!said.contains("could not reach"), "stale warning: {said}");
 }
 
 #[test]
@@ -877,7 +887,7 @@ fn a_source_build_keeps_its_cargo_caches_in_the_data_folder_unless_the_user_has_
     fs::write(
         rust.join("cargo"),
         format!(
-            "#!/bin/sh\nprintf '%s' \"${{CARGO_HOME:-unset}}\" >'{}'\nexit 1\n",
+            "#!/bin/sh\n[ \"$1\" = --version ] && echo 'cargo 1.95.0' && exit 0\nprintf '%s' \"${{CARGO_HOME:-unset}}\" >'{}'\nexit 1\n",
             seen.display()
         ),
     )
@@ -967,6 +977,7 @@ fn hooks_are_shell_form_commands_bash_and_sh_can_run() {
         [
             "PostCompact:audit",
             "PostToolUse:correct",
+            "PostToolUseFailure:correct",
             "PreCompact:save",
             "SessionStart:",
             "SessionStart:restore",
@@ -1298,19 +1309,30 @@ fn install_test_binary(p: &Plugin) -> PathBuf {
     installed
 }
 
+/// Where the launcher remembers its binary for the fast path: the data folder, never the plugin
+/// folder (issue #39: Codex trusts hooks by a hash of the plugin's contents).
+fn remembered(p: &Plugin) -> PathBuf {
+    p.data().join("launcher-found")
+}
+
 #[test]
-fn the_launcher_remembers_its_binary_and_then_reaches_it_without_its_library() {
+fn the_launcher_remembers_its_binary_in_the_data_folder_and_then_reaches_it_without_its_library() {
     let p = Plugin::new();
     let installed = install_test_binary(&p);
     let t = p.path("t.jsonl");
     fs::write(&t, small_session().join("\n") + "\n").unwrap();
+    let before = tree(&p.root());
     let o = p.run("compact-guardian", &["save"], &[], &hook("s1", &t));
     assert!(text(&o.stdout).contains("fix the failing test"), "{o:?}");
-    let found = p.root().join("bin/.found");
     assert_eq!(
-        fs::read_to_string(&found).unwrap().trim(),
-        installed.to_str().unwrap()
+        fs::read_to_string(remembered(&p)).unwrap(),
+        format!(
+            "{}\nbin/{}/compact-guardian\n",
+            p.root().display(),
+            version()
+        )
     );
+    assert!(tree(&p.root()) == before, "the plugin folder was written");
     // The next run goes straight to it: the provisioning library is not even read.
     fs::remove_file(p.root().join("lib/provision.sh")).unwrap();
     let o = p.run("compact-guardian", &["restore"], &[], &start_hook("s1", &t));
@@ -1335,7 +1357,7 @@ fn the_fast_path_survives_a_crlf_checkout_and_yields_to_an_override() {
     let t = p.path("t.jsonl");
     fs::write(&t, small_session().join("\n") + "\n").unwrap();
     p.run("compact-guardian", &["save"], &[], &hook("s1", &t));
-    assert!(p.root().join("bin/.found").exists());
+    assert!(remembered(&p).exists());
     to_crlf(&p);
     for sub in ["save", "restore", "audit"] {
         let o = p.run("compact-guardian", &[sub], &[], &hook("s1", &t));
@@ -1352,24 +1374,566 @@ fn the_fast_path_survives_a_crlf_checkout_and_yields_to_an_override() {
     assert_eq!(text(&o.stdout).trim(), "save", "{o:?}");
 }
 
+/// Replaces the plugin's version in its Cargo.toml (a checkout after `git pull`).
+fn set_version(p: &Plugin, v: &str) {
+    let toml = fs::read_to_string(p.root().join("Cargo.toml")).unwrap();
+    let line = format!("version = \"{}\"", version());
+    assert!(toml.contains(&line));
+    fs::write(
+        p.root().join("Cargo.toml"),
+        toml.replacen(&line, &format!("version = \"{v}\""), 1),
+    )
+    .unwrap();
+}
+
 #[test]
-fn a_remembered_binary_of_another_version_is_forgotten_at_session_start() {
-    // A checkout's plugin folder is not per version: after a version change, bin/.found may name
-    // the old version's binary. The startup hook forgets it; this version's own is kept.
+fn a_remembered_binary_is_not_run_once_the_plugins_version_changed() {
+    // A checkout's plugin folder is not per version: after `git pull` brings a new version, the
+    // remembered binary is the old version's. The entry is older than Cargo.toml: not used.
     let p = Plugin::new();
-    let old = p.data().join("bin/0.0.1/compact-guardian");
-    fs::create_dir_all(old.parent().unwrap()).unwrap();
-    fs::copy(env!("CARGO_BIN_EXE_compact-guardian"), &old).unwrap();
-    let found = p.root().join("bin/.found");
-    fs::write(&found, format!("{}\n", old.display())).unwrap();
-    p.run("compact-guardian-provision", &[], &[], "{}");
-    p.wait_for_provisioning();
+    install_test_binary(&p);
+    p.run("compact-guardian", &["audit"], &[], "{}");
+    assert!(remembered(&p).exists());
+    std::thread::sleep(Duration::from_millis(20));
+    set_version(&p, "0.0.9");
+    fake(&p.data().join("bin/0.0.9"), "echo");
+    let o = p.run("compact-guardian", &["save"], &[], "{}");
+    assert_eq!(text(&o.stdout), "save\n", "{o:?}");
+}
+
+#[test]
+fn a_remembered_binary_of_another_plugin_root_is_not_run() {
+    // Two checkouts loaded with --plugin-dir share one data folder: one's entry is not the
+    // other's, even when it names a binary in that data folder.
+    let p = Plugin::new();
+    fake(&p.data().join("bin/0.0.1"), "echo");
+    fs::write(
+        remembered(&p),
+        format!(
+            "{}\nbin/0.0.1/compact-guardian\n",
+            p.path("another-checkout").display()
+        ),
+    )
+    .unwrap();
+    let o = p.run("compact-guardian", &["audit"], &[], "");
+    assert_eq!(text(&o.stdout), "", "another root's binary ran: {o:?}");
+    assert_eq!(o.status.code(), Some(0));
+}
+
+#[test]
+fn a_later_cargo_build_in_a_checkout_wins_over_the_remembered_data_folder_binary() {
+    // Issue #41 item 11: the first session ran before the checkout was built, so the data
+    // folder's binary was remembered; `cargo build --release` then comes first again, as the
+    // launcher's documented order says.
+    let p = Plugin::new();
+    install_test_binary(&p);
+    p.run("compact-guardian", &["audit"], &[], "{}");
     assert!(
-        !found.exists(),
-        "the old version's binary is still remembered"
+        fs::read_to_string(remembered(&p))
+            .unwrap()
+            .ends_with(&format!("\nbin/{}/compact-guardian\n", version()))
     );
-    let installed = install_test_binary(&p);
-    fs::write(&found, format!("{}\n", installed.display())).unwrap();
-    p.run("compact-guardian-provision", &[], &[], "{}");
-    assert!(found.exists(), "this version's binary was forgotten");
+    fake(&p.root().join("target/release"), "echo");
+    let o = p.run("compact-guardian", &["save"], &[], "{}");
+    assert_eq!(text(&o.stdout), "save\n", "{o:?}");
+    assert!(
+        fs::read_to_string(remembered(&p))
+            .unwrap()
+            .ends_with("\ntarget/release/compact-guardian\n")
+    );
+}
+
+#[test]
+fn a_planted_entry_naming_any_other_program_is_never_run() {
+    // Issue #41 item 11: the entry is checked, not trusted: it can only name one of the two
+    // places the search itself looks first (this root's target/release, the data folder's bin/).
+    let p = Plugin::new();
+    install_test_binary(&p);
+    let elsewhere = fake(&p.path("elsewhere"), "echo");
+    fake(&p.data().join("bin/x/y"), "echo");
+    for planted in [
+        elsewhere.display().to_string(),
+        "bin/../../elsewhere/compact-guardian".to_owned(),
+        "bin/x/y/compact-guardian".to_owned(),
+        "../elsewhere/compact-guardian".to_owned(),
+    ] {
+        fs::write(
+            remembered(&p),
+            format!("{}\n{planted}\n", p.root().display()),
+        )
+        .unwrap();
+        let o = p.run("compact-guardian", &["--version"], &[], "");
+        assert_eq!(
+            text(&o.stdout),
+            format!("compact-guardian {}\n", version()),
+            "{planted}: {o:?}"
+        );
+        assert_eq!(
+            fs::read_to_string(remembered(&p)).unwrap(),
+            format!(
+                "{}\nbin/{}/compact-guardian\n",
+                p.root().display(),
+                version()
+            ),
+            "the search's own pick replaced {planted}"
+        );
+    }
+}
+
+/// Runs `script` of the plugin with its folder read-only as the client's cache may be: mounted
+/// read-only in a mount namespace of its own when the tests run as root (whom file modes do not
+/// stop), else with every write bit removed.
+fn run_read_only(p: &Plugin, script: &str, args: &[&str], stdin: &str) -> Output {
+    let root = p.root();
+    let as_root = Command::new("id")
+        .arg("-u")
+        .output()
+        .is_ok_and(|o| text(&o.stdout).trim() == "0");
+    let mut c = if as_root {
+        let mut c = Command::new("unshare");
+        c.args([
+            "-m",
+            "sh",
+            "-c",
+            "mount --bind -o ro \"$0\" \"$0\" && exec sh \"$@\"",
+        ])
+        .arg(&root);
+        c
+    } else {
+        Command::new("sh")
+    };
+    c.arg(root.join("bin").join(script))
+        .args(args)
+        .env_clear()
+        .env(
+            "PATH",
+            format!("/usr/sbin:/sbin:{}", p.path("tools").display()),
+        )
+        .env("HOME", p.path("home"))
+        .env("CLAUDE_PLUGIN_ROOT", &root)
+        .env("CLAUDE_PLUGIN_DATA", p.data())
+        .env("COMPACT_GUARDIAN_DIR", p.path("store"))
+        .env("COMPACT_GUARDIAN_RELEASE_URL", dead_url())
+        .stdin(Stdio::piped())
+        .stdout(Stdio::piped())
+        .stderr(Stdio::piped());
+    let mut child = c.spawn().unwrap();
+    let _ = child.stdin.take().unwrap().write_all(stdin.as_bytes());
+    child.wait_with_output().unwrap()
+}
+
+#[test]
+fn hooks_never_write_into_a_read_only_plugin_folder_nor_say_so_on_stderr() {
+    // Issue #39 (nothing is ever written inside the installed plugin folder) and #41 item 6
+    // (every hook wrote a line to stderr when that folder was read-only: the failed redirection
+    // was reported before its 2>/dev/null applied).
+    let p = Plugin::new();
+    install_test_binary(&p);
+    let t = p.path("t.jsonl");
+    fs::write(&t, small_session().join("\n") + "\n").unwrap();
+    let before = tree(&p.root());
+    let as_root = text(&Command::new("id").arg("-u").output().unwrap().stdout).trim() == "0";
+    if !as_root {
+        for f in before.keys().chain([&p.root()]) {
+            let mode = fs::metadata(f).unwrap().permissions().mode();
+            fs::set_permissions(f, fs::Permissions::from_mode(mode & !0o222)).unwrap();
+        }
+    }
+    for round in 0..3 {
+        for (script, args, input) in [
+            ("compact-guardian-provision", &[][..], "{}".to_owned()),
+            ("compact-guardian", &["save"], hook("s1", &t)),
+            ("compact-guardian", &["restore"], start_hook("s1", &t)),
+            (
+                "compact-guardian",
+                &["audit"],
+                post_compact("s1", &t, "manual", "All done."),
+            ),
+            (
+                "compact-guardian",
+                &["correct"],
+                r#"{"session_id":"s1","hook_event_name":"PostToolUse"}"#.to_owned(),
+            ),
+        ] {
+            let o = run_read_only(&p, script, args, &input);
+            assert_eq!(o.status.code(), Some(0), "{round} {script} {args:?}: {o:?}");
+            assert_eq!(text(&o.stderr), "", "{round} {script} {args:?}");
+        }
+    }
+    if !as_root {
+        for f in before.keys().chain([&p.root()]) {
+            let mode = fs::metadata(f).unwrap().permissions().mode();
+            fs::set_permissions(f, fs::Permissions::from_mode(mode | 0o200)).unwrap();
+        }
+    }
+    assert!(tree(&p.root()) == before, "the plugin folder changed");
+    assert!(
+        remembered(&p).exists(),
+        "the fast path is remembered in the data folder"
+    );
+}
+
+#[test]
+fn a_data_folder_that_cannot_be_written_costs_the_fast_path_and_nothing_else() {
+    // Best effort and silent: a data folder path that is a file (or is read-only) leaves the
+    // launcher on its search, with the binary found, the hook's output whole and no stderr.
+    let p = Plugin::new();
+    let built = p.root().join("target/release/compact-guardian");
+    fs::create_dir_all(built.parent().unwrap()).unwrap();
+    fs::copy(env!("CARGO_BIN_EXE_compact-guardian"), &built).unwrap();
+    fs::write(p.data(), "not a folder").unwrap();
+    let t = p.path("t.jsonl");
+    fs::write(&t, small_session().join("\n") + "\n").unwrap();
+    for _ in 0..2 {
+        let o = p.run("compact-guardian", &["save"], &[], &hook("s1", &t));
+        assert!(text(&o.stdout).contains("fix the failing test"), "{o:?}");
+        assert_eq!((o.status.code(), text(&o.stderr)), (Some(0), String::new()));
+    }
+}
+
+#[test]
+fn parallel_first_hooks_leave_one_whole_entry() {
+    // Matching hooks run in parallel: each writes the entry to its own file and renames it.
+    let p = Plugin::new();
+    install_test_binary(&p);
+    let children: Vec<_> = (0..12)
+        .map(|_| {
+            Command::new("sh")
+                .arg(p.root().join("bin/compact-guardian"))
+                .arg("--version")
+                .env_clear()
+                .env("PATH", p.path("tools"))
+                .env("CLAUDE_PLUGIN_ROOT", p.root())
+                .env("CLAUDE_PLUGIN_DATA", p.data())
+                .stdout(Stdio::piped())
+                .stderr(Stdio::piped())
+                .spawn()
+                .unwrap()
+        })
+        .collect();
+    for c in children {
+        let o = c.wait_with_output().unwrap();
+        assert_eq!(
+            (text(&o.stdout), text(&o.stderr)),
+            (format!("compact-guardian {}\n", version()), String::new())
+        );
+    }
+    assert_eq!(
+        fs::read_to_string(remembered(&p)).unwrap(),
+        format!(
+            "{}\nbin/{}/compact-guardian\n",
+            p.root().display(),
+            version()
+        )
+    );
+    let left: Vec<_> = fs::read_dir(p.data())
+        .unwrap()
+        .flatten()
+        .map(|e| e.file_name())
+        .filter(|n| n.to_string_lossy().starts_with("launcher-found."))
+        .collect();
+    assert!(left.is_empty(), "temporary files left: {left:?}");
+}
+
+// ---- Issue #39: a failed first build or a missing toolchain says what happened and the one
+// thing to do, and the next session after the fix tries again without being asked.
+
+/// A Rust toolchain as the startup hook meets it, in `<tmp>/rust-bin`: a `cargo` whose
+/// `--version` prints `version` (or, with `version` empty, rustup's answer when no toolchain is
+/// set, exit 1) and whose `build` runs `build` (sh), a `rustc` printing `rustc <version>`, and
+/// with `rustup`, a `rustup`. Returns a PATH with it first.
+fn fake_rust(p: &Plugin, version: &str, build: &str, rustup: bool) -> String {
+    let dir = p.path("rust-bin");
+    let _ = fs::remove_dir_all(&dir);
+    fs::create_dir_all(&dir).unwrap();
+    let answer = if version.is_empty() {
+        "echo \"error: rustup could not choose a version of cargo to run, because one wasn't specified explicitly, and no default is configured.\" >&2; echo \"help: run 'rustup default stable' to download the latest stable release of Rust and set it as your default toolchain.\" >&2; exit 1".to_owned()
+    } else {
+        format!("echo 'cargo {version} (0000000 2026-01-01)'; exit 0")
+    };
+    let script = |name: &str, body: &str| {
+        fs::write(dir.join(name), format!("#!/bin/sh\n{body}\n")).unwrap();
+        fs::set_permissions(dir.join(name), fs::Permissions::from_mode(0o755)).unwrap();
+    };
+    script(
+        "cargo",
+        &format!("case $1 in --version) {answer} ;; build) {build}; exit $? ;; esac\nexit 1"),
+    );
+    script(
+        "rustc",
+        &format!("echo 'rustc {version} (0000000 2026-01-01)'"),
+    );
+    if rustup {
+        script("rustup", "exit 0");
+    }
+    format!("{}:{}", dir.display(), p.path("tools").display())
+}
+
+/// A `build` for [`fake_rust`] that succeeds: the test build, where cargo would leave it.
+fn builds() -> String {
+    format!(
+        "mkdir -p \"$CARGO_TARGET_DIR/release\" && cp '{}' \"$CARGO_TARGET_DIR/release/compact-guardian\"",
+        env!("CARGO_BIN_EXE_compact-guardian")
+    )
+}
+
+/// How many provisioning attempts the log shows.
+fn attempts(p: &Plugin) -> usize {
+    p.log().matches("provisioning compact-guardian").count()
+}
+
+/// Runs the startup hook and waits for its job: the `systemMessage` it printed, if any.
+fn start(p: &Plugin, env: &[(&str, &str)]) -> Option<String> {
+    let o = p.run("compact-guardian-provision", &[], env, "{}");
+    assert_eq!((o.status.code(), text(&o.stderr)), (Some(0), String::new()));
+    p.wait_for_provisioning();
+    (!o.stdout.is_empty()).then(|| system_message(&o.stdout))
+}
+
+#[test]
+fn a_rustup_without_a_toolchain_is_told_to_set_one_and_the_next_start_builds() {
+    let p = Plugin::new();
+    let url = dead_url();
+    let path = fake_rust(&p, "", "exit 1", true);
+    let env = [
+        ("COMPACT_GUARDIAN_RELEASE_URL", url.as_str()),
+        ("PATH", &path),
+    ];
+    // Said at the first start itself (the job ends within the start's short wait).
+    let msg = start(&p, &env).expect("the first start says what happened");
+    assert!(
+        msg.contains("rustup is installed but has no Rust toolchain")
+            && msg.contains("Fix: run 'rustup default stable', then start a new session."),
+        "{msg}"
+    );
+    assert_eq!(msg.matches("Fix:").count(), 1, "one action: {msg}");
+    assert_eq!(start(&p, &env), None, "said once");
+    // The user runs `rustup default stable`: the next start builds, with no variable set, and
+    // the next compaction is protected.
+    let before = attempts(&p);
+    let path = fake_rust(&p, "1.95.0", &builds(), true);
+    assert_eq!(start(&p, &[env[0], ("PATH", &path)]), None);
+    assert_eq!(attempts(&p), before + 1, "{}", p.log());
+    assert!(p.installed().is_file(), "{}", p.log());
+    let t = p.path("t.jsonl");
+    fs::write(&t, small_session().join("\n") + "\n").unwrap();
+    let o = p.run("compact-guardian", &["save"], &[env[0]], &hook("s1", &t));
+    assert!(text(&o.stdout).contains("fix the failing test"), "{o:?}");
+}
+
+#[test]
+fn nobody_without_rustup_is_told_to_run_rustup() {
+    let p = Plugin::new();
+    let url = dead_url();
+    // A distribution's Rust, older than the crate's rust-version, and no rustup.
+    let path = fake_rust(&p, "1.65.0", "echo BUILD-RAN >&2; exit 1", false);
+    let env = [
+        ("COMPACT_GUARDIAN_RELEASE_URL", url.as_str()),
+        ("PATH", &path),
+    ];
+    let msg = start(&p, &env).expect("the first start says what happened");
+    assert!(
+        msg.contains("its Rust is 1.65, older than the 1.89 this version needs")
+            && msg.contains("Fix: install a current Rust from https://rustup.rs"),
+        "{msg}"
+    );
+    assert!(
+        !msg.contains("rustup update") && !msg.contains("rustup default"),
+        "{msg}"
+    );
+    assert!(
+        !p.log().contains("BUILD-RAN"),
+        "a build bound to fail was not run: {}",
+        p.log()
+    );
+    assert!(!p.log().contains("rustup default"), "{}", p.log());
+    // With rustup there, the one fix is rustup's.
+    let with_rustup = fake_rust(&p, "1.65.0", "exit 1", true);
+    let o = p.run(
+        "compact-guardian",
+        &["restore"],
+        &[env[0], ("PATH", &with_rustup)],
+        "{}",
+    );
+    assert!(
+        system_message(&o.stdout).contains("Fix: run 'rustup update'"),
+        "{o:?}"
+    );
+    // No cargo at all: never a rustup command, only where to get Rust.
+    let q = Plugin::new();
+    let msg = start(&q, &[("COMPACT_GUARDIAN_RELEASE_URL", url.as_str())]).unwrap();
+    assert!(
+        !msg.contains("rustup update") && !msg.contains("rustup default"),
+        "{msg}"
+    );
+}
+
+#[test]
+fn an_updated_toolchain_retries_the_build_at_the_next_start() {
+    let p = Plugin::new();
+    let url = dead_url();
+    let env_with = |path: &str| {
+        vec![
+            ("COMPACT_GUARDIAN_RELEASE_URL", url.clone()),
+            ("PATH", path.to_owned()),
+        ]
+    };
+    let run = |path: &str| {
+        let env = env_with(path);
+        let env: Vec<(&str, &str)> = env.iter().map(|(k, v)| (*k, v.as_str())).collect();
+        start(&p, &env)
+    };
+    let old = fake_rust(&p, "1.70.0", "exit 1", true);
+    let msg = run(&old).unwrap();
+    assert!(
+        msg.contains("older than the 1.89") && msg.contains("rustup update"),
+        "{msg}"
+    );
+    // Nothing changed: only the download is tried again (a release may have been published).
+    let n = attempts(&p);
+    assert_eq!(run(&old), None);
+    assert_eq!(attempts(&p), n + 1);
+    assert!(
+        p.log().contains("not tried again with the same toolchain"),
+        "{}",
+        p.log()
+    );
+    assert!(
+        !p.log().contains("building compact-guardian"),
+        "{}",
+        p.log()
+    );
+    // `rustup update`: the next start builds, and installs.
+    let new = fake_rust(&p, "1.95.0", &builds(), true);
+    assert_eq!(run(&new), None);
+    assert!(p.log().contains("building compact-guardian"), "{}", p.log());
+    assert!(p.installed().is_file(), "{}", p.log());
+}
+
+#[test]
+fn a_build_that_could_not_reach_crates_io_is_retried_at_the_next_start() {
+    let p = Plugin::new();
+    let url = dead_url();
+    let path = fake_rust(
+        &p,
+        "1.95.0",
+        "echo 'error: failed to download from `https://static.crates.io/api/v1/crates/memchr/2.7.4/download`' >&2; exit 101",
+        true,
+    );
+    let env = [
+        ("COMPACT_GUARDIAN_RELEASE_URL", url.as_str()),
+        ("PATH", &path),
+    ];
+    let msg = start(&p, &env).unwrap();
+    assert!(
+        msg.contains("needs its dependencies from crates.io, which could not be reached")
+            && msg.contains("Fix: start a new session once the network is back"),
+        "{msg}"
+    );
+    let n = p.log().matches("building compact-guardian").count();
+    assert_eq!(start(&p, &env), None, "said once");
+    assert_eq!(
+        p.log().matches("building compact-guardian").count(),
+        n + 1,
+        "built again: {}",
+        p.log()
+    );
+}
+
+#[test]
+fn a_compile_error_is_reported_not_rebuilt_with_the_same_toolchain() {
+    let p = Plugin::new();
+    let url = dead_url();
+    let path = fake_rust(
+        &p,
+        "1.95.0",
+        "echo 'error[E0308]: mismatched types' >&2; exit 101",
+        true,
+    );
+    let env = [
+        ("COMPACT_GUARDIAN_RELEASE_URL", url.as_str()),
+        ("PATH", &path),
+    ];
+    let msg = start(&p, &env).unwrap();
+    assert!(
+        msg.contains("building v")
+            && msg.contains("error[E0308]: mismatched types")
+            && msg.contains("Fix: please report it at"),
+        "{msg}"
+    );
+    assert!(!msg.contains("rustup"), "{msg}");
+    start(&p, &env);
+    assert_eq!(
+        p.log().matches("building compact-guardian").count(),
+        1,
+        "{}",
+        p.log()
+    );
+}
+
+#[test]
+fn the_network_back_installs_at_the_next_start_without_any_variable() {
+    let p = Plugin::new();
+    let dead = dead_url();
+    let msg = start(&p, &[("COMPACT_GUARDIAN_RELEASE_URL", dead.as_str())]).unwrap();
+    assert!(
+        msg.contains("could not reach the download server")
+            && msg
+                .contains("Fix: check this machine's network connection, then start a new session"),
+        "{msg}"
+    );
+    assert!(!msg.contains("rustup"), "{msg}");
+    // Still down: tried again, said no more.
+    assert_eq!(
+        start(&p, &[("COMPACT_GUARDIAN_RELEASE_URL", dead.as_str())]),
+        None
+    );
+    assert_eq!(attempts(&p), 2);
+    // Back (the same release URL now answers): installed at the next start, silently.
+    dist(&p.path("dist"));
+    let addr = dead.trim_start_matches("http://");
+    let _server = Server::on(p.path("dist"), TcpListener::bind(addr).unwrap());
+    let msg = start(&p, &[("COMPACT_GUARDIAN_RELEASE_URL", dead.as_str())]);
+    assert_eq!(msg, None);
+    assert!(p.installed().is_file(), "{}", p.log());
+}
+
+#[test]
+fn the_first_start_says_it_is_downloading_or_building() {
+    // A download that takes longer than the start's short wait: the user is told, once.
+    let p = Plugin::new();
+    let silent = TcpListener::bind("127.0.0.1:0").unwrap();
+    let url = format!("http://{}", silent.local_addr().unwrap());
+    let o = p.run(
+        "compact-guardian-provision",
+        &[],
+        &[("COMPACT_GUARDIAN_RELEASE_URL", &url)],
+        "{}",
+    );
+    let msg = system_message(&o.stdout);
+    assert!(
+        msg.starts_with("compact-guardian: downloading its binary for v")
+            && msg.contains("until it is installed, compactions are NOT protected"),
+        "{msg}"
+    );
+    // Stop the job (its lock) rather than wait out its timeouts.
+    drop(silent);
+    p.wait_for_provisioning();
+    // A build that takes longer: the user is told it is building.
+    let q = Plugin::new();
+    let path = fake_rust(&q, "1.95.0", "sleep 5; exit 1", true);
+    let dead = dead_url();
+    let o = q.run(
+        "compact-guardian-provision",
+        &[],
+        &[("COMPACT_GUARDIAN_RELEASE_URL", &dead), ("PATH", &path)],
+        "{}",
+    );
+    let msg = system_message(&o.stdout);
+    assert!(
+        msg.starts_with("compact-guardian: building its binary for v")
+            && msg.contains("with cargo in the background"),
+        "{msg}"
+    );
+    q.wait_for_provisioning();
 }

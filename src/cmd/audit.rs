@@ -243,8 +243,10 @@ fn caught_up(saved: &Digest, path: &Path, cfg: &Config, deadline: Instant) -> Di
 }
 
 /// The PostCompact line in Claude Code, whose restore has already told the user what it handed
-/// over: only what the summary got wrong, or, when no snapshot reached the model, why. `None`
-/// when there is nothing more to say.
+/// over: what the summary got wrong, or that it kept what was saved (an empty output shows as a
+/// bare "completed successfully" after a manual `/compact`, issue #39), or, when no snapshot
+/// reached the model, why. `None` when there is nothing to compare (a repeated audit, a summary
+/// Claude Code did not send).
 fn claude_line(
     digest: Option<&Digest>,
     restored: Restored,
@@ -252,9 +254,11 @@ fn claude_line(
     evidence: &Evidence,
     told: bool,
 ) -> Option<String> {
-    match restored {
-        Restored::Snapshot if digest.is_some() => findings.and_then(|f| f.verdict(told)),
-        Restored::Snapshot => None,
+    match (restored, digest) {
+        (Restored::Snapshot, Some(d)) => {
+            findings.map(|f| f.verdict(told).unwrap_or_else(|| f.kept(d.open.len())))
+        }
+        (Restored::Snapshot, None) => None,
         _ => Some(message(digest, restored, findings, evidence, told)),
     }
 }

@@ -1,10 +1,10 @@
-//! `correct`: the UserPromptSubmit and PostToolUse hook (issue #27, D025). Hands the model the
-//! corrections the PostCompact audit found in the summary, once, as `additionalContext` (and,
-//! after an automatic compaction, whose PostCompact line Claude Code does not show, tells the
-//! user in a `systemMessage`): in
-//! Claude Code the summary reaches compact-guardian only in PostCompact, after restore has run,
-//! so the next prompt or the next tool call is the first moment the model can be told. Runs
-//! after every tool call, so when nothing is waiting it costs one look at the folder.
+//! `correct`: the UserPromptSubmit, PostToolUse and PostToolUseFailure hook (issue #27, D025).
+//! Hands the model the corrections the PostCompact audit found in the summary, once, as
+//! `additionalContext` (and, after an automatic compaction, whose PostCompact line Claude Code
+//! does not show, tells the user in a `systemMessage`): in Claude Code the summary reaches
+//! compact-guardian only in PostCompact, after restore has run, so the next prompt or the next
+//! tool call (failed or not) is the first moment the model can be told. Runs after every tool
+//! call, so when nothing is waiting it costs one look at the folder.
 
 use super::hook;
 use crate::config::Config;
@@ -14,8 +14,15 @@ use crate::store::Store;
 use anyhow::Result;
 use std::io::{Read, Write};
 
-/// Events whose `additionalContext` reaches the model.
-const CONTEXT_EVENTS: &[&str] = &["UserPromptSubmit", "PostToolUse", "SessionStart"];
+/// Events whose `additionalContext` reaches the model. Claude Code fires PostToolUseFailure
+/// instead of PostToolUse for a failed tool call (2.1.3xx): a correction must not wait for the
+/// next call that succeeds.
+const CONTEXT_EVENTS: &[&str] = &[
+    "UserPromptSubmit",
+    "PostToolUse",
+    "PostToolUseFailure",
+    "SessionStart",
+];
 
 /// Reads the hook input from `input` and, if corrections wait for its session, prints them.
 pub fn correct(mut input: impl Read, cfg: &Config, out: &mut impl Write) -> Result<()> {

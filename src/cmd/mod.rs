@@ -188,6 +188,6 @@ mod tests {
                 }
             }
         }
-        assert_eq!(checked, 5);
+        assert_eq!(checked, 6);
     }
 }

@@ -1,13 +1,17 @@
-//! `status`: is it working? The binary in use, the snapshot folder, when each hook last ran, and
-//! the last compactions with what was protected and what the summary dropped (issue #19).
+//! `status`: is it working? The binary in use, the snapshot folder, when each hook last ran, the
+//! last compactions with what was protected and what the summary dropped (issue #19), and, client
+//! by client, whether the plugin is installed, whether Codex trusts its hooks, and everything of
+//! it left on disk (issue #39).
 
 use crate::config::Config;
 use crate::history::{self, Entry, Outcome};
+use crate::installs::{self, Client};
 use crate::store::Store;
 use crate::text::{folded_line, format_utc};
 use anyhow::Result;
 use serde_json::json;
 use std::io::Write;
+use std::path::PathBuf;
 use std::time::{Duration, UNIX_EPOCH};
 
 /// How many compactions the text form lists.
@@ -21,8 +25,15 @@ pub fn status(cfg: &Config, json: bool, out: &mut impl Write) -> Result<bool> {
         .map(|p| p.display().to_string())
         .unwrap_or_else(|_| "unknown".into());
     let version = env!("CARGO_PKG_VERSION");
-    let store = cfg.dir.as_ref().map(|d| Store::new(d.clone(), cfg.ttl));
-    let folder = cfg.dir.clone();
+    let clients: Vec<Client> = [
+        cfg.claude_root.as_deref().map(installs::claude),
+        cfg.codex_home.as_deref().map(installs::codex),
+    ]
+    .into_iter()
+    .flatten()
+    .collect();
+    let folder = shown_folder(cfg, &clients);
+    let store = folder.as_ref().map(|d| Store::new(d.clone(), cfg.ttl));
     let problem = match &store {
         Some(store) => store.write_problem(),
         None => Some("no folder: set COMPACT_GUARDIAN_DIR or HOME".to_owned()),
@@ -33,7 +44,11 @@ pub fn status(cfg: &Config, json: bool, out: &mut impl Write) -> Result<bool> {
     let last_unprotected = unprotected
         .last()
         .is_some_and(|(t, _)| entries.iter().filter(|e| e.save_ran).all(|e| e.time < *t));
-    let healthy = problem.is_none() && !last_unprotected;
+    // Codex runs no hook it was not told to trust: installed so, nothing is protected there.
+    let untrusted = clients
+        .iter()
+        .any(|c| !c.installed.is_empty() && c.hooks.is_some_and(|(n, t)| t < n));
+    let healthy = problem.is_none() && !last_unprotected && !untrusted;
     // When each hook last ran: its own time where the entry has it (older entries have only
     // the compaction's).
     let last = |at: fn(&Entry) -> Option<u64>| entries.iter().filter_map(at).max();
@@ -55,6 +70,7 @@ pub fn status(cfg: &Config, json: bool, out: &mut impl Write) -> Result<bool> {
             "ignored_settings": cfg.ignored,
             "compactions": entries.iter().rev().collect::<Vec<_>>(),
             "unprotected": unprotected.iter().rev().map(|(t, why)| json!({"time": t, "why": why})).collect::<Vec<_>>(),
+            "clients": clients.iter().map(client_json).collect::<Vec<_>>(),
         });
         writeln!(out, "{}", serde_json::to_string_pretty(&v)?)?;
         return Ok(healthy);
@@ -98,25 +114,106 @@ pub fn status(cfg: &Config, json: bool, out: &mut impl Write) -> Result<bool> {
     }
     if entries.is_empty() {
         writeln!(out, "No compaction recorded yet.")?;
-        codex_folder(cfg, out)?;
-        return Ok(healthy);
+    } else {
+        writeln!(out, "Last compactions (newest first):")?;
+        for e in entries.iter().rev().take(SHOWN) {
+            writeln!(out, "- {}", line(e))?;
+        }
     }
-    writeln!(out, "Last compactions (newest first):")?;
-    for e in entries.iter().rev().take(SHOWN) {
-        writeln!(out, "- {}", line(e))?;
+    codex_folder(cfg, folder.as_ref(), out)?;
+    for c in &clients {
+        client_text(c, out)?;
     }
-    codex_folder(cfg, out)?;
     Ok(healthy)
+}
+
+/// The snapshot folder `status` reports on: the configured one, except that a user who has the
+/// plugin in Codex only, and set no folder, is shown Codex's (issue #39: a Codex user was shown
+/// Claude Code's folders).
+fn shown_folder(cfg: &Config, clients: &[Client]) -> Option<PathBuf> {
+    let claude_default = cfg
+        .claude_root
+        .as_ref()
+        .map(|r| r.join(crate::config::FOLDER));
+    let client = |name: &str| clients.iter().find(|c| c.name == name);
+    let installed = |name: &str| client(name).is_some_and(|c| !c.installed.is_empty());
+    let anything = |name: &str| client(name).is_some_and(Client::anything);
+    // Codex's: where the plugin is installed in Codex only, or (uninstalled) only Codex keeps
+    // anything of it.
+    let codex_only = !installed("Claude Code")
+        && (installed("Codex") || (anything("Codex") && !anything("Claude Code")));
+    if cfg.dir.is_some() && cfg.dir == claude_default && codex_only {
+        return cfg.codex_dir.clone();
+    }
+    cfg.dir.clone()
+}
+
+/// What one client keeps of the plugin, in the text form: installed or not, Codex's trust, and
+/// every file and config entry left (README: Uninstall removes them).
+fn client_text(c: &Client, out: &mut impl Write) -> Result<()> {
+    if !c.anything() {
+        return Ok(());
+    }
+    let state = if c.installed.is_empty() {
+        "not installed; left behind (README: Uninstall removes it)".to_owned()
+    } else {
+        format!("installed ({})", shown(&c.installed.join(", ")))
+    };
+    writeln!(out, "{}: {state}", c.name)?;
+    if !c.installed.is_empty()
+        && let Some((hooks, trusted)) = c.hooks
+    {
+        if trusted < hooks {
+            writeln!(
+                out,
+                "- hooks with a trust record: {trusted} of {hooks}: NOT trusted, Codex runs none of them and no compaction is protected; start codex and choose \"Trust all and continue\" (or /hooks, then t)"
+            )?;
+        } else {
+            writeln!(
+                out,
+                "- hooks with a trust record: {trusted} of {hooks} (Codex asks again after every plugin update: if `codex exec` prints \"hook: PreCompact Failed\", trust them again)"
+            )?;
+        }
+    }
+    for (what, path, bytes) in &c.files {
+        writeln!(
+            out,
+            "- {what}: {} ({})",
+            shown(&path.display()),
+            megabytes(*bytes)
+        )?;
+    }
+    for entry in &c.config_entries {
+        writeln!(out, "- {}", shown(entry))?;
+    }
+    Ok(())
+}
+
+/// One client in `status --json` (paths as text, whatever their bytes).
+fn client_json(c: &Client) -> serde_json::Value {
+    json!({
+        "client": c.name,
+        "root": c.root.display().to_string(),
+        "installed": c.installed,
+        "hooks": c.hooks.map(|(hooks, trusted)| json!({"listed": hooks, "trusted": trusted})),
+        "files": c.files.iter().map(|(what, p, bytes)| json!({"what": what, "path": p.display().to_string(), "bytes": bytes})).collect::<Vec<_>>(),
+        "config_entries": c.config_entries,
+    })
+}
+
+/// A size for people: "12 KB", "90.2 MB".
+fn megabytes(bytes: u64) -> String {
+    if bytes < 1_000_000 {
+        format!("{} KB", bytes.div_ceil(1_000))
+    } else {
+        format!("{:.1} MB", bytes as f64 / 1e6)
+    }
 }
 
 /// Codex sessions keep their folder under Codex's home: when that is not the folder shown and
 /// holds a history, one line says where it is and how to see it.
-fn codex_folder(cfg: &Config, out: &mut impl Write) -> Result<()> {
-    let Some(codex) = cfg
-        .codex_dir
-        .as_ref()
-        .filter(|d| Some(*d) != cfg.dir.as_ref())
-    else {
+fn codex_folder(cfg: &Config, shown_dir: Option<&PathBuf>, out: &mut impl Write) -> Result<()> {
+    let Some(codex) = cfg.codex_dir.as_ref().filter(|d| Some(*d) != shown_dir) else {
         return Ok(());
     };
     let n = history::read(&Store::new(codex.clone(), cfg.ttl)).len();

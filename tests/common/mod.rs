@@ -315,6 +315,32 @@ pub fn tools_without_rust(dir: &Path) {
     }
 }
 
+#[cfg(unix)]
+/// Every file, folder and link under `dir` with its bytes and mode: compared before and after,
+/// it proves a folder byte-identical (issue #39: nothing is written inside an installed plugin).
+pub fn tree(dir: &Path) -> std::collections::BTreeMap<PathBuf, (Vec<u8>, u32)> {
+    use std::os::unix::fs::PermissionsExt;
+    let mut out = std::collections::BTreeMap::new();
+    let mut stack = vec![dir.to_path_buf()];
+    while let Some(d) = stack.pop() {
+        for e in std::fs::read_dir(&d).unwrap().flatten() {
+            let meta = std::fs::symlink_metadata(e.path()).unwrap();
+            let bytes = if meta.is_dir() {
+                stack.push(e.path());
+                Vec::new()
+            } else if meta.is_file() {
+                std::fs::read(e.path()).unwrap()
+            } else {
+                std::fs::read_link(e.path())
+                    .map(|l| l.into_os_string().into_encoded_bytes())
+                    .unwrap_or_default()
+            };
+            out.insert(e.path(), (bytes, meta.permissions().mode()));
+        }
+    }
+    out
+}
+
 /// `scripts/dist` packaging the test build, as the release workflow packages its builds.
 pub fn dist(out: &Path) -> PathBuf {
     let o = Command::new("sh")
@@ -339,7 +365,11 @@ pub struct Server {
 
 impl Server {
     pub fn new(dir: PathBuf) -> Server {
-        let listener = TcpListener::bind("127.0.0.1:0").unwrap();
+        Server::on(dir, TcpListener::bind("127.0.0.1:0").unwrap())
+    }
+
+    /// The same, on a listener the caller bound (a URL that was down and comes back).
+    pub fn on(dir: PathBuf, listener: TcpListener) -> Server {
         listener.set_nonblocking(true).unwrap();
         let url = format!("http://{}", listener.local_addr().unwrap());
         let stop = Arc::new(AtomicBool::new(false));

@@ -630,6 +630,27 @@ fn marketplace_install_without_cargo_downloads_verifies_and_protects_the_first_c
 
     s.cli(&["plugin", "marketplace", "add", market.to_str().unwrap()]);
     s.cli(&["plugin", "install", "compact-guardian@compact-guardian"]);
+    // Issue #39: nothing is written inside the plugin, neither where Claude Code runs it from (a
+    // local marketplace's own folder: CLAUDE_PLUGIN_ROOT) nor in its cache copy.
+    let cache = root
+        .join(".claude/plugins/cache/compact-guardian/compact-guardian")
+        .join(env!("CARGO_PKG_VERSION"));
+    let plugin_files = || {
+        let mut all = crate::common::tree(&market);
+        all.extend(crate::common::tree(&cache));
+        // Claude Code's own bookkeeping in its cache (sessions using a version, its sweeps).
+        all.retain(|p, _| {
+            !p.file_name()
+                .is_some_and(|n| [".in_use", ".orphaned_at"].contains(&&*n.to_string_lossy()))
+        });
+        all
+    };
+    let before = plugin_files();
+    assert!(
+        before.keys().any(|p| p.starts_with(&cache)),
+        "no cache copy at {}",
+        cache.display()
+    );
     let start = Instant::now();
     s.run("WRITE:notes.txt Create notes.txt, the first thing after installing");
     assert!(
@@ -708,6 +729,22 @@ fn marketplace_install_without_cargo_downloads_verifies_and_protects_the_first_c
     assert!(
         instructions_section(&snap).contains("Create notes.txt, the first thing after installing"),
         "{snap}"
+    );
+    let after = plugin_files();
+    let changed: Vec<_> = after
+        .iter()
+        .filter(|(p, v)| before.get(*p) != Some(v))
+        .map(|(p, _)| p)
+        .chain(before.keys().filter(|p| !after.contains_key(*p)))
+        .collect();
+    assert!(
+        changed.is_empty(),
+        "the installed plugin changed: {changed:?}"
+    );
+    assert!(
+        data.join("compact-guardian-compact-guardian/launcher-found")
+            .is_file(),
+        "the fast path is remembered in the data folder"
     );
 }
 
@@ -914,6 +951,237 @@ fn a_right_summary_brings_no_corrections_in_the_real_cli() {
     s.run("/compact");
     s.run("What is next?");
     assert!(corrections_seen(&s.requests()).is_empty());
+}
+
+/// Issue #39: Claude Code fires PostToolUseFailure, not PostToolUse, after a failed tool call.
+/// After an automatic compaction (the prompt's own UserPromptSubmit ran before it), the first tool
+/// call fails: its hook hands the corrections over, so the request carrying that failure carries
+/// them too, not only the one after the next call that succeeds.
+#[test]
+#[cfg_attr(
+    cg_no_claude,
+    ignore = "needs the Claude Code CLI: .ci/run installs it (npm install --prefix .e2e @anthropic-ai/claude-code@2.1.328)"
+)]
+fn a_failed_tool_call_hands_the_corrections_over_in_the_real_cli() {
+    let Some(s) = Session::new(&[]) else { return };
+    s.run("CHECKLIST Plan the renderer and the billing tests");
+    s.run("FILLCONTEXT read the whole repository");
+    s.run("FAILTEST continue with the billing tests");
+    let requests = s.requests();
+    let compaction = requests
+        .iter()
+        .rposition(is_summarizer)
+        .expect("an automatic compaction");
+    let after_failure = requests[compaction + 1..]
+        .iter()
+        .find(|r| {
+            let mut strings = Vec::new();
+            all_strings(r, &mut strings);
+            strings.iter().any(|t| t.contains("running tests"))
+        })
+        .expect("the failing call's result reached the model");
+    let mut strings = Vec::new();
+    all_strings(after_failure, &mut strings);
+    assert!(
+        strings
+            .iter()
+            .any(|t| t.contains("## Corrections to the compaction summary")),
+        "the request after the failed call carries no corrections"
+    );
+}
+
+/// Issue #39: what a manual `/compact` shows the user (Claude Code records that command's output
+/// in the transcript as `<local-command-stdout>`, exactly as shown): the PreCompact directive on
+/// one line, which still reaches the summarizer whole, and a PostCompact line that says something
+/// (before, a summary that kept everything left a bare "completed successfully").
+#[test]
+#[cfg_attr(
+    cg_no_claude,
+    ignore = "needs the Claude Code CLI: .ci/run installs it (npm install --prefix .e2e @anthropic-ai/claude-code@2.1.328)"
+)]
+fn a_manual_compact_shows_one_line_per_hook_in_the_real_cli() {
+    let Some(s) = Session::new(&[]) else { return };
+    s.run("CHECKLIST Plan the renderer and the billing tests RIGHTSUMMARY");
+    s.run("never call unwrap() in the importer code");
+    s.run("/compact");
+    let summarizer = s
+        .requests()
+        .into_iter()
+        .rfind(is_summarizer)
+        .expect("a compaction request")
+        .to_string();
+    assert!(
+        summarizer.contains("These checklist items are still open: renderer; billing tests.")
+            && summarizer.contains("verbatim: \\\"never call unwrap() in the importer code\\\""),
+        "the summarizer's steering"
+    );
+    let shown: Vec<String> = std::fs::read_to_string(s.transcript())
+        .unwrap()
+        .lines()
+        .filter_map(|l| serde_json::from_str::<Value>(l).ok())
+        .flat_map(|v| {
+            let mut strings = Vec::new();
+            all_strings(&v, &mut strings);
+            strings
+        })
+        .filter(|t| t.contains("<local-command-stdout>") && t.contains("PreCompact ["))
+        .collect();
+    let out = shown.last().expect("the /compact output was recorded");
+    let lines: Vec<&str> = out.lines().collect();
+    let pre: Vec<&&str> = lines
+        .iter()
+        .filter(|l| l.contains("PreCompact ["))
+        .collect();
+    assert_eq!(pre.len(), 1, "{out}");
+    assert!(
+        pre[0].contains("completed successfully: compact-guardian: in the summary")
+            && pre[0].contains("never call unwrap() in the importer code"),
+        "the whole directive on the PreCompact line: {out}"
+    );
+    let at = lines
+        .iter()
+        .position(|l| l.contains("PreCompact ["))
+        .unwrap();
+    let next = lines.get(at + 1).copied().unwrap_or("");
+    assert!(
+        !next.starts_with("- ") && !next.starts_with("Keep the user"),
+        "the directive goes on past its line: {out}"
+    );
+    let post = lines
+        .iter()
+        .find(|l| l.contains("PostCompact ["))
+        .unwrap_or_else(|| panic!("no PostCompact line: {out}"));
+    assert!(
+        post.contains("completed successfully: compact-guardian: the summary keeps"),
+        "{post}"
+    );
+}
+
+/// The README's uninstall for Claude Code, after `claude plugin uninstall` and `claude plugin
+/// marketplace remove`: the snapshot folder and the cache copy Claude Code marks orphaned.
+const CLAUDE_CLEANUP: &str =
+    "rm -rf ~/.claude/compact-guardian ~/.claude/plugins/cache/compact-guardian";
+
+/// Issue #39: `status` says where the plugin is installed and, after an uninstall through the
+/// real CLI, everything of it left; the README's uninstall leaves nothing.
+#[test]
+#[cfg_attr(
+    cg_no_claude,
+    ignore = "needs the Claude Code CLI: .ci/run installs it (npm install --prefix .e2e @anthropic-ai/claude-code@2.1.328)"
+)]
+fn status_tells_what_an_uninstall_leaves_in_the_real_cli() {
+    let Some(mut s) = Session::new(&[]) else {
+        return;
+    };
+    s.from_checkout = false;
+    let root = s.home.path().to_path_buf();
+    let market = root.join("marketplace");
+    for dir in ["bin", "lib", "hooks", ".claude-plugin"] {
+        std::fs::create_dir_all(market.join(dir)).unwrap();
+        for e in std::fs::read_dir(repo().join(dir)).unwrap() {
+            let e = e.unwrap();
+            std::fs::copy(e.path(), market.join(dir).join(e.file_name())).unwrap();
+        }
+    }
+    std::fs::copy(repo().join("Cargo.toml"), market.join("Cargo.toml")).unwrap();
+    s.cli(&["plugin", "marketplace", "add", market.to_str().unwrap()]);
+    s.cli(&["plugin", "install", "compact-guardian@compact-guardian"]);
+    let status = || {
+        let o = Command::new(env!("CARGO_BIN_EXE_compact-guardian"))
+            .arg("status")
+            .env_clear()
+            .env("HOME", &root)
+            .output()
+            .unwrap();
+        String::from_utf8_lossy(&o.stdout).into_owned()
+    };
+    let out = status();
+    assert!(
+        out.contains("Claude Code: installed (compact-guardian@compact-guardian)")
+            && out.contains("- plugin copy: "),
+        "{out}"
+    );
+    assert!(!out.contains("Codex"), "{out}");
+    s.cli(&["plugin", "uninstall", "compact-guardian@compact-guardian"]);
+    s.cli(&["plugin", "marketplace", "remove", "compact-guardian"]);
+    let out = status();
+    assert!(
+        out.contains("Claude Code: not installed; left behind")
+            && out.contains("- plugin copy (orphaned): "),
+        "{out}"
+    );
+    let o = Command::new("sh")
+        .arg("-c")
+        .arg(CLAUDE_CLEANUP)
+        .env("HOME", &root)
+        .output()
+        .unwrap();
+    assert!(o.status.success(), "{o:?}");
+    let out = status();
+    assert!(
+        !out.contains("Claude Code:"),
+        "left behind after the README's uninstall:\n{out}"
+    );
+}
+
+/// Issue #39: a session forked from a compacted one (`--resume <id> --fork-session`, SessionStart
+/// source `fork`, a new session id) starts from the parent's context, which already holds the
+/// snapshot the parent was given after its compaction: it gets no second one (D034).
+#[test]
+#[cfg_attr(
+    cg_no_claude,
+    ignore = "needs the Claude Code CLI: .ci/run installs it (npm install --prefix .e2e @anthropic-ai/claude-code@2.1.328)"
+)]
+fn a_forked_session_keeps_the_snapshot_it_inherits_and_gets_no_second_in_the_real_cli() {
+    let Some(s) = Session::new(&[]) else { return };
+    // A probe hook beside the plugin's, to see how the fork starts.
+    let log = s.home.path().join("starts.log");
+    let settings = s.home.path().join("probe-settings.json");
+    std::fs::write(
+        &settings,
+        json!({"hooks":{"SessionStart":[{"hooks":[{"type":"command","command":format!("cat >> '{}'; echo >> '{}'", log.display(), log.display())}]}]}}).to_string(),
+    )
+    .unwrap();
+    s.run("WRITE:notes.txt Create notes.txt");
+    s.run("FAILTEST Run the test script and report");
+    s.run("/compact");
+    s.run("What is next?");
+    let before = s.requests().len();
+    let out = s
+        .command()
+        .args([
+            "-p",
+            "Continue in the fork",
+            "--resume",
+            &s.id,
+            "--fork-session",
+        ])
+        .arg("--plugin-dir")
+        .arg(repo())
+        .arg("--settings")
+        .arg(&settings)
+        .current_dir(&s.project)
+        .stdin(Stdio::null())
+        .output()
+        .unwrap();
+    assert!(out.status.success(), "{out:?}");
+    let starts = std::fs::read_to_string(&log).unwrap();
+    let fork: Value = starts
+        .lines()
+        .filter_map(|l| serde_json::from_str::<Value>(l).ok())
+        .find(|v| v["source"] == "fork")
+        .unwrap_or_else(|| panic!("no SessionStart(fork): {starts}"));
+    assert_ne!(
+        fork["session_id"],
+        s.id.as_str(),
+        "a fork has an id of its own"
+    );
+    let first = s.requests()[before].to_string();
+    assert_eq!(
+        first.matches(MARKER).count(),
+        1,
+        "the fork's first request: the inherited snapshot, and only it"
+    );
 }
 
 /// The project's own test script in `s`'s project, failing.
