@@ -286,27 +286,18 @@ impl Findings {
         Some(crate::text::cut_line(&s, MAX_MESSAGE).trim_end().to_owned())
     }
 
-    /// The user's line when the summary got nothing wrong (`verdict` is `None`): what it was
-    /// checked for and kept, `open` being the number of open items saved. Claude Code shows an
-    /// empty PostCompact output after a manual `/compact` as a bare "completed successfully"
-    /// (issue #39), so that line says something true instead.
+    /// The user's line when the summary got nothing wrong (`verdict` is `None`): that nothing
+    /// in it was found against the record, and against how many open items. Claude Code shows
+    /// an empty PostCompact output after a manual `/compact` as a bare "completed successfully"
+    /// (issue #39), so that line says something true instead; never that the summary "keeps"
+    /// what it was not checked to hold (#38).
     pub(crate) fn kept(&self, open: usize) -> String {
-        let mut kept = Vec::new();
         match open {
-            0 => {}
-            1 => kept.push("the open item".to_owned()),
-            n => kept.push(format!("all {n} open items")),
-        }
-        if self.latest_kept == Some(true) {
-            kept.push("your latest instruction".to_owned());
-        }
-        if self.plan_kept == Some(true) {
-            kept.push("the plan".to_owned());
-        }
-        if kept.is_empty() {
-            "compact-guardian: the summary contradicts nothing that was saved.".to_owned()
-        } else {
-            format!("compact-guardian: the summary keeps {}.", join(&kept))
+            0 => "compact-guardian: nothing in the summary contradicts the record.".to_owned(),
+            1 => "compact-guardian: nothing in the summary contradicts the record (1 open item checked).".to_owned(),
+            n => format!(
+                "compact-guardian: nothing in the summary contradicts the record ({n} open items checked)."
+            ),
         }
     }
 
@@ -620,7 +611,7 @@ mod tests {
         assert_eq!(f.latest_kept, Some(true));
         let f = compare(
             &digest(&[]),
-            "## Current Work\nRefactored the parser module today.",
+            "## Current Work\nThe parser module was refactored and the docs are updated.",
         );
         assert_eq!(f.latest_kept, Some(false));
         // In another script, or in prose: not told.

@@ -608,7 +608,7 @@ fn post_compact_audit_says_when_the_summary_kept_everything() {
     // so, never the bare "completed successfully" an empty output shows as (issue #39, D032).
     assert_eq!(
         m,
-        "compact-guardian: the summary keeps all 2 open items and your latest instruction."
+        "compact-guardian: nothing in the summary contradicts the record (2 open items checked)."
     );
 }
 

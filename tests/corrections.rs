@@ -520,13 +520,22 @@ fn a_result_written_after_the_save_reaches_the_snapshot_and_the_judgement() {
     let restored = sb.restore(&start_hook("s1", &t));
     restored.assert_fail_open();
     assert!(
-        restored.stdout.contains("cargo test --test billing  [FAILED]")
-            && restored.stdout.contains("brought up to the compaction from the transcript"),
+        restored
+            .stdout
+            .contains("cargo test --test billing  [FAILED]")
+            && restored
+                .stdout
+                .contains("brought up to the compaction from the transcript"),
         "{}",
         restored.stdout
     );
     sb.cmd(&["audit"])
-        .stdin(post_compact("s1", &t, "auto", "## Current Work\nAll billing tests pass."))
+        .stdin(post_compact(
+            "s1",
+            &t,
+            "auto",
+            "## Current Work\nAll billing tests pass.",
+        ))
         .run()
         .assert_fail_open();
     let handed = correct(&sb, "s1", &t, "UserPromptSubmit");
@@ -560,7 +569,12 @@ fn a_summary_held_long_after_its_save_is_judged_against_the_saved_record() {
     std::fs::write(&digest, d.to_string()).unwrap();
     let t = sb.transcript("t.jsonl", &failing_session()[..5]);
     sb.cmd(&["audit"])
-        .stdin(post_compact("s1", &t, "auto", "## Current Work\nAll billing tests pass."))
+        .stdin(post_compact(
+            "s1",
+            &t,
+            "auto",
+            "## Current Work\nAll billing tests pass.",
+        ))
         .run()
         .assert_fail_open();
     let handed = correct(&sb, "s1", &t, "UserPromptSubmit");

@@ -328,7 +328,10 @@ fn codex_auto_compaction_restores_prompts_plan_patch_and_failing_command() {
     );
     // `pytest -q tests/billing; exit 3` exits with `exit`'s status, not pytest's, and prints no
     // runner's report: the record does not say how the tests went, so nothing is said (#38).
-    assert!(!snapshot.contains("pytest -q tests/billing; exit 3`,"), "{snapshot}");
+    assert!(
+        !snapshot.contains("pytest -q tests/billing; exit 3`,"),
+        "{snapshot}"
+    );
     assert!(
         !snapshot.contains(FALSE_SUMMARY),
         "the summarizer's answer is never taken for the agent's reply"

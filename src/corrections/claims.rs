@@ -177,6 +177,17 @@ fn imperative(ws: &[String]) -> bool {
         "wait",
         "note",
         "remember",
+        "get",
+        "bring",
+        "have",
+        "turn",
+        "ship",
+        "land",
+        "wire",
+        "rerun",
+        "re",
+        "confirm",
+        "investigate",
     ];
     ws.first().is_some_and(|w| VERBS.contains(&w.as_str()))
 }
@@ -201,14 +212,26 @@ pub(crate) fn names_a_check(ws: &[&str], i: usize) -> bool {
 
 /// Whether a clause limits what it says to a part.
 pub(crate) fn partial(clause: &[String]) -> bool {
-    if has(clause, PARTIAL) {
-        return true;
+    // "only the parser tests pass", "3 of 10 tests pass": a part passing is no claim about all.
+    has(clause, PARTIAL)
+        || clause.windows(2).any(|p| {
+            p[0].chars().all(|c| c.is_ascii_digit())
+                && matches!(p[1].as_str(), "of" | "von" | "de" | "sur" | "su")
+        })
+}
+
+/// The count a clause says passes when it says no "all" ("11 tests pass", "40 个测试通过" is
+/// an all): a claim about that many tests, true when the run passed at least that many.
+pub(crate) fn count_claim(clause: &[String], own: &str) -> Option<u64> {
+    let all =
+        has(clause, ALL) || clause.iter().any(|w| w == "both") || has_unspaced(own, ALL_UNSPACED);
+    if all {
+        return None;
     }
-    // "3 of 10", "9/10" and a bare count ("11 tests pass"): a count is no claim about all.
-    let all = has(clause, ALL) || clause.iter().any(|w| w == "both");
-    clause.windows(2).any(|p| {
-        p[0].chars().all(|c| c.is_ascii_digit()) && (p[1] == "of" || p[1] == "von" || p[1] == "de")
-    }) || (!all && clause.iter().any(|w| w.chars().all(|c| c.is_ascii_digit())))
+    clause
+        .iter()
+        .find(|w| w.chars().all(|c| c.is_ascii_digit()))
+        .and_then(|w| w.parse().ok())
 }
 
 /// Whether a clause says checks pass.
@@ -329,18 +352,7 @@ pub(crate) fn body_says_none(lines: &[String]) -> bool {
 /// A count of what remains in a sentence ("1 unchecked checklist item remains", "two tasks
 /// left"): the number claimed.
 pub(crate) fn remaining_count(s: &Sentence) -> Option<usize> {
-    let ws = words(&s.own);
-    let number = |w: &str| -> Option<usize> {
-        match w {
-            "one" | "a" | "an" | "single" => Some(1),
-            "two" => Some(2),
-            "three" => Some(3),
-            "four" => Some(4),
-            "five" => Some(5),
-            _ => w.parse().ok().filter(|n| *n < 1000),
-        }
-    };
-    let open = [
+    const OPEN: &[&str] = &[
         "remain",
         "remains",
         "remaining",
@@ -349,24 +361,123 @@ pub(crate) fn remaining_count(s: &Sentence) -> Option<usize> {
         "pending",
         "unchecked",
         "outstanding",
+        "restante",
+        "restantes",
+        "reste",
+        "restent",
+        "falta",
+        "faltan",
+        "offen",
+        "übrig",
+        "rimane",
+        "rimangono",
+        "aberto",
+        "aberta",
     ];
-    if !has(&ws, &open) || has(&ws, &["not", "no", "will", "should", "if"]) {
+    const NOUNS: &[&str] = &[
+        "task",
+        "tasks",
+        "item",
+        "items",
+        "todo",
+        "todos",
+        "step",
+        "steps",
+        "box",
+        "boxes",
+        "checkbox",
+        "checkboxes",
+        "entry",
+        "entries",
+        "tarea",
+        "tareas",
+        "tâche",
+        "tâches",
+        "élément",
+        "éléments",
+        "aufgabe",
+        "aufgaben",
+        "punkt",
+        "punkte",
+        "tarefa",
+        "tarefas",
+        "item",
+        "attività",
+        "voce",
+        "voci",
+        "casilla",
+        "casillas",
+        "case",
+        "cases",
+        "caixa",
+    ];
+    const OPEN_UNSPACED: &[&str] = &[
+        "残り",
+        "未チェック",
+        "剩余",
+        "还剩",
+        "未完成",
+        "남은",
+        "미완료",
+        "남았",
+    ];
+    const NOUNS_UNSPACED: &[&str] = &[
+        "項目",
+        "件",
+        "タスク",
+        "项",
+        "个任务",
+        "个事项",
+        "항목",
+        "개",
+        "작업",
+    ];
+    let ws = words(&s.own);
+    let number = |w: &str| -> Option<usize> {
+        match w {
+            "one" | "single" | "un" | "une" | "uno" | "una" | "eine" | "ein" | "um" | "uma" => {
+                Some(1)
+            }
+            "two" | "deux" | "dos" | "zwei" | "dois" | "duas" | "due" => Some(2),
+            "three" | "trois" | "tres" | "drei" | "três" | "tre" => Some(3),
+            _ => w.parse().ok().filter(|n| *n < 1000),
+        }
+    };
+    if has(&ws, &["not", "no", "will", "should", "if", "none"]) {
         return None;
     }
-    for (i, w) in ws.iter().enumerate() {
-        let Some(n) = number(w) else { continue };
-        if matches!(w.as_str(), "a" | "an") {
-            continue; // "a task remains" is too loose to count
+    if has(&ws, OPEN) {
+        for (i, w) in ws.iter().enumerate() {
+            let Some(n) = number(w) else { continue };
+            // The noun within the next four words.
+            if ws[i + 1..]
+                .iter()
+                .take(4)
+                .any(|x| NOUNS.contains(&x.as_str()))
+            {
+                return Some(n);
+            }
         }
-        // The noun within the next three words.
-        let noun = ws[i + 1..].iter().take(4).any(|x| {
-            matches!(
-                x.as_str(),
-                "task" | "tasks" | "item" | "items" | "todo" | "todos" | "step" | "steps"
-            )
-        });
-        if noun {
-            return Some(n);
+    }
+    // "未チェックは残り1項目", "还剩 1 项": a number beside an unspaced noun, an open word anywhere.
+    if has_unspaced(&s.own, OPEN_UNSPACED) {
+        let digits: String = s
+            .own
+            .chars()
+            .skip_while(|c| !c.is_ascii_digit())
+            .take_while(char::is_ascii_digit)
+            .collect();
+        let after = s
+            .own
+            .split_once(digits.as_str())
+            .map(|(_, a)| a)
+            .unwrap_or("");
+        if !digits.is_empty()
+            && NOUNS_UNSPACED
+                .iter()
+                .any(|n| after.trim_start().starts_with(n))
+        {
+            return digits.parse().ok();
         }
     }
     None
@@ -395,7 +506,23 @@ pub(crate) fn says_git(s: &Sentence, what: &str) -> bool {
                         ],
                     ))
         }
-        "push" => has(&ws, PUSHED) || has_unspaced(&s.own, PUSHED_UNSPACED),
+        "push" => {
+            has(&ws, PUSHED)
+                || has_unspaced(&s.own, PUSHED_UNSPACED)
+                || (has(&ws, &["push"])
+                    && has(
+                        &ws,
+                        &[
+                            "done",
+                            "fatto",
+                            "hecho",
+                            "feito",
+                            "fait",
+                            "erledigt",
+                            "succeeded",
+                        ],
+                    ))
+        }
         _ => false,
     }
 }
@@ -523,7 +650,6 @@ mod tests {
     #[test]
     fn counts_and_parts_are_no_claim_about_all() {
         for s in [
-            "11 tests pass",
             "3 of 10 tests pass",
             "only the parser tests pass",
             "most tests pass",
@@ -533,6 +659,19 @@ mod tests {
         }
         assert!(!partial(&clauses("all 11 tests pass")[0]));
         assert!(!partial(&clauses("all tests pass")[0]));
+        // A bare count is a claim about that many, checked against the run's report.
+        assert_eq!(
+            count_claim(&clauses("11 tests pass")[0], "11 tests pass"),
+            Some(11)
+        );
+        assert_eq!(
+            count_claim(&clauses("all 11 tests pass")[0], "all 11 tests pass"),
+            None
+        );
+        assert_eq!(
+            count_claim(&clauses("40 个测试全部通过")[0], "40 个测试全部通过"),
+            None
+        );
     }
 
     #[test]

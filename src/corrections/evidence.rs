@@ -160,6 +160,11 @@ fn simple_commands(cmd: &str) -> Vec<Simple> {
     out
 }
 
+/// The words of each simple command of `cmd`, as [`Run::words`] holds them.
+pub(crate) fn command_words(cmd: &str) -> Vec<Vec<String>> {
+    simple_commands(cmd).into_iter().map(|s| s.words).collect()
+}
+
 /// Words that run the next word as the program (`sudo`, `time`, `npx`...), with how many of their
 /// own arguments to skip.
 fn wrapper(w: &str, next: Option<&str>) -> Option<usize> {
@@ -350,6 +355,11 @@ fn check_of(words: &[String]) -> Option<(Check, usize)> {
             _ => None,
         },
         "npm" | "yarn" | "pnpm" | "bun" => {
+            // `pnpm turbo run test`, `npx nx test`: a task runner run through the package
+            // manager is judged as that runner.
+            if matches!(sub, "turbo" | "nx" | "lerna") {
+                return check_of(&words[offset..]).map(|(c, i)| (c, i + offset));
+            }
             let script = if sub == "run" || sub == "run-script" {
                 arg(1).unwrap_or("")
             } else {
@@ -373,8 +383,9 @@ fn check_of(words: &[String]) -> Option<(Check, usize)> {
                 None
             }
         }
-        "make" | "gmake" | "just" | "task" | "rake" | "gradle" | "gradlew" | "mvn" | "mvnw"
-        | "sbt" | "lein" | "mix" | "dotnet" | "swift" | "stack" | "cabal" | "zig" | "ant" => {
+        "make" | "gmake" | "just" | "task" | "go-task" | "rake" | "gradle" | "gradlew" | "mvn"
+        | "mvnw" | "sbt" | "lein" | "mix" | "dotnet" | "swift" | "stack" | "cabal" | "zig"
+        | "ant" | "turbo" | "nx" | "lerna" | "invoke" | "poe" | "composer" | "melos" => {
             let targets: Vec<&str> = args
                 .iter()
                 .map(String::as_str)
@@ -607,6 +618,23 @@ fn failures(l: &str, nouns: &[&str]) -> bool {
             from = end + n.len();
         }
         false
+    })
+}
+
+/// How many tests a runner's report says passed (`None`: no report with a count).
+pub(crate) fn passed_count(output: &str) -> Option<u64> {
+    output.lines().rev().find_map(|l| {
+        let l = l.to_lowercase();
+        report(&l)?;
+        count_before(&l, &[" passed", " passing", " pass"])
+            .or_else(|| count_after(&l, "passed:"))
+            .or_else(|| {
+                // JUnit: "Tests run: 11, Failures: 1" passed 10.
+                let run = count_after(&l, "tests run:")?;
+                let bad = count_after(&l, "failures:").unwrap_or(0)
+                    + count_after(&l, "errors:").unwrap_or(0);
+                run.checked_sub(bad)
+            })
     })
 }
 

@@ -17,7 +17,7 @@ pub(crate) const NOT_ASSERTED: &[&str] = &[
     "intends", "goal", "goals", "aim", "aims", "objective", "target", "ensure", "ensures",
     "ensuring", "verify", "verifying", "if", "unless", "until", "whether", "whenever", "suppose",
     "supposed", "ought", "require", "requires", "required", "requirement", "ask", "asks", "asked",
-    "request", "requests", "requested", "instructed", "instruction", "told", "said", "says",
+    "requested", "instructed", "instruction", "told", "said", "says",
     "stop", "next", "todo", "pending", "remaining", "remain", "remains", "outstanding",
     "unfinished", "incomplete", "wip", "blocked", "eventually", "later", "soon", "meant",
     "intended", "criteria", "criterion", "definition", "acceptance", "let", "lets", "make", "sure",
@@ -34,14 +34,16 @@ pub(crate) const NOT_ASSERTED: &[&str] = &[
     "quand", "lorsque", "jusqu", "objectif", "faut", "attente",
     // Portuguese
     "deve", "devem", "deveria", "vai", "vão", "para", "quando", "até", "pendentes",
+    // Italian
+    "dovrebbe", "dovrebbero", "sarà", "saranno", "per", "finché", "obiettivo", "bisogna",
 ];
 
 /// The same for unspaced scripts, found as substrings.
 #[rustfmt::skip]
 pub(crate) const NOT_ASSERTED_UNSPACED: &[&str] = &[
     "需要", "应该", "应当", "将会", "以便", "为了", "确保", "如果", "一旦", "直到", "目标", "希望", "计划",
-    "要求", "待办", "待处理", "下一步",
-    "必要", "べき", "予定", "ように", "ために", "場合", "たら", "目標", "次に", "依頼",
+    "要求", "待办", "待处理", "下一步", "只有", "仅",
+    "必要", "べき", "予定", "ように", "ために", "場合", "たら", "目標", "次に", "依頼", "だけ", "のみ", "みなす",
     "해야", "예정", "필요", "하려면", "위해", "다음", "경우", "목표", "요청",
 ];
 
@@ -74,6 +76,9 @@ pub(crate) const NEGATION: &[&str] = &[
     // Portuguese
     "não", "nenhum", "nenhuma", "sem", "ainda", "falha", "falham", "falhou", "falharam", "erro",
     "erros",
+    // Italian
+    "non", "nessun", "nessuna", "senza", "ancora", "fallisce", "falliscono", "fallito", "falliti",
+    "errore", "errori",
 ];
 
 /// The same for unspaced scripts.
@@ -93,7 +98,8 @@ pub(crate) const GOOD_NEGATIONS: &[[&str; 2]] = &[
     ["0", "failures"], ["0", "errors"], ["0", "failing"], ["0", "fail"], ["nothing", "fails"],
     ["nothing", "failed"], ["zero", "failures"], ["keine", "fehler"], ["sin", "errores"],
     ["sin", "fallos"], ["aucune", "erreur"], ["aucun", "échec"], ["sem", "erros"],
-    ["sem", "falhas"],
+    ["sem", "falhas"], ["nenhuma", "falha"], ["nessun", "errore"], ["nessun", "fallimento"],
+    ["ningún", "fallo"],
 ];
 
 /// Words that limit a claim to a part ("only the parser tests pass", "most tasks are done").
@@ -111,8 +117,9 @@ pub(crate) const PASS: &[&str] = &[
     "successful", "successfully", "clean", "cleanly",
     "bestehen", "besteht", "bestanden", "grün", "erfolgreich",
     "pasan", "pasa", "pasaron", "pasando", "exitosa", "exitosas", "exitosamente", "verde",
-    "passent", "passé", "passés", "réussi", "réussis", "réussissent", "vert",
+    "passent", "passe", "passé", "passés", "réussi", "réussis", "réussissent", "vert", "ok",
     "passam", "passaram", "passou", "passando", "sucesso",
+    "passano", "passati", "superati", "superato", "riusciti",
 ];
 
 /// The same for unspaced scripts.
@@ -126,7 +133,7 @@ pub(crate) const PASS_UNSPACED: &[&str] = &[
 pub(crate) const PASS_PHRASES: &[[&str; 2]] = &[
     ["no", "failures"], ["zero", "failures"], ["0", "failures"], ["0", "failed"],
     ["laufen", "durch"], ["läuft", "durch"], ["sin", "fallos"], ["aucun", "échec"],
-    ["sem", "falhas"],
+    ["sem", "falhas"], ["nenhuma", "falha"], ["ningún", "fallo"], ["nessun", "errore"],
 ];
 
 /// Words that say work is finished.
@@ -144,6 +151,9 @@ pub(crate) const DONE: &[&str] = &[
     "concluído", "concluída", "concluídos", "concluídas", "feito", "feita", "feitos", "feitas",
     "finalizado", "finalizada", "finalizados", "finalizadas", "implementado", "corrigido",
     "corrigida", "resolvido", "resolvida", "pronto", "pronta", "prontos", "prontas",
+    "cochée", "coché", "cochés", "cochées", "riscada", "riscado", "riscadas", "riscados",
+    "fatto", "fatta", "fatti", "completato", "completata", "completati", "finito", "finita",
+    "risolto", "risolta", "corretto", "terminato", "terminata", "concluso", "conclusa",
 ];
 
 /// The same for unspaced scripts.
@@ -162,6 +172,7 @@ pub(crate) const WORK: &[&str] = &[
     "everything", "checklist", "job", "list",
     "aufgaben", "aufgabe", "arbeit", "tareas", "tarea", "trabajo", "pasos",
     "tâches", "tâche", "travail", "étapes", "tarefas", "tarefa", "trabalho", "etapas",
+    "attività", "compiti", "compito", "lavoro", "passi",
 ];
 
 /// The same for unspaced scripts.
@@ -174,7 +185,8 @@ pub(crate) const WORK_UNSPACED: &[&str] = &[
 #[rustfmt::skip]
 pub(crate) const ALL: &[&str] = &[
     "all", "every", "everything", "each", "fully", "entirely",
-    "alle", "sämtliche", "todas", "todos", "todo", "tous", "toutes", "tout", "tudo",
+    "alle", "sämtliche", "todas", "todos", "todo", "tous", "toutes", "tout", "tudo", "tutti",
+    "tutte", "tutto",
 ];
 
 /// The same for unspaced scripts.
@@ -219,14 +231,14 @@ pub(crate) const COMMITTED: &[&str] = &["committed", "commited", "committet", "e
 #[rustfmt::skip]
 pub(crate) const COMMITTED_UNSPACED: &[&str] = &["已提交", "提交了", "コミットしました", "コミット済み", "커밋했"];
 #[rustfmt::skip]
-pub(crate) const PUSHED: &[&str] = &["pushed", "gepusht", "gepushed", "poussé"];
+pub(crate) const PUSHED: &[&str] = &["pushed", "gepusht", "gepushed", "poussé", "pusheado", "pushado"];
 #[rustfmt::skip]
 pub(crate) const PUSHED_UNSPACED: &[&str] = &["已推送", "推送了", "プッシュしました", "プッシュ済み", "푸시했"];
 
 /// Verbs that say a file was fixed: a claim the problem in it is gone.
 #[rustfmt::skip]
 pub(crate) const FIXED: &[&str] = &[
-    "fixed", "resolved", "corrected", "repaired", "behoben", "korrigiert", "corregido",
+    "fixed", "resolved", "corrected", "repaired", "patched", "behoben", "korrigiert", "corregido",
     "corregida", "arreglado", "arreglada", "corrigé", "corrigée", "corrigido", "corrigida",
     "修复", "修正", "直した", "고쳤", "수정했", "解决",
 ];
@@ -235,10 +247,12 @@ pub(crate) const FIXED: &[&str] = &[
 #[rustfmt::skip]
 pub(crate) const CHANGED: &[&str] = &[
     "created", "added", "modified", "updated", "edited", "wrote", "written", "changed", "applied",
-    "patched", "rewrote", "rewritten", "refactored", "implemented", "replaced",
+    "rewrote", "rewritten", "refactored", "implemented", "replaced", "documented",
     "aktualisiert", "geändert", "hinzugefügt", "erstellt", "angepasst", "bearbeitet",
     "actualizó", "actualizado", "actualizada", "modificado", "modificada", "añadido", "creado",
     "cambiado", "modifié", "modifiée", "ajouté", "ajoutée", "créé", "créée", "mis", "atualizado",
-    "atualizada", "modificado", "adicionado", "criado", "alterado",
-    "更新", "修改", "添加", "改了", "変更", "追加した", "업데이트", "변경했", "추가했",
+    "atualizada", "modificado", "adicionado", "criado", "alterado", "aggiornato", "aggiornata",
+    "modificato", "modificata", "aggiunto", "aggiunta", "scritto", "documentato",
+    "更新", "修改", "添加", "改了", "変更", "追加した", "업데이트", "변경했", "추가했", "적어",
+    "작성했", "기록했", "문서화했", "書いた", "記載",
 ];

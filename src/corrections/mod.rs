@@ -20,7 +20,7 @@ use crate::audit::Digest;
 use crate::text::{cut_line, folded_line, utf16_len};
 use claims::{
     Verb, asserted, asserted_without, body_says_none, change_verb, check_noun, check_noun_unspaced,
-    clauses, negated, partial, paths, remaining_count, says_all_done, says_done, says_git,
+    count_claim, negated, partial, paths, remaining_count, says_all_done, says_done, says_git,
     says_pass,
 };
 use evidence::{Check, GitEnd, Outcome, Run, git_runs, may_write, runs};
@@ -33,6 +33,9 @@ use words::{Script, key_words, script, stem, stems};
 pub const MAX_UNITS: usize = 1_000;
 /// The heading of the section, in the snapshot and in the hook output that carries it alone.
 pub const HEADING: &str = "## Corrections to the compaction summary";
+/// The longest summary judged: Claude Code's and Codex's run to tens of KB; anything far larger
+/// is no summary the model continues from, and reading it would cost a hook its budget.
+const MAX_SUMMARY: usize = 1024 * 1024;
 /// The longest quote of a summary sentence in a correction.
 const CLAIM_CHARS: usize = 110;
 
@@ -78,6 +81,9 @@ const TELL_LATEST_LEFT_OUT: bool = false;
 /// The corrections the record supports, in a fixed order: items called done, all work called
 /// done, counts, checks said to pass, files said fixed or changed, commits and pushes.
 pub fn corrections(d: &Digest, summary: &str) -> Vec<Correction> {
+    if summary.len() > MAX_SUMMARY {
+        return Vec::new(); // no summary a client writes; judging it would cost, not help
+    }
     let doc = summary::read(summary);
     let judge = Judge::new(d, &doc);
     let mut out = Vec::new();
@@ -184,7 +190,7 @@ impl<'a> Judge<'a> {
     /// item's name ("The \"Add docs\" task"), not a quotation of a longer message that
     /// happens to hold its words.
     fn refers_to(key: &Key, s: &Sentence) -> bool {
-        key.named_in(&s.own)
+        s.clauses.iter().any(|c| key.named_by(c))
             || s.quoted.iter().any(|q| {
                 let w = words::words(q);
                 key.named_by(&w) && key_words(q).len() * 2 <= key.words.len() * 3 + 2
@@ -199,7 +205,7 @@ impl<'a> Judge<'a> {
                 || (s.role.states_status()
                     && Self::refers_to(key, s)
                     && (s.marked_open
-                        || clauses(&s.own)
+                        || s.clauses
                             .iter()
                             .any(|c| key.named_by(c) && negated(c, &s.own))))
         })
@@ -229,7 +235,7 @@ impl<'a> Judge<'a> {
                 if !asserted_without(s, &key.words) {
                     return false;
                 }
-                let own = clauses(&s.own);
+                let own = &s.clauses;
                 let done_here = |c: &Vec<String>| {
                     key.named_by_exactly(c, &others)
                         && (says_done(c, &s.own, key.verb.as_deref()) || s.marked_done)
@@ -321,15 +327,13 @@ impl<'a> Judge<'a> {
     fn names_as_open(&self, key: &Key) -> bool {
         self.doc.sentences.iter().any(|s| {
             let status = matches!(s.role, Role::Status | Role::Files | Role::Unknown);
-            if !(status || s.role.keeps_open())
-                || !(key.named_in(&s.text) || Self::refers_to(key, s))
-            {
+            if !(status || s.role.keeps_open()) || !Self::refers_to(key, s) {
                 return false;
             }
             if s.role.keeps_open() || s.marked_open {
                 return true;
             }
-            let own = clauses(&s.own);
+            let own = &s.clauses;
             let done = s.marked_done
                 || own
                     .iter()
@@ -386,27 +390,37 @@ impl<'a> Judge<'a> {
             let excepted = words::words(&s.own)
                 .iter()
                 .any(|w| matches!(w.as_str(), "except" | "excluding" | "besides" | "apart"));
-            if !asserted(s) || excepted || self.admits_failure_near(s) {
+            if !asserted(s) || excepted {
                 continue;
             }
-            for clause in clauses(&s.own) {
+            for clause in &s.clauses {
                 if !says_pass(&clause, &s.own) || negated(&clause, &s.own) || partial(&clause) {
                     continue;
                 }
-                // The check is named in this clause, or, when the clause has only the verb
+                let count = count_claim(&clause, &s.own);
+                // A command the record ran, named in code (`mix ci` passes): that command's last
+                // run. Else the check named in this clause, or, when the clause has only the verb
                 // ("Ran the billing tests: everything passes"), in the sentence before it.
-                let Some((check, scope)) = claimed_check(&clause, s).or_else(|| {
-                    let all: Vec<String> = clauses(&s.own).concat();
-                    claimed_check(&all, s)
-                }) else {
-                    continue;
+                let run = match self.named_run(s) {
+                    Some(r) => Some(r),
+                    None => claimed_check(&clause, s)
+                        .or_else(|| claimed_check(&s.clauses.concat(), s))
+                        .and_then(|(check, scope)| self.last_run(check, &scope)),
                 };
-                let Some(run) = self.last_run(check, &scope) else {
-                    continue;
-                };
+                let Some(run) = run else { continue };
+                if self.admits_failure_near(s, run) {
+                    break;
+                }
                 let Outcome::Failed { how } = &run.outcome else {
                     continue;
                 };
+                // "11 tests pass" is true of a run that passed 11 and failed 1: a count is
+                // contradicted only by a report that passed fewer.
+                if count.is_some_and(|n| {
+                    evidence::passed_count(&run.action.output).is_none_or(|p| p >= n)
+                }) {
+                    continue;
+                }
                 if self.changed_after(run.at) || !said.insert(run.at) {
                     continue;
                 }
@@ -425,14 +439,30 @@ impl<'a> Judge<'a> {
         }
     }
 
+    /// The last run of a command the sentence names in code, when the record ran it as a check
+    /// (`mix ci`, `bun run check`, `sh run_tests.sh billing`).
+    fn named_run(&self, s: &Sentence) -> Option<&Run<'a>> {
+        s.code.iter().find_map(|code| {
+            let words = evidence::command_words(code);
+            self.runs.iter().rev().find(|r| words.contains(&r.words))
+        })
+    }
+
     /// Whether the summary says, next to a claim or where it states what is open, that checks
-    /// fail ("- 11 tests pass" / "- 1 fails"): then the claim is a partial report.
-    fn admits_failure_near(&self, s: &Sentence) -> bool {
+    /// fail ("- 11 tests pass" / "- 1 fails"): then the claim is a partial report. A failure of
+    /// another command named in code ("`npm run lint` fails") says nothing of `run`.
+    fn admits_failure_near(&self, s: &Sentence, run: &Run) -> bool {
         const FAIL: &[&str] = &[
             "fail", "fails", "failing", "failed", "failure", "failures", "broken", "red",
         ];
-        self.doc.sentences.iter().any(|o| {
-            let near = o.line.abs_diff(s.line) <= 2 || o.role.keeps_open();
+        // The sentences within two lines of the claim, and those that state open work.
+        let lines = &self.doc.sentences;
+        let from = lines.partition_point(|o| o.line + 2 < s.line);
+        let to = lines.partition_point(|o| o.line <= s.line + 2);
+        let near = lines[from..to]
+            .iter()
+            .chain(lines.iter().filter(|o| o.role.keeps_open()));
+        near.into_iter().any(|o| {
             // A failure of a check: a fail word with a check's noun, a count or a test's name
             // beside it ("1 fails", "test_add failed"), not "retry failed batches".
             let about_checks = |c: &[String]| {
@@ -444,8 +474,16 @@ impl<'a> Judge<'a> {
                     || std::ptr::eq(o, s)
                         && words::words(&o.own).iter().any(|w| check_noun(w).is_some())
             };
-            near && !matches!(o.role, Role::Request | Role::UserMessages)
-                && clauses(&o.own).iter().any(|c| {
+            let other_command = !o.code.is_empty()
+                && o.code
+                    .iter()
+                    .all(|c| !evidence::command_words(c).contains(&run.words))
+                && o.code.iter().any(|c| {
+                    evidence::command_words(c).iter().any(|w| !w.is_empty()) && c.contains(' ')
+                });
+            !other_command
+                && !matches!(o.role, Role::Request | Role::UserMessages)
+                && o.clauses.iter().any(|c| {
                     let ws: Vec<&str> = c.iter().map(String::as_str).collect();
                     (0..ws.len()).any(|i| FAIL.contains(&ws[i]) && !claims::names_a_check(&ws, i))
                         && about_checks(c)
@@ -527,7 +565,7 @@ impl<'a> Judge<'a> {
             .filter(|r| matches!(r.outcome, Outcome::Failed { .. }));
         for s in self.claims.iter().filter(|s| asserted(s)) {
             let Some(verb) = change_verb(s) else { continue };
-            if clauses(&s.own).iter().any(|c| negated(c, &s.own)) {
+            if s.clauses.iter().any(|c| negated(c, &s.own)) {
                 continue;
             }
             for p in paths(s) {
@@ -574,7 +612,7 @@ impl<'a> Judge<'a> {
                 if !related
                     || !unwritten_since
                     || !(verb == Verb::Fixed || never_written)
-                    || self.admits_failure_near(s)
+                    || self.admits_failure_near(s, run)
                 {
                     continue;
                 }
@@ -602,9 +640,7 @@ impl<'a> Judge<'a> {
     fn git(&self, out: &mut Vec<Correction>) {
         for (sub, noun) in [("commit", "commit"), ("push", "push")] {
             let Some(s) = self.claims.iter().find(|s| {
-                asserted(s)
-                    && says_git(s, sub)
-                    && !clauses(&s.own).iter().any(|c| negated(c, &s.own))
+                asserted(s) && says_git(s, sub) && !s.clauses.iter().any(|c| negated(c, &s.own))
             }) else {
                 continue;
             };
@@ -822,8 +858,14 @@ impl Key {
 
     /// Whether the clause names it: all its words, or three in four when it has more than four.
     fn named_by(&self, clause: &[String]) -> bool {
-        let have: HashSet<String> = clause.iter().map(|w| stem(w).to_owned()).collect();
-        let found = self.found_in(&have);
+        if !self.usable() {
+            return false;
+        }
+        let found = self
+            .words
+            .iter()
+            .filter(|k| clause.iter().any(|w| stem(w) == k.as_str()))
+            .count();
         let n = self.words.len();
         self.usable()
             && if n > 4 {
@@ -846,11 +888,6 @@ impl Key {
             // Another item named at least as fully, by as many words: the clause may be about it.
             !(o.usable() && o.named_by(clause) && theirs * self.words.len() >= mine * o.words.len())
         })
-    }
-
-    /// Whether a text names it as [`Key::named_by`] does.
-    fn named_in(&self, text: &str) -> bool {
-        clauses(text).iter().any(|c| self.named_by(c))
     }
 }
 
@@ -935,14 +972,19 @@ fn base_name(p: &str) -> &str {
 
 // ---- What the user's line says besides the corrections (D018).
 
-/// Whether the summary leaves out the latest instruction: `None` when there is none, it is too
-/// short to tell (fewer than five identifying words), or the summary is in another script or has
-/// no recognised structure; `Some(true)` only when fewer than a third of its identifying words
-/// appear and no four words of it in a row are quoted.
+/// Whether the summary leaves out the latest instruction, for the user's line (the model is not
+/// told, D055): `None` when there is none, it is too short to tell (fewer than five identifying
+/// words), or the summary is in another language or has no recognised structure; `Some(true)`
+/// only when not one of its identifying words appears in the summary (a paraphrase, a partial
+/// quotation or a quoted log keeps some).
 pub(crate) fn latest_left_out(d: &Digest, summary: &str) -> Option<bool> {
     let latest = d.latest.as_deref()?;
     let doc = summary::read(summary);
-    if doc.shape != Shape::Sections || script(latest) != script(&doc.text) {
+    if doc.shape != Shape::Sections
+        || script(latest) != script(&doc.text)
+        || script(latest) == Some(Script::Unspaced)
+        || words::language(&doc.text) != words::language(latest).or(Some(words::Language::English))
+    {
         return None;
     }
     let key: Vec<String> = key_words(latest)
@@ -954,14 +996,7 @@ pub(crate) fn latest_left_out(d: &Digest, summary: &str) -> Option<bool> {
         return None;
     }
     let everything = stems(&doc.text);
-    let found = key.iter().filter(|w| everything.contains(*w)).count();
-    let latest_words = words::words(latest);
-    let doc_words = words::words(&doc.text);
-    let quoted = latest_words.len() >= 4
-        && latest_words
-            .windows(4)
-            .any(|w| doc_words.windows(4).any(|d| d == w));
-    Some(found * 3 < key.len() && !quoted)
+    Some(!key.iter().any(|w| everything.contains(w)))
 }
 
 /// Words of a request that say nothing of what is asked.
@@ -1052,7 +1087,7 @@ pub fn explain(summary: &str) -> String {
             s.marked_done,
             s.marked_open,
             s.text,
-            clauses(&s.own),
+            s.clauses,
             s.code
         ));
     }

@@ -36,9 +36,12 @@ pub(crate) enum Role {
 }
 
 impl Role {
-    /// Whether a sentence here may claim a finished state.
+    /// Whether a sentence here may claim a finished state: anywhere but the user's request and
+    /// words and the background. A pending or next-step section holds claims too ("Pending Tasks:
+    /// all done", "Next steps: verified with `dotnet test`, everything passes"); its
+    /// instructions and plans are no assertions (see `claims::asserted`).
     pub(crate) fn states_status(self) -> bool {
-        matches!(self, Role::Files | Role::Status | Role::Unknown)
+        !matches!(self, Role::Request | Role::UserMessages | Role::Background)
     }
 
     /// Whether naming an item here keeps it open.
@@ -70,6 +73,8 @@ pub(crate) struct Sentence {
     /// The spans it quotes, as written: someone's words, or an item's name ("The \"Add docs\"
     /// task is done").
     pub quoted: Vec<String>,
+    /// Its own words as clauses (see `claims::clauses`), read once.
+    pub clauses: Vec<Vec<String>>,
     /// The role of its section (or of the label it stands under).
     pub role: Role,
     /// The index of its line in the summary's lines (for "the next line says ...").
@@ -662,6 +667,7 @@ fn push_sentences(out: &mut Vec<Sentence>, line: &str, role: Role, at: usize) {
         }
         out.push(Sentence {
             text: crate::text::folded_line(piece.trim(), 400),
+            clauses: super::claims::clauses(&own),
             own,
             code,
             quoted,

@@ -130,7 +130,10 @@ fn brain(project: PathBuf) -> Brain {
                     "Bash",
                     json!({"command": "sh run_tests.sh billing", "description": "Run the billing tests"}),
                 ),
-                tool("Bash", json!({"command": "ls", "description": "List files"})),
+                tool(
+                    "Bash",
+                    json!({"command": "ls", "description": "List files"}),
+                ),
             ]
         } else if prompt.contains("PYTEST") {
             // A test run that fails (exit 5 with no tests, 127 without pytest).
@@ -1052,7 +1055,7 @@ fn a_manual_compact_shows_one_line_per_hook_in_the_real_cli() {
         .find(|l| l.contains("PostCompact ["))
         .unwrap_or_else(|| panic!("no PostCompact line: {out}"));
     assert!(
-        post.contains("completed successfully: compact-guardian: the summary keeps"),
+        post.contains("completed successfully: compact-guardian: nothing in the summary contradicts the record"),
         "{post}"
     );
 }
@@ -1252,5 +1255,8 @@ fn a_failing_script_right_before_an_automatic_compaction_is_restored_and_correct
     );
     let seen = corrections_seen(&reqs);
     let text = seen.first().expect("no request carried the corrections");
-    assert!(text.contains("`sh run_tests.sh billing`, exited 101"), "{text}");
+    assert!(
+        text.contains("`sh run_tests.sh billing`, exited 101"),
+        "{text}"
+    );
 }
