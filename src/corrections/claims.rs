@@ -543,9 +543,24 @@ pub(crate) fn change_verb(s: &Sentence) -> Option<Verb> {
         list.iter()
             .any(|v| ws.iter().any(|w| w == v) || (!v.is_ascii() && s.own.contains(v)))
     };
+    // "`docs/x.md` now describes the new behaviour": what a file holds now, said of a change.
+    const NOW: &[&str] = &["now", "ora", "ahora", "jetzt", "maintenant", "agora"];
+    const HOLDS: &[&str] = &[
+        "describes",
+        "documents",
+        "covers",
+        "explains",
+        "descrive",
+        "describe",
+        "beschreibt",
+        "décrit",
+        "descreve",
+        "documenta",
+        "dokumentiert",
+    ];
     if any(FIXED) {
         Some(Verb::Fixed)
-    } else if any(CHANGED) {
+    } else if any(CHANGED) || (any(NOW) && any(HOLDS)) {
         Some(Verb::Changed)
     } else {
         None

@@ -24,7 +24,7 @@ pub(crate) const NOT_ASSERTED: &[&str] = &[
     // About another moment than now: what held earlier may not hold at the compaction.
     "previous", "previously", "ago", "earlier", "originally", "initially", "formerly", "regressed",
     // German
-    "soll", "sollen", "sollte", "sollten", "muss", "müssen", "wird", "werden", "damit", "falls",
+    "soll", "sollen", "sollte", "sollten", "muss", "müssen", "wird", "werden", "falls",
     "wenn", "sobald", "bis", "ziel", "geplant",
     // Spanish
     "debe", "deben", "debería", "será", "serán", "para", "si", "cuando", "hasta", "objetivo",

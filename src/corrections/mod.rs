@@ -393,7 +393,15 @@ impl<'a> Judge<'a> {
             if !asserted(s) || excepted {
                 continue;
             }
-            for clause in &s.clauses {
+            // "`poetry run pytest -q` ✔": a command the record ran as a check, and a mark that
+            // says done, with no words of its own.
+            let marked = s.marked_done && words::words(&s.own).is_empty();
+            let verdicts: Vec<Vec<String>> = if marked {
+                vec![vec!["passes".to_owned()]]
+            } else {
+                s.clauses.clone()
+            };
+            for clause in &verdicts {
                 if !says_pass(&clause, &s.own) || negated(&clause, &s.own) || partial(&clause) {
                     continue;
                 }
@@ -896,7 +904,8 @@ impl Key {
 /// phrase taken from the instruction ("fix add() off-by-one", "the store tests") is no
 /// quotation by itself.
 fn quotes(s: &Sentence, latest: &[String]) -> bool {
-    let mine = words::words(&s.text);
+    // Its own words and what it quotes; a command or path in code is a name both may share.
+    let mine = words::words(&format!("{} {}", s.own, s.quoted.join(" ")));
     if mine.len() < 3 || latest.len() < 3 {
         return false;
     }

@@ -140,7 +140,8 @@ pub fn checklist_item(t: &str) -> &str {
 
 fn checklist_item_text(t: &str) -> Option<&str> {
     for prefix in [
-        "- [ ] ", "- [x] ", "- [X] ", "* [ ] ", "* [x] ", "* [X] ", "- [~] ",
+        "- [ ] ", "- [x] ", "- [X] ", "* [ ] ", "* [x] ", "* [X] ", "- [~] ", "☐ ", "☑ ", "☒ ",
+        "- ☐ ", "- ☑ ",
     ] {
         if let Some(rest) = t.strip_prefix(prefix) {
             return Some(rest);
@@ -228,6 +229,11 @@ mod tests {
         // A numbered line may be a question to the user or a recap of finished work.
         assert!(!checklist_open("2. wire it"));
         assert!(checklist_open("2. [ ] wire it") && checklist_open("☐ wire it"));
+        assert!(!checklist_open("☑ wire it"));
+        assert_eq!(
+            checklist(&["Status:\n☑ parser\n☐ docs".into()]),
+            ["☑ parser", "☐ docs"]
+        );
         assert_eq!(checklist_item("2. [ ] wire it"), "wire it");
         assert_eq!(checklist_item("- [ ] wire it"), "wire it");
     }
