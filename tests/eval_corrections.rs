@@ -1,8 +1,8 @@
-//! The corrections evaluation set (issue #38, `tests/fixtures/eval/`): its TUNE half through
+//! The corrections evaluation set (issue #38, `tests/fixtures/eval/`): its tuning halves through
 //! `scripts/eval/run.py`, which drives this build's binary hook by hook as each client does.
-//! Fails when any true summary gets a correction; prints the figures (recall, precision) and
-//! leaves recall thresholds to whoever tunes the corrections. The held-out half is never run
-//! here: its figures are read by hand (`scripts/eval-corrections heldout`).
+//! Fails when any true summary gets a correction, or recall falls under the half's floor. The
+//! held-out half is never run here: its figures are read by hand, and counted
+//! (`scripts/eval-corrections heldout`).
 
 use std::path::PathBuf;
 use std::process::Command;
@@ -25,12 +25,10 @@ fn transcripts() -> Option<PathBuf> {
     None
 }
 
-#[test]
-#[cfg_attr(
-    cg_no_corpus,
-    ignore = "needs the shared corpus of real transcripts in ../shared/transcripts"
-)]
-fn no_true_summary_of_the_tune_half_gets_a_correction() {
+/// Runs one tuning half through this build: fails on any correction of a true summary, or when
+/// recall falls below `floor` (each half's floor sits a little under what was measured when the
+/// corrections were last tuned, so that a change that loses recall is seen).
+fn half(name: &str, floor: f64) {
     let Some(dir) = transcripts() else { return };
     // The set is Python (standard library only): without python3 this test fails, it never
     // passes without having run.
@@ -42,24 +40,46 @@ fn no_true_summary_of_the_tune_half_gets_a_correction() {
     let root = PathBuf::from(env!("CARGO_MANIFEST_DIR"));
     let out = Command::new("python3")
         .arg(root.join("scripts/eval/run.py"))
-        .args([
-            "tune",
-            "--assert",
-            "--bin",
-            env!("CARGO_BIN_EXE_compact-guardian"),
-        ])
+        .args([name, "--assert", "--bin", env!("CARGO_BIN_EXE_compact-guardian")])
         .env("COMPACT_GUARDIAN_TRANSCRIPTS", &dir)
         .env("PYTHONDONTWRITEBYTECODE", "1")
         .output()
         .expect("python3 runs");
     let report = String::from_utf8_lossy(&out.stdout);
     eprintln!("{report}\n{}", String::from_utf8_lossy(&out.stderr));
-    assert!(
-        report.contains("true summaries corrected"),
-        "the runner printed no figures"
-    );
+    let line = report
+        .lines()
+        .find(|l| l.starts_with(&format!("[{name}]")))
+        .expect("the runner printed no figures");
     assert!(
         out.status.success(),
-        "true summaries of the tune half got corrections (see the per-case lines above)"
+        "true summaries of the {name} half got corrections (see the per-case lines above)"
     );
+    // "... recall 82/92 (0.89) ..."
+    let recall: f64 = line
+        .split("recall ")
+        .nth(1)
+        .and_then(|r| r.split('(').nth(1))
+        .and_then(|r| r.split(')').next())
+        .and_then(|r| r.parse().ok())
+        .expect("a recall figure");
+    assert!(recall >= floor, "{name}: recall {recall} fell under {floor}: {line}");
+}
+
+#[test]
+#[cfg_attr(
+    cg_no_corpus,
+    ignore = "needs the shared corpus of real transcripts in ../shared/transcripts"
+)]
+fn the_tune_half_gets_no_false_correction_and_keeps_its_recall() {
+    half("tune", 0.85);
+}
+
+#[test]
+#[cfg_attr(
+    cg_no_corpus,
+    ignore = "needs the shared corpus of real transcripts in ../shared/transcripts"
+)]
+fn the_tune2_half_gets_no_false_correction_and_keeps_its_recall() {
+    half("tune2", 0.80);
 }
