@@ -40,7 +40,12 @@ fn half(name: &str, floor: f64) {
     let root = PathBuf::from(env!("CARGO_MANIFEST_DIR"));
     let out = Command::new("python3")
         .arg(root.join("scripts/eval/run.py"))
-        .args([name, "--assert", "--bin", env!("CARGO_BIN_EXE_compact-guardian")])
+        .args([
+            name,
+            "--assert",
+            "--bin",
+            env!("CARGO_BIN_EXE_compact-guardian"),
+        ])
         .env("COMPACT_GUARDIAN_TRANSCRIPTS", &dir)
         .env("PYTHONDONTWRITEBYTECODE", "1")
         .output()
@@ -63,7 +68,10 @@ fn half(name: &str, floor: f64) {
         .and_then(|r| r.split(')').next())
         .and_then(|r| r.parse().ok())
         .expect("a recall figure");
-    assert!(recall >= floor, "{name}: recall {recall} fell under {floor}: {line}");
+    assert!(
+        recall >= floor,
+        "{name}: recall {recall} fell under {floor}: {line}"
+    );
 }
 
 #[test]

@@ -271,15 +271,13 @@ fn check_of(words: &[String]) -> Option<(Check, usize)> {
     let arg = |i: usize| args.get(i).map(String::as_str);
     let prog = prog.trim_end_matches(".exe");
     // python -m pytest / unittest.
-    if prog.starts_with("python") || prog == "py" {
-        if arg(0) == Some("-m") {
-            return match arg(1) {
-                Some("pytest" | "unittest" | "nose2" | "tox") => Some((Check::Test, offset + 2)),
-                Some("mypy" | "pyright") => Some((Check::Types, offset + 2)),
-                Some("ruff" | "flake8" | "pylint") => Some((Check::Lint, offset + 2)),
-                _ => None,
-            };
-        }
+    if (prog.starts_with("python") || prog == "py") && arg(0) == Some("-m") {
+        return match arg(1) {
+            Some("pytest" | "unittest" | "nose2" | "tox") => Some((Check::Test, offset + 2)),
+            Some("mypy" | "pyright") => Some((Check::Types, offset + 2)),
+            Some("ruff" | "flake8" | "pylint") => Some((Check::Lint, offset + 2)),
+            _ => None,
+        };
     }
     if RUNNERS.contains(&prog) {
         return Some((Check::Test, offset));
@@ -405,7 +403,7 @@ fn check_of(words: &[String]) -> Option<(Check, usize)> {
                 || (matches!(prog, "make" | "gmake") && targets.is_empty())
             {
                 Some((Check::Build, words.len()))
-            } else if targets.iter().any(|t| *t == "lint") {
+            } else if targets.contains(&"lint") {
                 Some((Check::Lint, words.len()))
             } else {
                 None

@@ -11,18 +11,19 @@
 //! `sh run_tests.sh billing` exited 101, and nothing was edited after it"), never a verdict.
 
 mod claims;
+pub mod digest;
 mod evidence;
 mod lexicon;
 mod summary;
 mod words;
 
-use crate::audit::Digest;
 use crate::text::{cut_line, folded_line, utf16_len};
 use claims::{
     Verb, asserted, asserted_without, body_says_none, change_verb, check_noun, check_noun_unspaced,
     count_claim, negated, partial, paths, remaining_count, says_all_done, says_done, says_git,
     says_pass,
 };
+use digest::Digest;
 use evidence::{Check, GitEnd, Outcome, Run, git_runs, may_write, runs};
 use std::collections::HashSet;
 use summary::{Document, Role, Sentence, Shape};
@@ -402,16 +403,16 @@ impl<'a> Judge<'a> {
                 s.clauses.clone()
             };
             for clause in &verdicts {
-                if !says_pass(&clause, &s.own) || negated(&clause, &s.own) || partial(&clause) {
+                if !says_pass(clause, &s.own) || negated(clause, &s.own) || partial(clause) {
                     continue;
                 }
-                let count = count_claim(&clause, &s.own);
+                let count = count_claim(clause, &s.own);
                 // A command the record ran, named in code (`mix ci` passes): that command's last
                 // run. Else the check named in this clause, or, when the clause has only the verb
                 // ("Ran the billing tests: everything passes"), in the sentence before it.
                 let run = match self.named_run(s) {
                     Some(r) => Some(r),
-                    None => claimed_check(&clause, s)
+                    None => claimed_check(clause, s)
                         .or_else(|| claimed_check(&s.clauses.concat(), s))
                         .and_then(|(check, scope)| self.last_run(check, &scope)),
                 };

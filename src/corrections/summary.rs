@@ -717,7 +717,7 @@ fn label_says(item: &str, done: bool) -> bool {
 /// backticks or paired quotation marks, so `cargo test; echo` or a quoted instruction with a `;`
 /// stays whole.
 pub(crate) fn split_sentences(line: &str) -> Vec<&str> {
-    let straight = line.matches('"').count() % 2 == 0;
+    let straight = line.matches('"').count().is_multiple_of(2);
     let mut out = Vec::new();
     let mut start = 0;
     let (mut in_code, mut in_quote, mut curly) = (false, false, 0i32);
@@ -728,11 +728,14 @@ pub(crate) fn split_sentences(line: &str) -> Vec<&str> {
             '"' if straight && !in_code => in_quote = !in_quote,
             '\u{201C}' | '「' | '『' | '«' | '„' if !in_code => curly += 1,
             '\u{201D}' | '」' | '』' | '»' if !in_code => curly = (curly - 1).max(0),
-            '.' | '!' | '?' | ';' if !in_code && !in_quote && curly == 0 => {
-                if bytes.get(i + 1).is_none_or(|n| n.is_ascii_whitespace()) {
-                    out.push(&line[start..=i]);
-                    start = i + 1;
-                }
+            '.' | '!' | '?' | ';'
+                if !in_code
+                    && !in_quote
+                    && curly == 0
+                    && bytes.get(i + 1).is_none_or(|n| n.is_ascii_whitespace()) =>
+            {
+                out.push(&line[start..=i]);
+                start = i + 1;
             }
             '。' | '！' | '？' | '；' if !in_code && !in_quote && curly == 0 => {
                 let end = i + c.len_utf8();
@@ -756,12 +759,12 @@ pub(crate) fn own_words(s: &str) -> (String, Vec<String>, Vec<String>) {
     let mut code = Vec::new();
     let mut quoted: Vec<String> = Vec::new();
     let mut quote_start: Option<usize> = None;
-    let straight_paired = s.matches('"').count() % 2 == 0;
-    let mut chars = s.char_indices().peekable();
+    let straight_paired = s.matches('"').count().is_multiple_of(2);
+    let chars = s.char_indices().peekable();
     let mut quote_depth = 0i32;
     let mut in_straight = false;
     let mut code_start: Option<usize> = None;
-    while let Some((i, c)) = chars.next() {
+    for (i, c) in chars {
         if let Some(st) = code_start {
             if c == '`' {
                 code.push(s[st..i].to_owned());

@@ -91,7 +91,7 @@ impl Actions {
             && last.tool == tu.name
             && last.summary == summary
             && last.error == failed
-            && last.pending == !ended.read
+            && last.pending != ended.read
         {
             last.count += 1;
             return;
