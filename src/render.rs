@@ -59,6 +59,9 @@ use std::time::SystemTime;
 pub enum Source {
     /// Saved by the PreCompact hook.
     Saved,
+    /// Saved by the PreCompact hook, then brought up to the compaction by restore: the client
+    /// wrote to the transcript after PreCompact ran (a tool's result), and that counts.
+    Updated,
     /// Rebuilt by restore from the transcript, because no fresh snapshot could be printed.
     Rebuilt(WhyRebuilt),
 }
@@ -458,6 +461,9 @@ fn header(ex: &Extraction, meta: &Meta, budget: usize) -> String {
     h.push_str(match meta.source {
         Source::Saved => {
             "Saved by the compact-guardian plugin just before this conversation was compacted. "
+        }
+        Source::Updated => {
+            "Saved by the compact-guardian plugin just before this conversation was compacted, and brought up to the compaction from the transcript. "
         }
         Source::Rebuilt(_) => {
             "Rebuilt by the compact-guardian plugin from the session transcript after compaction "
@@ -950,6 +956,7 @@ mod tests {
                     summary: "c".repeat(300),
                     error: i % 2 == 0,
                     count: 3,
+                    ..Action::default()
                 })
                 .collect(),
             untracked_task_calls: 7,
@@ -1272,6 +1279,7 @@ mod tests {
                 summary,
                 error,
                 count,
+                ..Action::default()
             },
         );
         let plan = prop::option::of((
@@ -1612,24 +1620,28 @@ mod tests {
                 summary: "src/tax.py".into(),
                 error: false,
                 count: 1,
+                ..Action::default()
             },
             Action {
                 tool: "Bash".into(),
                 summary: "ls tests".into(),
                 error: false,
                 count: 1,
+                ..Action::default()
             },
             Action {
                 tool: "Edit".into(),
                 summary: "src/rates.py".into(),
                 error: false,
                 count: 1,
+                ..Action::default()
             },
             Action {
                 tool: "Bash".into(),
                 summary: "pytest tests/test_tax.py".into(),
                 error: true,
                 count: 1,
+                ..Action::default()
             },
         ];
         ex.files_changed = vec!["src/tax.py".into(), "src/rates.py".into()];

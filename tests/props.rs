@@ -440,13 +440,24 @@ fn digest_strategy() -> impl Strategy<Value = compact_guardian::audit::Digest> {
             ".{0,30}"
         ],
         any::<bool>(),
+        prop_oneof![
+            Just(String::new()),
+            Just("test result: FAILED. 3 passed; 1 failed".to_owned()),
+            Just("nothing to commit, working tree clean".to_owned()),
+            ".{0,60}"
+        ],
     )
-        .prop_map(|(tool, summary, error)| compact_guardian::extract::Action {
-            tool: tool.into(),
-            summary,
-            error,
-            count: 1,
-        });
+        .prop_map(
+            |(tool, summary, error, output)| compact_guardian::extract::Action {
+                tool: tool.into(),
+                summary,
+                error,
+                count: 1,
+                exit: error.then_some(1),
+                output,
+                pending: false,
+            },
+        );
     (
         prop::collection::vec(".{0,40}", 0..8),
         prop::collection::vec(action, 0..24),

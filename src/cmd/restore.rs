@@ -50,11 +50,17 @@ pub fn restore(
         .snapshots
         .as_ref()
         .ok()
-        .filter(|_| form == Form::WithUserLine)
         .and_then(|s| s.peek_digest(MAX_DIGEST_BYTES))
         .and_then(|b| Digest::read(&b));
+    // What the record gained after `save` read it (a result Claude Code wrote while PreCompact
+    // ran) belongs in the snapshot: rendered again from the record up to the compaction.
+    let updated = digest
+        .as_ref()
+        .and_then(|d| up_to_the_compaction(&hook, d, cfg, deadline));
+    let digest = digest.filter(|_| form == Form::WithUserLine);
     let taken = match &hook.snapshots {
         Ok(snaps) => match snaps.take_fresh(|text| {
+            let text = updated.as_deref().unwrap_or(text);
             let text = match &corrections {
                 Some(c) => crate::corrections::inserted(text, &c.section),
                 None => text.to_owned(),
@@ -213,6 +219,46 @@ fn resumes_a_deferred_restore(hook: &Hook) -> bool {
     hook.snapshots
         .as_ref()
         .is_ok_and(|s| s.has_deferred_snapshot())
+}
+
+/// The snapshot rendered again from the record up to this compaction, when the Claude Code
+/// transcript grew after `save` read it (`None`: it did not, or it cannot be read in time: the
+/// saved snapshot is printed as it is).
+fn up_to_the_compaction(
+    hook: &Hook,
+    saved: &Digest,
+    cfg: &Config,
+    deadline: Instant,
+) -> Option<String> {
+    let path = hook.input.transcript_path.as_deref().map(Path::new)?;
+    let len = std::fs::metadata(path).ok()?.len();
+    if hook.transcript_is_codex() || len <= saved.transcript_len? {
+        return None;
+    }
+    let limits = Limits {
+        max_bytes: cfg.scan_bytes,
+        deadline: Some(deadline),
+    };
+    let built = pipeline::build(path, Part::Compacted, limits).ok()?;
+    if built.stats.hit_deadline {
+        return None;
+    }
+    debug(cfg.debug, || {
+        format!(
+            "the transcript grew by {} bytes after save: the snapshot is brought up to the compaction ({})",
+            len - saved.transcript_len.unwrap_or(len),
+            built.stats.summary()
+        )
+    });
+    let meta = Meta {
+        taken_at: SystemTime::now(),
+        trigger: saved.trigger.clone(),
+        cwd: hook.input.cwd.clone(),
+        git_branch: None,
+        focus: saved.focus.clone(),
+        source: Source::Updated,
+    };
+    built.render(&meta)
 }
 
 /// The fallback: no usable snapshot, so extract from the conversation that was just compacted.

@@ -3,7 +3,6 @@
 use super::hook;
 use crate::audit::Digest;
 use crate::config::Config;
-use crate::extract::Extraction;
 use crate::extract::Part;
 use crate::failopen::debug;
 use crate::history;
@@ -11,7 +10,6 @@ use crate::pipeline;
 use crate::record::Format;
 use crate::render::{Meta, Source};
 use crate::steer::directive;
-use crate::tasks::Status;
 use crate::text::{folded_line, utf16_len};
 use crate::transcript::Limits;
 use anyhow::{Context, Result};
@@ -85,7 +83,13 @@ pub fn save(input: impl Read, cfg: &Config, deadline: Instant, out: &mut impl Wr
         // Corrections still waiting are about an earlier summary: this compaction replaces it.
         snaps.drop_corrections();
         // What the PostCompact audit compares the summary with, and the history entry.
-        let digest = digest(&built.extraction, built.stats.format, units > 0);
+        let digest = Digest {
+            transcript_len: Some(built.stats.file_bytes),
+            trigger: hook.input.trigger.clone(),
+            focus: hook.input.custom_instructions.clone(),
+            ..Digest::of(&built.extraction, built.stats.format, units > 0)
+        }
+        .bounded();
         if let Err(e) = serde_json::to_vec(&digest)
             .map_err(anyhow::Error::from)
             .and_then(|b| snaps.save_digest(&b))
@@ -110,40 +114,4 @@ pub fn save(input: impl Read, cfg: &Config, deadline: Instant, out: &mut impl Wr
         hook::remove_stale(snaps, deadline, cfg);
     }
     written.map(drop)
-}
-
-/// What was protected, for the PostCompact audit: the open tasks (or, without a task list, the
-/// unchecked checklist items), the latest instruction, the plan's title.
-fn digest(ex: &Extraction, format: Format, saved: bool) -> Digest {
-    let (open_kind, items) = ex.open_work();
-    let open = items.iter().map(|(text, _)| (*text).to_owned()).collect();
-    let states = items
-        .iter()
-        .map(|(_, status)| match status {
-            Some(Status::InProgress) => "in_progress".to_owned(),
-            Some(Status::Pending) => "pending".to_owned(),
-            _ => String::new(),
-        })
-        .collect();
-    Digest {
-        saved_at: history::now(),
-        saved,
-        open_kind: open_kind.to_owned(),
-        open,
-        // The audit must not hold the summary to an older prompt than the user's newest.
-        latest: ex
-            .instructions
-            .last()
-            .filter(|_| ex.unread_prompt.is_none())
-            .cloned(),
-        plan: ex.plan.as_ref().map(|p| p.title.clone()),
-        states,
-        actions: ex.actions.clone(),
-        files: ex.files_changed.clone(),
-        client: Some(match format {
-            Format::Codex => "codex".to_owned(),
-            _ => "claude".to_owned(),
-        }),
-    }
-    .bounded()
 }

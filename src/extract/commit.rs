@@ -77,6 +77,7 @@ mod tests {
             read: true,
             failed,
             head: head.into(),
+            ..Ended::default()
         }
     }
 

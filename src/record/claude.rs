@@ -5,9 +5,9 @@
 
 use super::{
     Id, KEEP_PLAN, Kind, Link, PlanResult, Record, TaskArgs, TodoItem, ToolResult, ToolUse, Triage,
-    bounded,
+    bounded, bounded_tail,
 };
-use crate::json::{LBool, LContent, LList, LObj, LStr, LText, MAX_TEXT, repair_line};
+use crate::json::{self, LBool, LContent, LEnds, LList, LObj, LStr, LText, MAX_TEXT, repair_line};
 use crate::wants::{Far, FarSet, TASK_LIST_TOOLS, Wants};
 use serde::Deserialize;
 use std::borrow::Cow;
@@ -104,15 +104,55 @@ struct RawBlock<'a> {
     #[serde(borrow)]
     tool_use_id: LStr<'a>,
     is_error: LBool,
-    #[serde(borrow)]
-    content: LContent<'a, RawResultPart<'a>, KEEP_RESULT_READ>,
+    content: ResultText,
+}
+
+/// A tool result's text (a string, or a list of parts whose texts are joined), kept as its first
+/// [`KEEP_RESULT_READ`] and last [`KEEP_RESULT_TAIL`] bytes: the head names task ids, exit codes
+/// and plan files; the tail holds a test runner's result line.
+#[derive(Debug, Default)]
+struct ResultText {
+    head: String,
+    tail: String,
 }
 
 #[derive(Deserialize, Default)]
 #[serde(default)]
 struct RawResultPart<'a> {
     #[serde(borrow)]
-    text: LText<'a, KEEP_RESULT_READ>,
+    text: LEnds<'a, KEEP_RESULT_READ, KEEP_RESULT_TAIL>,
+}
+
+impl<'de> Deserialize<'de> for ResultText {
+    fn deserialize<D: serde::Deserializer<'de>>(d: D) -> Result<Self, D::Error> {
+        let raw = <&'de serde_json::value::RawValue>::deserialize(d)?.get();
+        let mut out = ResultText::default();
+        match raw.as_bytes().first() {
+            Some(b'"') => {
+                let (head, tail) = json::ends(raw, KEEP_RESULT_READ, KEEP_RESULT_TAIL);
+                out.head = head.map(Cow::into_owned).unwrap_or_default();
+                out.tail = tail.map(Cow::into_owned).unwrap_or_default();
+            }
+            Some(b'[') => {
+                let parts = serde_json::from_str::<LList<RawResultPart>>(raw).unwrap_or_default();
+                for p in parts.0 {
+                    if out.head.len() < KEEP_RESULT_READ
+                        && let Some(h) = &p.text.head
+                    {
+                        out.head.push_str(h);
+                    }
+                    // The newest text part's end is the output's end.
+                    if let Some(h) = p.text.head {
+                        out.tail = p.text.tail.unwrap_or(h).into_owned();
+                    }
+                }
+                out.head = bounded(&out.head, KEEP_RESULT_READ);
+                out.tail = bounded_tail(&out.tail, KEEP_RESULT_TAIL);
+            }
+            _ => {}
+        }
+        Ok(out)
+    }
 }
 
 /// Tool arguments that matter. Big ones (`content` of Write, `old_string`, ...) are not named and
@@ -169,6 +209,8 @@ const KEEP_ARG: usize = 400;
 const KEEP_RESULT_HEAD: usize = 160;
 /// How much of a tool result's text is read: a plan approval names its file after ~150 bytes.
 const KEEP_RESULT_READ: usize = 1024;
+/// How much of the end of a tool result's text is kept: a test runner's result line.
+const KEEP_RESULT_TAIL: usize = 512;
 
 /// Whether raw JSON text names one of [`TASK_LIST_TOOLS`] (anything unreadable counts as yes).
 fn names_task_tool(raw: &[u8]) -> bool {
@@ -727,12 +769,18 @@ fn fill_content(rec: &mut Record, content: LContent<RawBlock>) {
             }
             Some("tool_use") => rec.tool_uses.push(tool_use(&b)),
             Some("tool_result") => {
-                let text = result_text(&b.content);
+                let text = &b.content.head;
                 rec.tool_results.push(ToolResult {
                     tool_use_id: b.tool_use_id.get().unwrap_or_default().to_owned(),
                     is_error: b.is_error.0,
-                    head: bounded(&text, KEEP_RESULT_HEAD),
-                    plan_file: saved_plan_path(&text),
+                    head: bounded(text, KEEP_RESULT_HEAD),
+                    tail: if b.content.tail.is_empty() {
+                        bounded_tail(text, KEEP_RESULT_TAIL)
+                    } else {
+                        b.content.tail.clone()
+                    },
+                    exit: exit_code(text),
+                    plan_file: saved_plan_path(text),
                 });
             }
             _ => {}
@@ -812,24 +860,14 @@ fn tool_use(b: &RawBlock) -> ToolUse {
     t
 }
 
-/// The first [`KEEP_RESULT_READ`] bytes of a result's text.
-fn result_text(content: &LContent<RawResultPart, KEEP_RESULT_READ>) -> String {
-    match content {
-        LContent::Text(s) => bounded(s, KEEP_RESULT_READ),
-        LContent::Blocks(parts) => {
-            let mut out = String::new();
-            for p in parts {
-                if let Some(t) = p.text.get() {
-                    out.push_str(t);
-                    if out.len() >= KEEP_RESULT_READ {
-                        break;
-                    }
-                }
-            }
-            bounded(&out, KEEP_RESULT_READ)
-        }
-        LContent::Nothing => String::new(),
-    }
+/// The exit code Claude Code's Bash tool writes at the head of a failed command's result
+/// ("Exit code 101"); `None` when there is none (a command that succeeded, or another tool).
+fn exit_code(head: &str) -> Option<i32> {
+    head.strip_prefix("Exit code ")?
+        .split_whitespace()
+        .next()?
+        .parse()
+        .ok()
 }
 
 /// The path in "Your plan has been saved to: <path>" (an approved plan's result, CLI 2.1.x).
