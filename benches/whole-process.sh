@@ -12,7 +12,13 @@
 #
 #   benches/whole-process.sh                      # ours only
 #   ORIGINAL=/path/to/original/compact-guardian benches/whole-process.sh   # side by side
-#   BEFORE=/path/to/an/older/compact-guardian benches/whole-process.sh    # a previous build too
+#   BEFORE=/path/to/an/older/compact-guardian benches/whole-process.sh    # another build too
+#
+# BEFORE is the last release's build (D037: dc6bfc4 until a release is tagged), built apart:
+#   git worktree add /tmp/base-dc6bfc4 dc6bfc4 && (cd /tmp/base-dc6bfc4 && cargo build --release)
+#   BEFORE=/tmp/base-dc6bfc4/target/release/compact-guardian benches/whole-process.sh
+# Its saves run interleaved with this build's (examples/spawn_bench --vs: A B B A), so drift on
+# a shared machine falls on both alike; the table shows each median and the ratio.
 #
 # ORIGINAL is a checkout of the original Python plugin (its scripts/compact_save.py and
 # scripts/compact-restore.sh); it is run on the same files, in a throwaway HOME. Needs GNU time
@@ -43,20 +49,8 @@ gen tiny64 67108864 --autonomous 200
 gen common200 209715200 --no-tasks
 gen old200 209715200 --old-cli
 [ -s "$data/old200.horizon" ] || tail -c 67108864 "$data/old200.jsonl" > "$data/old200.horizon"
-tiny() { # name printf-format: 64 MB of records after three prompts
-    [ -s "$data/$1.jsonl" ] || python3 - "$data/$1.jsonl" "$2" <<'PY'
-import sys
-path, fmt = sys.argv[1], sys.argv[2]
-with open(path, "w") as f:
-    for i in range(3):
-        f.write('{"type":"user","uuid":"p%d","message":{"content":"prompt %d: keep going"}}\n' % (i, i))
-    n = size = 0
-    while size < 64_000_000:
-        line = fmt % n + "\n"
-        f.write(line)
-        size += len(line)
-        n += 1
-PY
+tiny() { # name shape: 64 MB of 30-byte records after three prompts
+    gen "$1" 64000000 --tiny "$2"
 }
 # Issue #17: Codex CLI rollouts whose prompts sit 8 MB and 80 MB back behind tool calls.
 gen codex8 8000000 --codex 640
@@ -64,23 +58,16 @@ gen codex80 80000000 --codex 640
 # Issue #26: adversarial prompts. `soup`: 2 MB of user records that are runs of wrapper tags side
 # by side (quadratic before), behind the prompt. `shots`: 100 MB of ordinary session, then a
 # prompt with four pasted screenshots (4.8 MB, over the line limit: read shrunk) as the newest.
-[ -s "$data/soup.jsonl" ] || python3 - "$data/soup.jsonl" <<'PY'
-import json, sys
-with open(sys.argv[1], "w") as f:
-    f.write('{"type":"user","uuid":"p0","message":{"content":"fix the parser"}}\n')
-    soup = json.dumps("<bash-input></bash-input>" * 1300)
-    for i in range(1, 65):
-        f.write('{"parentUuid":"p%d","type":"user","message":{"role":"user","content":%s},"uuid":"p%d"}\n' % (i - 1, soup, i))
-PY
+gen soup 0 --soup
 [ -s "$data/shots.jsonl" ] || { cat "$data/100mb.jsonl"; python3 -c '
 import json
 img = {"type": "image", "source": {"type": "base64", "media_type": "image/png", "data": "iVBORw0KGgo" * 110000}}
 rec = {"type": "user", "promptSource": "typed", "message": {"role": "user", "content": [img, img, img, img, {"type": "text", "text": "make the header match these screenshots"}]}, "uuid": "shots"}
 print(json.dumps(rec, separators=(",", ":")))'; } > "$data/shots.jsonl"
-tiny tiny30progress '{"type":"progress","n":%07d}'
-tiny tiny30linked '{"type":"x","uuid":"u%07d"}'
-tiny tiny30untyped '{"parentUuid":"a","uuid":"%05d"}'
-tiny tiny30assistant '{"type":"assistant","n":%05d}'
+tiny tiny30progress progress
+tiny tiny30linked linked
+tiny tiny30untyped untyped
+tiny tiny30assistant assistant
 
 work=$(mktemp -d)
 trap 'rm -rf "$work"' EXIT
@@ -107,8 +94,8 @@ input() { # name -> hook input path
 }
 
 peak_kb() { # stdin-file command... -> median peak RSS (KB) of 9 runs
-    local in=$1 i; shift
-    for i in 1 2 3 4 5 6 7 8 9; do /usr/bin/time -f %M "$@" < "$in" 2>&1 >/dev/null | tail -n 1; done | sort -n | sed -n 5p
+    local in=$1; shift
+    for run in 1 2 3 4 5 6 7 8 9; do : "$run"; /usr/bin/time -f %M "$@" < "$in" 2>&1 >/dev/null | tail -n 1; done | sort -n | sed -n 5p
 }
 
 bench() { # label stdin-file prepare(or "") command...
@@ -123,6 +110,13 @@ bench() { # label stdin-file prepare(or "") command...
     printf '%s\t%s\t%s\n' "$label" "$median" "$(peak_kb "$in" "$@")" >> "$results"
 }
 
+bench_vs_before() { # label stdin-file subcommand: this build and BEFORE, runs interleaved
+    local label=$1 in=$2 sub=$3 both
+    both=$("$spawn" "$runs" "$in" -- "$bin" "$sub" --vs "$BEFORE" "$sub")
+    printf '%s\t%s\t%s\t%s\n' "$label" "$(cut -f1 <<< "$both")" "$(peak_kb "$in" "$bin" "$sub")" "$(cut -f3 <<< "$both")" >> "$results"
+    printf 'before %s\t%s\t%s\t%s\n' "$label" "$(cut -f4 <<< "$both")" "$(peak_kb "$in" "$BEFORE" "$sub")" "$(cut -f6 <<< "$both")" >> "$results"
+}
+
 evict() { # drops a file from the page cache (a cold read)
     printf "python3 -c 'import os; fd = os.open(\"%s\", os.O_RDONLY); os.posix_fadvise(fd, 0, 0, os.POSIX_FADV_DONTNEED)'" "$1"
 }
@@ -131,7 +125,11 @@ evict() { # drops a file from the page cache (a cold read)
 
 for name in ${CASES:-1mb 100mb 1gb gap far auto80 auto400 tiny64 common200 old200 tiny30progress tiny30linked tiny30untyped tiny30assistant codex8 codex80 soup shots}; do
     in=$(input "$name")
-    bench "save $name" "$in" "" "$bin" save
+    if [ -n "${BEFORE:-}" ]; then
+        bench_vs_before "save $name" "$in" save
+    else
+        bench "save $name" "$in" "" "$bin" save
+    fi
     case $name in
     auto* | tiny* | codex* | soup) bench "grep $name" /dev/null "" grep -c '"type":"user"' "$data/$name.jsonl" ;;
     1mb | 100mb | 1gb | common200) bench "tail2m $name" /dev/null "" tail -c 2097152 "$data/$name.jsonl" ;;
@@ -159,9 +157,6 @@ for name in ${CASES:-1mb 100mb 1gb gap far auto80 auto400 tiny64 common200 old20
         bench "cold grep4 $name" /dev/null "$(evict "$data/old200.horizon")" grep -c -F -e TodoWrite -e TaskCreate -e TaskUpdate -e ExitPlanMode "$data/old200.horizon"
         ;;
     esac
-    if [ -n "${BEFORE:-}" ]; then
-        bench "before save $name" "$in" "" "$BEFORE" save
-    fi
     bench "restore $name" "$in" "$bin save < $in > /dev/null" "$bin" restore
     bench "preview $name" /dev/null "" "$bin" preview "$data/$name.jsonl"
     if [ -n "${ORIGINAL:-}" ]; then
@@ -209,19 +204,22 @@ if hooks:
 rows = [r for r in rows if r not in hooks]
 before = {r[0][len("before "):]: r for r in rows if r[0].startswith("before ")}
 if before:
-    print("| case | this build median | peak RSS | before median | before peak RSS | ratio |")
-    print("|---|---:|---:|---:|---:|---:|")
+    print("| case | this build median | peak RSS | before median | before peak RSS | ratio | CPU time: this build, before | CPU ratio |")
+    print("|---|---:|---:|---:|---:|---:|---:|---:|")
     for r in rows:
         b = before.get(r[0])
         if b:
-            print(f"| {r[0]} | {float(r[1]):.2f} ms | {int(r[2])/1024:.1f} MiB | {float(b[1]):.2f} ms | {int(b[2])/1024:.1f} MiB | {float(r[1])/float(b[1]):.2f}x |")
+            cpu = len(r) > 3 and len(b) > 3 and "-" not in (r[3], b[3])
+            cpus = f"{float(r[3]):.2f} ms, {float(b[3]):.2f} ms | {float(r[3])/float(b[3]):.2f}x" if cpu else " | "
+            print(f"| {r[0]} | {float(r[1]):.2f} ms | {int(r[2])/1024:.1f} MiB | {float(b[1]):.2f} ms | {int(b[2])/1024:.1f} MiB | {float(r[1])/float(b[1]):.2f}x | {cpus} |")
     print()
 rows = [r for r in rows if r[0] not in floors and not r[0].startswith("before ")]
 ours = {r[0]: r for r in rows if not r[0].startswith(("original ", "cold "))}
 base = {r[0][len("original "):]: r for r in rows if r[0].startswith("original ")}
 print("| case | compact-guardian median | peak RSS | original median | original peak RSS | speed-up |")
 print("|---|---:|---:|---:|---:|---:|")
-for key, (_, ms, kb) in ours.items():
+for key, row in ours.items():
+    ms, kb = row[1], row[2]
     o = base.get(key)
     if o:
         print(f"| {key} | {float(ms):.2f} ms | {int(kb)/1024:.1f} MiB | {float(o[1]):.1f} ms | {int(o[2])/1024:.1f} MiB | {float(o[1])/float(ms):.0f}x |")

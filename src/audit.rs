@@ -8,106 +8,16 @@
 //! sentence that names it says done (or the summary claims that all work is done) without saying
 //! it is still open; an item the summary never names is **not mentioned**, nothing more.
 
+pub use crate::corrections::digest::Digest;
+pub(crate) use crate::corrections::digest::MAX_DIGEST_BYTES;
 use crate::corrections::{self, Correction, Kind};
-use crate::extract::Action;
 use crate::render::WhyRebuilt;
 use crate::text::folded_line;
 use serde::{Deserialize, Serialize};
 use std::collections::HashSet;
 
-/// The most open items a digest keeps (the snapshot shows fewer).
-pub(crate) const MAX_ITEMS: usize = 30;
-/// The most characters of one item, of the latest instruction, of the plan title.
-const ITEM_CHARS: usize = 200;
-const INSTRUCTION_CHARS: usize = 2_000;
-/// The most actions and files a digest keeps, and the longest of each.
-const MAX_ACTIONS: usize = 20;
-const MAX_FILES: usize = 50;
-const ACTION_CHARS: usize = 300;
 /// The longest message the hook prints (a line or two in the interface).
 pub(crate) const MAX_MESSAGE: usize = 400;
-
-/// What `save` protected, kept for the PostCompact hook.
-#[derive(Debug, Clone, Default, PartialEq, Eq, Serialize, Deserialize)]
-pub struct Digest {
-    /// Seconds since the Unix epoch when `save` ran.
-    pub saved_at: u64,
-    /// Whether a snapshot was written.
-    pub saved: bool,
-    /// `tasks` or `checklist items`: what [`Digest::open`] lists.
-    pub open_kind: String,
-    /// The open items, as the snapshot shows them.
-    pub open: Vec<String>,
-    /// The user's latest instruction (bounded).
-    pub latest: Option<String>,
-    /// The approved plan's title.
-    pub plan: Option<String>,
-    /// Each open item's state (`in_progress`, `pending`; empty for checklist items), in the
-    /// order of [`Digest::open`]: what a correction says about it.
-    #[serde(default)]
-    pub states: Vec<String>,
-    /// The last actions, oldest first, failures marked: the evidence for claims about checks,
-    /// edits and commits.
-    #[serde(default)]
-    pub actions: Vec<Action>,
-    /// The files changed.
-    #[serde(default)]
-    pub files: Vec<String>,
-    /// The client that wrote the transcript (`codex` or `claude`), whose hook order the audit
-    /// must tell the truth about.
-    #[serde(default)]
-    pub client: Option<String>,
-}
-
-/// The largest digest read back (one is a few KB).
-pub(crate) const MAX_DIGEST_BYTES: u64 = 64 * 1024;
-
-impl Digest {
-    /// A digest read back from disk: as written, or damaged or planted, so bounded and cleaned
-    /// either way (`None` when it does not parse).
-    pub fn read(bytes: &[u8]) -> Option<Digest> {
-        serde_json::from_slice::<Digest>(bytes)
-            .ok()
-            .map(Digest::bounded)
-    }
-
-    /// A digest bounded for storage: items, instruction and title cut, at most `MAX_ITEMS`.
-    pub fn bounded(mut self) -> Digest {
-        // Read back from disk, a digest may be damaged or planted: only the two kinds `save`
-        // writes reach the user's message.
-        if !matches!(self.open_kind.as_str(), "tasks" | "checklist items") {
-            self.open_kind = "tasks".to_owned();
-        }
-        self.open.truncate(MAX_ITEMS);
-        for item in &mut self.open {
-            *item = folded_line(item, ITEM_CHARS);
-        }
-        self.latest = self
-            .latest
-            .map(|l| l.chars().take(INSTRUCTION_CHARS).collect());
-        self.plan = self.plan.map(|p| folded_line(&p, ITEM_CHARS));
-        self.states.truncate(self.open.len());
-        for s in &mut self.states {
-            if !matches!(s.as_str(), "in_progress" | "pending") {
-                s.clear();
-            }
-        }
-        let skip = self.actions.len().saturating_sub(MAX_ACTIONS);
-        self.actions.drain(..skip);
-        for a in &mut self.actions {
-            a.tool = folded_line(&a.tool, 60);
-            a.summary = folded_line(&a.summary, ACTION_CHARS);
-        }
-        self.files.truncate(MAX_FILES);
-        for f in &mut self.files {
-            *f = folded_line(f, ACTION_CHARS);
-        }
-        if !matches!(self.client.as_deref(), Some("codex" | "claude")) {
-            self.client = None;
-        }
-        self
-    }
-}
 
 /// How the summary treats what was protected.
 #[derive(Debug, Clone, Default, PartialEq, Eq, Serialize, Deserialize)]
@@ -167,27 +77,18 @@ impl Findings {
         Some(crate::text::cut_line(&s, MAX_MESSAGE).trim_end().to_owned())
     }
 
-    /// The user's line when the summary got nothing wrong (`verdict` is `None`): what it was
-    /// checked for and kept, `open` being the number of open items saved. Claude Code shows an
-    /// empty PostCompact output after a manual `/compact` as a bare "completed successfully"
-    /// (issue #39), so that line says something true instead.
+    /// The user's line when the summary got nothing wrong (`verdict` is `None`): that nothing
+    /// in it was found against the record, and against how many open items. Claude Code shows
+    /// an empty PostCompact output after a manual `/compact` as a bare "completed successfully"
+    /// (issue #39), so that line says something true instead; never that the summary "keeps"
+    /// what it was not checked to hold (#38).
     pub(crate) fn kept(&self, open: usize) -> String {
-        let mut kept = Vec::new();
         match open {
-            0 => {}
-            1 => kept.push("the open item".to_owned()),
-            n => kept.push(format!("all {n} open items")),
-        }
-        if self.latest_kept == Some(true) {
-            kept.push("your latest instruction".to_owned());
-        }
-        if self.plan_kept == Some(true) {
-            kept.push("the plan".to_owned());
-        }
-        if kept.is_empty() {
-            "compact-guardian: the summary contradicts nothing that was saved.".to_owned()
-        } else {
-            format!("compact-guardian: the summary keeps {}.", join(&kept))
+            0 => "compact-guardian: nothing in the summary contradicts the record.".to_owned(),
+            1 => "compact-guardian: nothing in the summary contradicts the record (1 open item checked).".to_owned(),
+            n => format!(
+                "compact-guardian: nothing in the summary contradicts the record ({n} open items checked)."
+            ),
         }
     }
 
@@ -209,32 +110,22 @@ impl Findings {
 /// Compares what was protected with the summary.
 pub fn compare(digest: &Digest, summary: &str) -> Findings {
     let corrections = corrections::corrections(digest, summary);
-    let sentences = corrections::sentences(summary);
-    let everything: HashSet<&str> = sentences
-        .iter()
-        .flat_map(|s| s.words.iter().map(String::as_str))
-        .collect();
     let corrected: HashSet<&str> = corrections
         .iter()
         .flat_map(|c| c.items.iter().map(String::as_str))
         .collect();
+    // "Did not mention" only where the summary can be read for it (same script, enough words).
     let not_mentioned = digest
         .open
         .iter()
         .filter(|item| !corrected.contains(item.as_str()))
-        .filter(|item| {
-            let key = corrections::significant(item);
-            !key.is_empty()
-                && !sentences
-                    .iter()
-                    .any(|s| key.iter().all(|k| s.words.contains(k)))
-        })
+        .filter(|item| corrections::mentions(summary, item) == Some(false))
         .cloned()
         .collect();
-    let plan_kept = digest.plan.as_deref().map(|p| {
-        let key = corrections::significant(p);
-        !key.is_empty() && key.iter().all(|w| everything.contains(w.as_str()))
-    });
+    let plan_kept = digest
+        .plan
+        .as_deref()
+        .and_then(|p| corrections::mentions(summary, p));
     Findings {
         latest_kept: corrections::latest_left_out(digest, summary).map(|out| !out),
         corrections,
@@ -462,7 +353,8 @@ mod tests {
             "All of the user's requests are complete. There is no remaining work.",
         );
         assert_eq!(f.called_done(), vec!["renderer", "billing tests"]);
-        assert_eq!(f.latest_kept, Some(false));
+        // Prose: too little structure to say the latest instruction was left out (#38).
+        assert_eq!(f.latest_kept, None);
     }
 
     #[test]
@@ -471,11 +363,20 @@ mod tests {
             &digest(&["write renderer", "billing tests", "docs"]),
             "The renderer was written and is done. Billing tests are still pending.",
         );
-        // "write renderer": "write" is not in the summary ("written"): not named, not claimed.
+        // "write renderer": "write" is not in the summary ("written"): not named, not claimed;
+        // half its words are there, so it is not "not mentioned" either.
         assert_eq!(f.called_done(), Vec::<&str>::new());
-        assert_eq!(f.not_mentioned, vec!["write renderer", "docs"]);
+        assert_eq!(f.not_mentioned, vec!["docs"]);
+        let f = compare(
+            &digest(&["add the billing tests", "docs"]),
+            "Added the billing tests.",
+        );
+        assert_eq!(f.called_done(), vec!["add the billing tests"]);
+        // One long word names an item; a short one is too little to tell.
         let f = compare(&digest(&["renderer"]), "The renderer is done.");
         assert_eq!(f.called_done(), vec!["renderer"]);
+        let f = compare(&digest(&["docs"]), "The docs are done.");
+        assert_eq!(f.called_done(), Vec::<&str>::new());
     }
 
     #[test]
@@ -496,9 +397,17 @@ mod tests {
     fn latest_instruction_kept_when_most_of_its_words_are_there() {
         let f = compare(
             &digest(&[]),
-            "The user said: never call unwrap in the importer code.",
+            "## Current Work\nThe user said: never call unwrap in the importer code.",
         );
         assert_eq!(f.latest_kept, Some(true));
+        let f = compare(
+            &digest(&[]),
+            "## Current Work\nThe parser module was refactored and the docs are updated.",
+        );
+        assert_eq!(f.latest_kept, Some(false));
+        // In another script, or in prose: not told.
+        let f = compare(&digest(&[]), "## 当前工作\n重构了解析器模块。");
+        assert_eq!(f.latest_kept, None);
     }
 
     #[test]
@@ -514,7 +423,7 @@ mod tests {
         );
         assert_eq!(
             m,
-            "compact-guardian restored 2 open tasks and your latest instruction; the summary called 'renderer' and 'billing tests' done and left out your latest instruction."
+            "compact-guardian restored 2 open tasks and your latest instruction; the summary called 'renderer' and 'billing tests' done."
         );
         assert!(m.chars().count() <= MAX_MESSAGE);
         let many: Vec<String> = (0..30)

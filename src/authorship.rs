@@ -770,26 +770,52 @@ mod tests {
             prop::sample::select(INJECTED_TAGS).prop_map(|t| format!("</{t}>")),
             (prop::sample::select(INJECTED_TAGS), 1..40usize)
                 .prop_map(|(t, n)| format!("<{t}>x</{t}>").repeat(n)),
+            // Elements on lines of their own, which are read away (without these, 97% of the
+            // cases had nothing to read away and the oracle compared text with itself).
+            prop::sample::select(INJECTED_TAGS).prop_map(|t| format!("\n<{t}>x</{t}>\n")),
+            prop::sample::select(INJECTED_TAGS).prop_map(|t| format!("\n <{t}>\nx\n</{t}>\t\n")),
         ];
         prop::collection::vec(fragment, 0..60).prop_map(|v| v.concat())
     }
 
-    proptest::proptest! {
-        #![proptest_config(proptest::prelude::ProptestConfig::with_cases(2_000))]
-
-        #[test]
-        fn wrapper_reading_agrees_with_its_definition_on_tag_soup(t in tag_soup()) {
-            proptest::prop_assert_eq!(strip_wrapper_lines(&t), strip_wrapper_lines_oracle(&t));
+    fn soup_cases() -> proptest::test_runner::Config {
+        proptest::test_runner::Config {
+            cases: 2_000,
+            source_file: Some(file!()),
+            ..Default::default()
         }
+    }
 
-        #[test]
-        fn tag_soup_prompts_never_panic(t in tag_soup(), typed_by_user: bool) {
+    #[test]
+    fn wrapper_reading_agrees_with_its_definition_on_tag_soup() {
+        let kinds = [("a wrapper read away", 0.2)];
+        crate::proptesting::check(soup_cases(), tag_soup(), &kinds, |t, seen| {
+            let stripped = strip_wrapper_lines(&t);
+            seen.saw("a wrapper read away", stripped != t);
+            proptest::prop_assert_eq!(stripped, strip_wrapper_lines_oracle(&t));
+            Ok(())
+        });
+    }
+
+    #[test]
+    fn tag_soup_prompts_never_panic() {
+        use proptest::prelude::*;
+        let kinds = [("a prompt kept", 0.2), ("a prompt dropped", 0.01)];
+        let input = (tag_soup(), any::<bool>());
+        crate::proptesting::check(soup_cases(), input, &kinds, |(t, typed_by_user), seen| {
             let content = serde_json::to_string(&t).unwrap();
-            let r = if typed_by_user { typed(&content) } else { user(&content) };
-            let _ = prompt_text(&r);
+            let r = if typed_by_user {
+                typed(&content)
+            } else {
+                user(&content)
+            };
+            let prompt = prompt_text(&r);
+            seen.saw("a prompt kept", prompt.is_some());
+            seen.saw("a prompt dropped", prompt.is_none());
             let _ = whole_tag(&t, "user-memory-input");
             let _ = command_block(&t);
             let _ = tag_inner(&t, "command-args");
-        }
+            Ok(())
+        });
     }
 }

@@ -3,11 +3,17 @@
 //! | variable | meaning | default |
 //! |---|---|---|
 //! | `COMPACT_GUARDIAN_DIR` | snapshot folder | `compact-guardian/` under Codex's home (`$CODEX_HOME`, else `~/.codex`) when Codex runs the plugin, under OpenCode's data folder (`$XDG_DATA_HOME/opencode`, else `~/.local/share/opencode`) when OpenCode does (`OPENCODE=1`), else under `$CLAUDE_CONFIG_DIR`, else under `~/.claude` |
-//! | `COMPACT_GUARDIAN_TTL_SECS` | how long a snapshot stays fresh | 600 |
+//! | `COMPACT_GUARDIAN_TTL_SECS` | how long a snapshot stays fresh (at least 60) | 600 |
 //! | `COMPACT_GUARDIAN_SCAN_BYTES` | most bytes read from a transcript's end | no limit (the time budget bounds it) |
 //! | `COMPACT_GUARDIAN_BUDGET_MS` | time after which a hook stops reading and uses what it has | 2000 (at most 5000) |
 //! | `COMPACT_GUARDIAN_STEER` | `0` stops `save` printing its directive for the summarizer | on |
 //! | `COMPACT_GUARDIAN_DEBUG` | `1` adds detail on stderr | off |
+//!
+//! For the test suite and the instruction-count guard only (D036): `COMPACT_GUARDIAN_TEST_UNBOUNDED`
+//! gives a hook an hour instead of its budget (no reading deadline, no watchdog within it), so
+//! that what a test checks at scale, and what the guard counts, never depends on the machine's
+//! speed. `COMPACT_GUARDIAN_TEST_PANIC` and `COMPACT_GUARDIAN_TEST_NO_WATCHDOG` (`failopen`)
+//! prove the fail-open paths.
 
 use std::ffi::OsString;
 use std::path::PathBuf;
@@ -17,6 +23,13 @@ use std::time::Duration;
 /// (`cmd::HARD_LIMIT_MARGIN`), and that must come before the client's own timeout (10 s in
 /// `hooks/hooks.json`) kills the hook, which a client may count as a failure and run again.
 pub const MAX_BUDGET: Duration = Duration::from_secs(5);
+
+/// The budget under `COMPACT_GUARDIAN_TEST_UNBOUNDED` (tests and the instruction-count guard):
+/// far beyond any run, so neither the deadline nor the watchdog ever decides what a test sees.
+const TEST_UNBOUNDED: Duration = Duration::from_secs(3600);
+/// The shortest freshness a snapshot may be given: a compaction (the summarizer's request between
+/// PreCompact and SessionStart) takes seconds to a few minutes.
+pub const MIN_TTL: Duration = Duration::from_secs(60);
 
 /// The snapshot folder's name under the config root.
 pub const FOLDER: &str = "compact-guardian";
@@ -59,6 +72,13 @@ pub struct Config {
 }
 
 impl Config {
+    /// How long a hook waits for a lock another hook holds (the history's): its budget plus 2 s,
+    /// so the wait ends before the watchdog (the budget plus 3 s) and, at the default budget,
+    /// is [`crate::history::LOCK_WAIT`].
+    pub fn lock_wait(&self) -> Duration {
+        self.budget + Duration::from_secs(2)
+    }
+
     /// Settings from the process environment.
     pub fn from_env() -> Config {
         Config::from_vars(|k| std::env::var_os(k), std::env::home_dir())
@@ -129,6 +149,15 @@ impl Config {
             ));
         }
         let ttl = Duration::from_secs(number("COMPACT_GUARDIAN_TTL_SECS", 600));
+        if ttl < MIN_TTL {
+            // Shorter than a compaction takes: the snapshot would expire before its restore, and
+            // the save's own cleanup would delete it (0 did, silently: issue #41).
+            ignored.borrow_mut().push(format!(
+                "COMPACT_GUARDIAN_TTL_SECS={} is shorter than a compaction takes; {} is used",
+                ttl.as_secs(),
+                MIN_TTL.as_secs()
+            ));
+        }
         let scan_bytes = Some(number("COMPACT_GUARDIAN_SCAN_BYTES", 0)).filter(|&n| n > 0);
         Config {
             dir,
@@ -138,9 +167,13 @@ impl Config {
             opencode_dir,
             run_by_opencode,
             opencode_plugins,
-            ttl,
+            ttl: ttl.max(MIN_TTL),
             scan_bytes,
-            budget: budget.min(MAX_BUDGET),
+            budget: if set("COMPACT_GUARDIAN_TEST_UNBOUNDED").is_some() {
+                TEST_UNBOUNDED
+            } else {
+                budget.min(MAX_BUDGET)
+            },
             steer: flag("COMPACT_GUARDIAN_STEER").unwrap_or(true),
             debug: flag("COMPACT_GUARDIAN_DEBUG").unwrap_or(false),
             ignored: ignored.into_inner(),
@@ -277,8 +310,19 @@ mod tests {
             ("COMPACT_GUARDIAN_STEER", "0"),
             ("COMPACT_GUARDIAN_DEBUG", "1"),
         ]);
-        assert_eq!(c.ttl, Duration::from_secs(5));
+        assert_eq!(c.ttl, MIN_TTL, "shorter than a compaction takes");
+        assert_eq!(
+            c.ignored,
+            ["COMPACT_GUARDIAN_TTL_SECS=5 is shorter than a compaction takes; 60 is used"]
+        );
         assert!(!c.steer && c.debug);
+        let c = cfg(&[("COMPACT_GUARDIAN_TTL_SECS", "0")]);
+        assert_eq!(
+            (c.ttl, c.ignored.len()),
+            (MIN_TTL, 1),
+            "0 never disables snapshots"
+        );
+        assert_eq!(cfg(&[("COMPACT_GUARDIAN_TTL_SECS", "60")]).ignored.len(), 0);
         let c = cfg(&[("COMPACT_GUARDIAN_BUDGET_MS", "7000")]);
         assert_eq!(
             c.budget, MAX_BUDGET,
@@ -286,6 +330,12 @@ mod tests {
         );
         let c = cfg(&[("COMPACT_GUARDIAN_BUDGET_MS", "18446744073709551615")]);
         assert_eq!(c.budget, MAX_BUDGET);
+        assert_eq!(cfg(&[]).lock_wait(), crate::history::LOCK_WAIT);
+        let c = cfg(&[("COMPACT_GUARDIAN_TEST_UNBOUNDED", "1")]);
+        assert_eq!(
+            c.budget, TEST_UNBOUNDED,
+            "tests and the guard only: never the deadline"
+        );
         let c = cfg(&[("COMPACT_GUARDIAN_TTL_SECS", "soon")]);
         assert_eq!(c.ttl, Duration::from_secs(600));
         assert_eq!(

@@ -5,20 +5,24 @@
 //! corrupt or foreign file is replaced, never fatal. Each hook updates its compaction's entry:
 //! `save` adds it, `restore` and the PostCompact audit complete it. Each read-modify-write holds
 //! [`LOCK_FILE`] (an OS file lock, released however the holder ends), so hooks of parallel
-//! compactions never lose each other's updates; a hook that cannot have the lock within
-//! [`LOCK_WAIT`] writes without it rather than hold up the session.
+//! compactions never lose each other's updates. The history is a convenience (D041): a hook
+//! waits for the lock while other hooks hand it on, at most its store's wait ([`LOCK_WAIT`] at
+//! the default budget) and never so long that the watchdog could end it before its output; a
+//! lock held by something that does not let go is not waited for. Without the lock it writes
+//! anyway rather than hold up the session.
 
-use crate::store::Store;
+use crate::store::{DEFERRED_TTL, Store};
 use serde::{Deserialize, Serialize};
-use std::time::{Duration, SystemTime, UNIX_EPOCH};
+use std::time::{Duration, Instant, SystemTime, UNIX_EPOCH};
 
 /// The history file's name in the snapshot folder.
 pub const FILE: &str = "compact-guardian-history.json";
 /// The lock file that orders updates of [`FILE`].
 pub const LOCK_FILE: &str = "compact-guardian-history.lock";
-/// How long a hook waits for the history lock: a write takes about a millisecond, so this is
-/// reached only when hundreds of hooks queue at once; it stays under the watchdog's default
-/// limit (the budget plus 3 s).
+/// How long a hook waits for the history lock at the default budget (a hook's store waits its
+/// budget plus 2 s: [`crate::config::Config::lock_wait`]), and never past its deadline: a write
+/// takes about a millisecond, so this is reached only when hundreds of hooks queue at once, or
+/// when something holds the lock and does not let go.
 pub const LOCK_WAIT: Duration = Duration::from_millis(4_000);
 /// How many compactions are kept.
 pub const MAX_ENTRIES: usize = 50;
@@ -91,6 +95,9 @@ pub struct Entry {
     pub corrections: usize,
     /// When the corrections reached the model (with the snapshot, or by the `correct` hook).
     pub corrected_time: Option<u64>,
+    /// The client restores later (Codex, at its next turn): a restore up to [`DEFERRED_TTL`]
+    /// after the compaction is still this compaction's.
+    pub deferred: bool,
 }
 
 /// Seconds since the epoch.
@@ -115,30 +122,39 @@ pub enum Step {
     /// `save` (PreCompact): a new entry, unless the session's recent entry is still waiting for
     /// its restore and audit (the same compaction's PreCompact, run again).
     Save,
-    /// `restore` and `audit`: complete the session's recent entry (a new one when there is none).
+    /// `restore` and `audit`: complete the session's recent entry, or the one whose restore its
+    /// client deferred (a new one when there is none).
     Complete,
+    /// `correct`: the session's entry whose corrections wait for the model, however long ago it
+    /// was made (none: nothing is written, never a new entry).
+    Deliver,
 }
 
 /// Updates the entry of `session`'s latest compaction with `update` (see [`Step`]), keeps the
 /// last [`MAX_ENTRIES`], writes the file back, and returns the entry as it was before the update
-/// (`None` for a new entry): what the earlier hooks of this compaction recorded.
+/// (`None` for a new entry): what the earlier hooks of this compaction recorded. `deadline` is
+/// the hook's budget: the lock is waited for until a second before the watchdog's limit after it.
 pub fn record(
     store: &Store,
     session: &str,
     step: Step,
+    deadline: Instant,
     update: impl FnOnce(&mut Entry),
 ) -> anyhow::Result<Option<Entry>> {
-    let _held = store.lock(LOCK_FILE, LOCK_WAIT);
+    // The watchdog ends a hook `HARD_LIMIT_MARGIN` after its budget: the wait ends a second
+    // before that, so what the hook prints after it (the audit's line) always comes out.
+    let limit = deadline + crate::cmd::HARD_LIMIT_MARGIN.saturating_sub(Duration::from_secs(1));
+    let wait = limit
+        .saturating_duration_since(Instant::now())
+        .min(store.lock_wait());
+    let _held = store.lock(LOCK_FILE, wait);
     let mut entries = read(store);
     let session: String = session.chars().take(128).collect();
     let now = now();
-    let recent = entries
-        .iter()
-        .rposition(|e| e.session == session && now.saturating_sub(e.time) <= SAME_COMPACTION_SECS);
-    let open = |e: &Entry| e.save_ran && e.restored.is_none() && !e.audited;
-    let (index, before) = match recent {
-        Some(i) if step == Step::Complete || open(&entries[i]) => (i, Some(entries[i].clone())),
-        _ => {
+    let (index, before) = match (find(&entries, &session, step, now), step) {
+        (Some(i), _) => (i, Some(entries[i].clone())),
+        (None, Step::Deliver) => return Ok(None),
+        (None, _) => {
             entries.push(Entry {
                 time: now,
                 session,
@@ -152,6 +168,24 @@ pub fn record(
     let bytes = serde_json::to_vec(&entries)?;
     store.write_file(FILE, &bytes)?;
     Ok(before)
+}
+
+/// The entry a hook run of `session` at `now` belongs to, if it has one (see [`Step`]).
+fn find(entries: &[Entry], session: &str, step: Step, now: u64) -> Option<usize> {
+    let age = |e: &Entry| now.saturating_sub(e.time);
+    let newest =
+        |f: &dyn Fn(&Entry) -> bool| entries.iter().rposition(|e| e.session == session && f(e));
+    let recent = newest(&|e| age(e) <= SAME_COMPACTION_SECS);
+    let open = |e: &Entry| e.save_ran && e.restored.is_none() && !e.audited;
+    match step {
+        Step::Save => recent.filter(|&i| open(&entries[i])),
+        Step::Complete => recent.or_else(|| {
+            newest(&|e| e.deferred && e.restored.is_none() && age(e) <= DEFERRED_TTL.as_secs())
+        }),
+        Step::Deliver => newest(&|e| {
+            e.corrections > 0 && e.corrected_time.is_none() && age(e) <= DEFERRED_TTL.as_secs()
+        }),
+    }
 }
 
 /// Keeps the last [`MAX_ENTRIES`]: the oldest finished entries go first, so a compaction whose
@@ -178,6 +212,10 @@ fn trim(entries: &mut Vec<Entry>, now: u64) {
 mod tests {
     use super::*;
 
+    fn later() -> Instant {
+        Instant::now() + Duration::from_secs(5)
+    }
+
     fn store() -> (tempfile::TempDir, Store) {
         let dir = tempfile::tempdir().unwrap();
         let store = Store::new(dir.path().join("snaps"), Duration::from_secs(600));
@@ -187,17 +225,17 @@ mod tests {
     #[test]
     fn hooks_complete_one_entry_per_compaction() {
         let (_d, s) = store();
-        record(&s, "s1", Step::Save, |e| {
+        record(&s, "s1", Step::Save, later(), |e| {
             e.save_ran = true;
             e.saved = true
         })
         .unwrap();
-        let before = record(&s, "s1", Step::Complete, |e| {
+        let before = record(&s, "s1", Step::Complete, later(), |e| {
             e.restored = Some(Outcome::Snapshot)
         })
         .unwrap();
         assert!(before.is_some_and(|e| e.saved), "what save recorded");
-        record(&s, "s2", Step::Complete, |e| {
+        record(&s, "s2", Step::Complete, later(), |e| {
             e.restored = Some(Outcome::Rebuilt)
         })
         .unwrap();
@@ -211,11 +249,11 @@ mod tests {
     fn a_repeated_precompact_is_one_compaction_a_later_one_is_another() {
         let (_d, s) = store();
         let save = |e: &mut Entry| e.save_ran = true;
-        record(&s, "s1", Step::Save, save).unwrap();
-        record(&s, "s1", Step::Save, save).unwrap(); // the same PreCompact, run twice
+        record(&s, "s1", Step::Save, later(), save).unwrap();
+        record(&s, "s1", Step::Save, later(), save).unwrap(); // the same PreCompact, run twice
         assert_eq!(read(&s).len(), 1);
-        record(&s, "s1", Step::Complete, |e| e.audited = true).unwrap();
-        record(&s, "s1", Step::Save, save).unwrap(); // the next compaction
+        record(&s, "s1", Step::Complete, later(), |e| e.audited = true).unwrap();
+        record(&s, "s1", Step::Save, later(), save).unwrap(); // the next compaction
         assert_eq!(read(&s).len(), 2);
     }
 
@@ -224,12 +262,12 @@ mod tests {
         let (_d, s) = store();
         let save = |e: &mut Entry| e.save_ran = true;
         for i in 0..80 {
-            record(&s, &format!("s{i}"), Step::Save, save).unwrap();
+            record(&s, &format!("s{i}"), Step::Save, later(), save).unwrap();
         }
         // 80 compactions in flight: none loses its entry before its restore and audit.
         assert_eq!(read(&s).len(), 80);
         for i in 0..80 {
-            record(&s, &format!("s{i}"), Step::Complete, |e| {
+            record(&s, &format!("s{i}"), Step::Complete, later(), |e| {
                 e.restored = Some(Outcome::Snapshot);
                 e.audited = true;
             })
@@ -241,7 +279,7 @@ mod tests {
         assert_eq!(all.last().unwrap().session, "s79");
         // However many start at once, the file stays bounded.
         for i in 0..300 {
-            record(&s, &format!("t{i}"), Step::Save, save).unwrap();
+            record(&s, &format!("t{i}"), Step::Save, later(), save).unwrap();
         }
         assert_eq!(read(&s).len(), MAX_IN_FLIGHT);
     }
@@ -251,7 +289,7 @@ mod tests {
         let (_d, s) = store();
         s.write_file(FILE, b"{not json").unwrap();
         assert!(read(&s).is_empty());
-        record(&s, "s1", Step::Save, |e| e.saved = true).unwrap();
+        record(&s, "s1", Step::Save, later(), |e| e.saved = true).unwrap();
         assert_eq!(read(&s).len(), 1);
     }
 
@@ -268,5 +306,74 @@ mod tests {
             "snapshot",
             "the file keeps its words"
         );
+    }
+
+    #[test]
+    fn a_deferred_restore_completes_its_compaction_however_late_it_comes() {
+        // Issue #41 item 5: Codex restores at its next turn; an hour later the restore made a
+        // phantom entry and left the real one "restore did not run".
+        let (_d, s) = store();
+        record(&s, "c1", Step::Save, later(), |e| e.save_ran = true).unwrap();
+        record(&s, "c1", Step::Complete, later(), |e| {
+            e.audited = true;
+            e.deferred = true;
+        })
+        .unwrap();
+        let mut entries = read(&s);
+        entries[0].time -= 6 * 3600;
+        s.write_file(FILE, &serde_json::to_vec(&entries).unwrap())
+            .unwrap();
+        let before = record(&s, "c1", Step::Complete, later(), |e| {
+            e.restored = Some(Outcome::Snapshot)
+        })
+        .unwrap();
+        assert!(before.is_some_and(|e| e.save_ran && e.audited));
+        assert_eq!(read(&s).len(), 1);
+        // A Claude Code compaction an hour old is another compaction's.
+        record(&s, "s1", Step::Save, later(), |e| e.save_ran = true).unwrap();
+        let mut entries = read(&s);
+        entries[1].time -= 3600;
+        s.write_file(FILE, &serde_json::to_vec(&entries).unwrap())
+            .unwrap();
+        record(&s, "s1", Step::Complete, later(), |e| {
+            e.restored = Some(Outcome::Rebuilt)
+        })
+        .unwrap();
+        assert_eq!(read(&s).len(), 3);
+    }
+
+    #[test]
+    fn a_hand_over_completes_the_entry_it_belongs_to_and_never_starts_one() {
+        let (_d, s) = store();
+        assert_eq!(
+            record(&s, "s1", Step::Deliver, later(), |_| panic!("no entry")).unwrap(),
+            None
+        );
+        assert!(read(&s).is_empty());
+        record(&s, "s1", Step::Save, later(), |e| e.save_ran = true).unwrap();
+        record(&s, "s1", Step::Complete, later(), |e| e.corrections = 2).unwrap();
+        let mut entries = read(&s);
+        entries[0].time -= 2 * 24 * 3600; // the user came back two days later
+        s.write_file(FILE, &serde_json::to_vec(&entries).unwrap())
+            .unwrap();
+        record(&s, "s1", Step::Deliver, later(), |e| {
+            e.corrected_time = Some(1)
+        })
+        .unwrap();
+        let all = read(&s);
+        assert_eq!((all.len(), all[0].corrected_time), (1, Some(1)));
+    }
+
+    #[test]
+    fn a_lock_that_is_never_let_go_is_not_waited_for() {
+        // Issue #41 item 7: a held lock cost every hook 4 s whatever its budget.
+        let (_d, s) = store();
+        let held = s.lock(LOCK_FILE, Duration::ZERO).expect("the lock");
+        // Taken long ago, as a hung process or another program would hold it.
+        held.set_modified(SystemTime::now() - Duration::from_secs(10))
+            .unwrap();
+        record(&s, "s1", Step::Save, later(), |e| e.save_ran = true).unwrap();
+        assert_eq!(read(&s).len(), 1, "written without the lock");
+        drop(held);
     }
 }

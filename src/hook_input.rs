@@ -1,10 +1,17 @@
 //! The JSON a hook receives on stdin, read leniently and in bounded memory.
 //!
 //! Every field is optional and may be of any type in practice; a field of the wrong type is simply
-//! absent. Input of any size is accepted: while it is read, every string value is cut to
-//! [`MAX_STRING`] bytes (at a character boundary, never inside an escape) and whitespace between
-//! tokens is dropped, so a 5 MB `/compact` focus text still yields valid JSON and a snapshot, and
-//! memory stays bounded. Only the structure around the strings is capped (`MAX_KEPT`).
+//! absent. Input of any size is accepted: it is read as a stream, and only the top-level members
+//! compact-guardian uses are kept ([`FIELDS`]); every other member (a tool's whole input and
+//! output, in PostToolUse) is skipped as it streams by, never copied. In the kept members every
+//! string value is cut to [`MAX_STRING`] bytes (at a character boundary, never inside an escape),
+//! except the compaction summary, which is kept whole up to [`MAX_SUMMARY`] and, when cut there,
+//! says so ([`HookInput::summary_cut`]): a cut summary is never judged as if whole. Whitespace
+//! between tokens is dropped, so a 5 MB `/compact` focus text still yields valid JSON and a
+//! snapshot. Only the structure kept is capped (`MAX_KEPT`).
+//!
+//! `correct` runs after every tool call and needs only the session id first: [`Stream`] reads up
+//! to a member and stops there, and the rest of the input is then drained unread.
 
 use crate::json::{LStr, repair_line};
 use crate::record::Format;
@@ -14,9 +21,29 @@ use std::io::Read;
 
 /// The most bytes of one string value kept (the focus text is shown bounded far below this).
 pub const MAX_STRING: usize = 64 * 1024;
-/// The most bytes kept in all; input whose structure alone exceeds this is not a hook's. Real
-/// inputs are under 2 KB.
+/// The most bytes of `compact_summary` kept: a summary is a few to a few dozen KB (its "Files and
+/// Code Sections" quote code), so this is far past any real one and still bounds memory.
+pub const MAX_SUMMARY: usize = 4 * 1024 * 1024;
+/// The most bytes kept in all besides the summary; input whose kept structure alone exceeds this
+/// is not a hook's. Real inputs keep under 2 KB.
 pub(crate) const MAX_KEPT: usize = 1024 * 1024;
+/// Bytes read from stdin per step: zeroing a larger buffer cost the hook after every tool call
+/// more than it read (64 KiB were a sixth of its instructions).
+const READ_PIECE: usize = 8 * 1024;
+/// The top-level members kept: the fields of [`HookInput`].
+pub const FIELDS: &[&str] = &[
+    "session_id",
+    "transcript_path",
+    "cwd",
+    "trigger",
+    "custom_instructions",
+    "hook_event_name",
+    "source",
+    "compact_summary",
+    "agent_id",
+    "client",
+    "compaction_id",
+];
 
 /// Hook input fields compact-guardian uses.
 #[derive(Debug, Default, Clone, PartialEq, Eq)]
@@ -35,8 +62,12 @@ pub struct HookInput {
     pub hook_event_name: Option<String>,
     /// `source` (`compact`, `startup`, ... for SessionStart).
     pub source: Option<String>,
-    /// `compact_summary` (PostCompact): the summary the model continues from (bounded).
+    /// `compact_summary` (PostCompact): the summary the model continues from, whole up to
+    /// [`MAX_SUMMARY`].
     pub compact_summary: Option<String>,
+    /// Whether `compact_summary` was longer than [`MAX_SUMMARY`] and was cut: what it leaves out
+    /// is unknown, so nothing may be judged absent from it.
+    pub summary_cut: bool,
     /// `agent_id`: set when the hook fires inside a subagent (Claude Code 2.1.x), whose context
     /// is not the main conversation's.
     pub agent_id: Option<String>,
@@ -77,65 +108,431 @@ struct Raw<'a> {
 
 /// Reads and parses hook input from `input`, in bounded memory whatever its size.
 pub fn read(input: impl Read) -> Result<HookInput> {
-    parse(&read_bounded(input)?)
+    Stream::new(input).finish()
 }
 
-/// Copies JSON from `input` with every string value cut to [`MAX_STRING`] bytes and whitespace
-/// outside strings dropped; stops at `MAX_KEPT` kept bytes. A cut lands only where a character
-/// starts (never inside a UTF-8 sequence or an escape), so valid JSON stays valid.
-fn read_bounded(input: impl Read) -> std::io::Result<Vec<u8>> {
-    let mut out = Vec::new();
-    let mut buf = vec![0u8; 64 * 1024];
-    let mut input = input;
-    let mut in_string = false;
-    let mut after_backslash = false;
-    let mut hex_left = 0u8;
-    let mut kept = 0usize; // bytes kept of the current string
-    let mut cutting = false;
-    loop {
-        let n = match input.read(&mut buf) {
-            Ok(0) => break,
-            Ok(n) => n,
-            Err(e) if e.kind() == std::io::ErrorKind::Interrupted => continue,
-            Err(e) => return Err(e),
-        };
-        for &b in &buf[..n] {
-            if !in_string {
-                if !b.is_ascii_whitespace() {
-                    out.push(b);
-                }
-                if b == b'"' {
-                    (in_string, kept, cutting) = (true, 0, false);
-                }
-                continue;
-            }
-            if after_backslash {
-                after_backslash = false;
-                hex_left = if b == b'u' { 4 } else { 0 };
-            } else if hex_left > 0 {
-                hex_left -= 1;
-            } else if b == b'"' {
-                in_string = false;
-                out.push(b);
-                continue;
-            } else {
-                // A new character starts here unless `b` continues a UTF-8 sequence.
-                let starts_char = !(0x80..0xC0).contains(&b);
-                if starts_char && kept >= MAX_STRING {
-                    cutting = true;
-                }
-                after_backslash = b == b'\\';
-            }
-            if !cutting {
-                out.push(b);
-                kept += 1;
-            }
-        }
-        if out.len() > MAX_KEPT {
-            break;
+/// Hook input read as a stream: the kept members so far, and the rest still unread.
+pub struct Stream<R> {
+    input: R,
+    reducer: Reducer,
+    buf: Vec<u8>,
+    /// The unread part of `buf`.
+    at: usize,
+    filled: usize,
+    ended: bool,
+}
+
+impl<R: Read> Stream<R> {
+    /// A stream over `input`; nothing is read yet.
+    pub fn new(input: R) -> Stream<R> {
+        Stream {
+            input,
+            reducer: Reducer::default(),
+            buf: vec![0; READ_PIECE],
+            at: 0,
+            filled: 0,
+            ended: false,
         }
     }
-    Ok(out)
+
+    /// Reads on until the top-level member `key` has been read whole, or the input ends, or it
+    /// can be read no further (more than the kept bound, or not a JSON object).
+    pub fn read_to(&mut self, key: &str) -> std::io::Result<()> {
+        self.pump(Some(key))
+    }
+
+    /// The string value of `key` as [`read`] would give it, if that member has been read.
+    pub fn field(&self, key: &str) -> Option<String> {
+        let value = self.reducer.member(key)?;
+        let mut one = Vec::with_capacity(value.len() + key.len() + 5);
+        one.extend_from_slice(b"{\"");
+        one.extend_from_slice(key.as_bytes());
+        one.extend_from_slice(b"\":");
+        one.extend_from_slice(value);
+        one.push(b'}');
+        let input = parse(&one).ok()?;
+        match key {
+            "session_id" => input.session_id,
+            "hook_event_name" => input.hook_event_name,
+            "transcript_path" => input.transcript_path,
+            "agent_id" => input.agent_id,
+            _ => None,
+        }
+    }
+
+    /// Reads the rest and parses what was kept.
+    pub fn finish(mut self) -> Result<HookInput> {
+        self.pump(None)?;
+        self.drain()?;
+        let mut input = parse(&self.reducer.out)?;
+        input.summary_cut = self.reducer.summary_cut && input.compact_summary.is_some();
+        Ok(input)
+    }
+
+    /// Reads the rest unparsed: the client's writes never meet a closed pipe.
+    pub fn drain(&mut self) -> std::io::Result<()> {
+        self.at = self.filled;
+        if !self.ended {
+            std::io::copy(&mut self.input, &mut std::io::sink())?;
+            self.ended = true;
+        }
+        Ok(())
+    }
+
+    fn pump(&mut self, until: Option<&str>) -> std::io::Result<()> {
+        loop {
+            if until.is_some_and(|k| self.reducer.member(k).is_some()) {
+                return Ok(());
+            }
+            if self.at == self.filled {
+                if self.ended || self.reducer.stopped() {
+                    return Ok(());
+                }
+                let n = match self.input.read(&mut self.buf) {
+                    Ok(0) => {
+                        self.ended = true;
+                        return Ok(());
+                    }
+                    Ok(n) => n,
+                    Err(e) if e.kind() == std::io::ErrorKind::Interrupted => continue,
+                    Err(e) => return Err(e),
+                };
+                (self.at, self.filled) = (0, n);
+            }
+            let done = self.reducer.feed(&self.buf[self.at..self.filled], until);
+            self.at += done;
+            if self.reducer.stopped() {
+                return Ok(());
+            }
+        }
+    }
+}
+
+/// Where the reducer is in the JSON text.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
+enum At {
+    /// Before the first byte that is not white space.
+    #[default]
+    Start,
+    /// Not a JSON object: the first bytes are kept as they are, for the parser to refuse.
+    Raw,
+    /// In the top-level object, where a key (or its end) comes next.
+    Key,
+    /// In a top-level key.
+    KeyText { escaped: bool },
+    /// After a key, before its `:`.
+    Colon,
+    /// In a member's value, `depth` containers deep in it.
+    Value { depth: usize },
+    /// In a string inside a member's value.
+    Str(InString),
+    /// The object has ended; what follows is ignored.
+    Done,
+}
+
+/// Where the reducer is inside a string value.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+struct InString {
+    /// Containers open around it within the member's value.
+    depth: usize,
+    /// The byte before was a backslash.
+    escaped: bool,
+    /// Hex digits of a `\u` escape still to come.
+    hex_left: u8,
+    /// Content bytes kept so far.
+    kept: usize,
+    /// The most content bytes kept.
+    limit: usize,
+    /// Past its bound: the rest is skipped.
+    cutting: bool,
+}
+
+/// Copies the kept members of a JSON object into a small object of the same fields.
+#[derive(Debug, Default)]
+struct Reducer {
+    out: Vec<u8>,
+    at: At,
+    /// The key being read (only as long as a kept key can be).
+    key: Vec<u8>,
+    /// Whether the current member is kept, and where its value starts in `out`.
+    keep: bool,
+    value_start: usize,
+    /// The kept members read whole: key and value range in `out`.
+    members: Vec<(String, std::ops::Range<usize>)>,
+    summary_cut: bool,
+    /// Past the bound: nothing more is read.
+    full: bool,
+}
+
+impl Reducer {
+    fn stopped(&self) -> bool {
+        self.full || matches!(self.at, At::Done)
+    }
+
+    fn member(&self, key: &str) -> Option<&[u8]> {
+        self.members
+            .iter()
+            .find(|(k, _)| k == key)
+            .map(|(_, r)| &self.out[r.clone()])
+    }
+
+    /// Reads `bytes`; returns how many were used (all of them, unless the member `until` ended
+    /// first or the bound was reached).
+    fn feed(&mut self, bytes: &[u8], until: Option<&str>) -> usize {
+        let mut i = 0;
+        while i < bytes.len() {
+            if self.out.len() > MAX_KEPT + MAX_SUMMARY {
+                self.full = true;
+                return i;
+            }
+            let before = self.members.len();
+            i += self.step(&bytes[i..]);
+            if self.members.len() > before
+                && until.is_some_and(|k| self.members.last().is_some_and(|(m, _)| m == k))
+            {
+                return i;
+            }
+            if matches!(self.at, At::Done) {
+                return bytes.len();
+            }
+        }
+        i
+    }
+
+    /// One step: a byte, or a run of string content. Returns how many bytes it used.
+    fn step(&mut self, bytes: &[u8]) -> usize {
+        let b = bytes[0];
+        if b.is_ascii_whitespace()
+            && matches!(
+                self.at,
+                At::Start | At::Key | At::Colon | At::Value { .. } | At::Done
+            )
+        {
+            // White space between tokens, a run at a time (64 MiB of it is a hostile input).
+            return bytes.iter().take_while(|b| b.is_ascii_whitespace()).count();
+        }
+        match self.at {
+            At::Start => {
+                // White space and a byte order mark before the object.
+                if b.is_ascii_whitespace() || matches!(b, 0xEF | 0xBB | 0xBF) {
+                    return 1;
+                }
+                if b == b'{' {
+                    self.out.push(b'{');
+                    self.at = At::Key;
+                } else {
+                    self.at = At::Raw;
+                    self.out.push(b);
+                }
+                1
+            }
+            At::Raw => {
+                // Enough for the parser to say what it is not.
+                if self.out.len() < 64 {
+                    self.out.push(b);
+                } else {
+                    self.full = true;
+                }
+                1
+            }
+            At::Key => {
+                match b {
+                    b'"' => {
+                        self.key.clear();
+                        self.at = At::KeyText { escaped: false };
+                    }
+                    b'}' => self.end_object(),
+                    b',' => {}
+                    _ if b.is_ascii_whitespace() => {}
+                    // Not JSON: kept, so that the parser refuses it as it would the input.
+                    _ => {
+                        self.out.push(b);
+                        self.full = true;
+                    }
+                }
+                1
+            }
+            At::KeyText { escaped } => {
+                if escaped {
+                    self.push_key(b);
+                    self.at = At::KeyText { escaped: false };
+                    return 1;
+                }
+                let run = memchr::memchr2(b'"', b'\\', bytes).unwrap_or(bytes.len());
+                for &k in &bytes[..run] {
+                    self.push_key(k);
+                }
+                if run == bytes.len() {
+                    return run;
+                }
+                if bytes[run] == b'\\' {
+                    self.push_key(b'\\');
+                    self.at = At::KeyText { escaped: true };
+                } else {
+                    self.start_member();
+                }
+                run + 1
+            }
+            At::Colon => {
+                if b == b':' {
+                    if self.keep {
+                        self.out.push(b':');
+                        self.value_start = self.out.len();
+                    }
+                    self.at = At::Value { depth: 0 };
+                } else if !b.is_ascii_whitespace() {
+                    if self.keep {
+                        self.out.push(b);
+                    }
+                    self.at = At::Value { depth: 0 };
+                }
+                1
+            }
+            At::Value { depth } => self.value(b, depth),
+            At::Str(st) => self.string(bytes, st),
+            At::Done => bytes.len(),
+        }
+    }
+
+    fn push_key(&mut self, b: u8) {
+        // Past the longest kept key written with every character escaped, it is none of them.
+        if self.key.len() <= 6 * 16 {
+            self.key.push(b);
+        }
+    }
+
+    /// A top-level key has been read: its member is kept if it is one of [`FIELDS`] (an escaped
+    /// key is compared as the parser would read it).
+    fn start_member(&mut self) {
+        if self.key.contains(&b'\\') {
+            let mut quoted = Vec::with_capacity(self.key.len() + 2);
+            quoted.push(b'"');
+            quoted.extend_from_slice(&self.key);
+            quoted.push(b'"');
+            self.key = serde_json::from_slice::<String>(&quoted)
+                .map(String::into_bytes)
+                .unwrap_or_default();
+        }
+        self.keep = FIELDS.iter().any(|f| f.as_bytes() == self.key.as_slice());
+        if self.keep {
+            if self.out.last() != Some(&b'{') {
+                self.out.push(b',');
+            }
+            self.out.push(b'"');
+            self.out.extend_from_slice(&self.key);
+            self.out.push(b'"');
+        }
+        self.at = At::Colon;
+    }
+
+    /// The current member's value has ended.
+    fn end_member(&mut self) {
+        if self.keep {
+            let key = String::from_utf8_lossy(&self.key).into_owned();
+            self.members.push((key, self.value_start..self.out.len()));
+        }
+        self.keep = false;
+    }
+
+    fn end_object(&mut self) {
+        self.out.push(b'}');
+        self.at = At::Done;
+    }
+
+    /// One byte of a value outside its strings.
+    fn value(&mut self, b: u8, depth: usize) -> usize {
+        match b {
+            b'"' => {
+                // A top-level string value's own bound: the summary is kept whole, far longer.
+                let limit = if depth == 0 && self.key == b"compact_summary" {
+                    MAX_SUMMARY
+                } else {
+                    MAX_STRING
+                };
+                self.at = At::Str(InString {
+                    depth,
+                    escaped: false,
+                    hex_left: 0,
+                    kept: 0,
+                    limit,
+                    cutting: false,
+                });
+            }
+            b'{' | b'[' => self.at = At::Value { depth: depth + 1 },
+            b'}' | b']' if depth > 0 => self.at = At::Value { depth: depth - 1 },
+            b',' if depth == 0 => {
+                self.end_member();
+                self.at = At::Key;
+                return 1;
+            }
+            b'}' if depth == 0 => {
+                self.end_member();
+                self.end_object();
+                return 1;
+            }
+            _ if b.is_ascii_whitespace() => return 1,
+            _ => {}
+        }
+        if self.keep {
+            self.out.push(b);
+        }
+        1
+    }
+
+    /// String content: copied up to its bound when kept, skipped a run at a time otherwise. A
+    /// cut falls only where a character starts outside an escape, so what is kept still parses.
+    fn string(&mut self, bytes: &[u8], mut st: InString) -> usize {
+        let b = bytes[0];
+        if st.escaped {
+            st.escaped = false;
+            st.hex_left = if b == b'u' { 4 } else { 0 };
+        } else if st.hex_left > 0 {
+            st.hex_left -= 1;
+        } else {
+            let run = memchr::memchr2(b'"', b'\\', bytes).unwrap_or(bytes.len());
+            if run > 0 {
+                if self.keep && !st.cutting {
+                    let mut take = run.min(st.limit.saturating_sub(st.kept));
+                    while take < run && (0x80..0xC0).contains(&bytes[take]) {
+                        take += 1; // the rest of a character begun within the bound
+                    }
+                    self.out.extend_from_slice(&bytes[..take]);
+                    st.kept += take;
+                    if take < run {
+                        self.cut(&mut st);
+                    }
+                }
+                self.at = At::Str(st);
+                return run;
+            }
+            if b == b'"' {
+                if self.keep {
+                    self.out.push(b'"');
+                }
+                self.at = At::Value { depth: st.depth };
+                return 1;
+            }
+            // A backslash: an escape starts here, where a cut may fall.
+            if self.keep && !st.cutting && st.kept >= st.limit {
+                self.cut(&mut st);
+            }
+            st.escaped = true;
+        }
+        if self.keep && !st.cutting {
+            self.out.push(b);
+            st.kept += 1;
+        }
+        self.at = At::Str(st);
+        1
+    }
+
+    /// The string in `st` reached its bound: the rest of it is skipped.
+    fn cut(&mut self, st: &mut InString) {
+        st.cutting = true;
+        if st.depth == 0 && self.key == b"compact_summary" {
+            self.summary_cut = true;
+        }
+    }
 }
 
 /// Parses hook input bytes.
@@ -163,6 +560,7 @@ pub fn parse(bytes: &[u8]) -> Result<HookInput> {
         hook_event_name: own(&raw.hook_event_name),
         source: raw.source.non_blank().map(str::to_owned),
         compact_summary: own(&raw.compact_summary),
+        summary_cut: false,
         agent_id: raw.agent_id.non_blank().map(str::to_owned),
         // Named at the edge: code past here asks the enum, never the string.
         client: match raw.client.get() {
@@ -263,10 +661,131 @@ mod tests {
 
     #[test]
     fn strings_with_spaces_and_escapes_survive_unchanged() {
-        let h =
-            parse(&read_bounded(&br#"{ "session_id" : "a b\"c\\" , "cwd":"x  y" }"#[..]).unwrap())
-                .unwrap();
+        let h = read(&br#"{ "session_id" : "a b\"c\\" , "cwd":"x  y" }"#[..]).unwrap();
         assert_eq!(h.session_id.as_deref(), Some("a b\"c\\"));
         assert_eq!(h.cwd.as_deref(), Some("x  y"));
+    }
+
+    #[test]
+    fn a_summary_past_64_kib_is_whole_and_one_past_the_cap_says_it_was_cut() {
+        // Issue #41 item 12: the summary was cut at 64 KiB like any string and judged whole.
+        let summary = "x".repeat(200_000) + "Pending Tasks: the renderer";
+        let h = read(
+            serde_json::json!({"session_id": "s", "compact_summary": summary})
+                .to_string()
+                .as_bytes(),
+        )
+        .unwrap();
+        assert_eq!(h.compact_summary.as_deref(), Some(summary.as_str()));
+        assert!(!h.summary_cut);
+        for unit in ["é", "\\n", "a"] {
+            let body = unit.repeat(MAX_SUMMARY / unit.len() + 10);
+            let json = format!(r#"{{"compact_summary":"{body}","session_id":"s"}}"#);
+            let h = read(json.as_bytes()).unwrap();
+            assert!(h.summary_cut, "{unit}");
+            assert_eq!(h.session_id.as_deref(), Some("s"));
+            let kept = h.compact_summary.unwrap();
+            assert!(
+                kept.len() <= MAX_SUMMARY && kept.len() > MAX_SUMMARY / 4,
+                "{unit}"
+            );
+        }
+    }
+
+    #[test]
+    fn members_it_does_not_use_are_skipped_whatever_their_size() {
+        // Issue #41 item 13: a Write of a 40,000-line file sends ~5 MB of hook input, one string
+        // per changed line; the kept structure passed its bound and the input read as truncated.
+        let lines: Vec<String> = (0..200_000).map(|i| format!("+ line {i}")).collect();
+        let json = serde_json::json!({"session_id": "s", "tool_response": {"lines": lines},
+            "tool_input": {"content": "y".repeat(3_000_000), "nested": [[[{"a": "}]\""}]]]},
+            "hook_event_name": "PostToolUse", "agent_id": "a1"})
+        .to_string();
+        let h = read(json.as_bytes()).unwrap();
+        assert_eq!(h.session_id.as_deref(), Some("s"));
+        assert_eq!(h.hook_event_name.as_deref(), Some("PostToolUse"));
+        assert_eq!(h.agent_id.as_deref(), Some("a1"));
+    }
+
+    #[test]
+    fn an_escaped_key_is_read_as_the_parser_reads_it() {
+        let json = br#"{"session\u005fid":"s","hook_event_name":"Stop"}"#;
+        assert_eq!(read(&json[..]).unwrap(), parse(json).unwrap());
+        assert_eq!(read(&json[..]).unwrap().session_id.as_deref(), Some("s"));
+    }
+
+    /// A reader that fails once its first part has been read.
+    struct ThenFail<'a>(&'a [u8]);
+
+    impl Read for ThenFail<'_> {
+        fn read(&mut self, buf: &mut [u8]) -> std::io::Result<usize> {
+            if self.0.is_empty() {
+                return Err(std::io::Error::other("read past the session id"));
+            }
+            let n = buf.len().min(self.0.len()).min(7);
+            buf[..n].copy_from_slice(&self.0[..n]);
+            self.0 = &self.0[n..];
+            Ok(n)
+        }
+    }
+
+    #[test]
+    fn a_stream_stops_at_the_member_asked_for() {
+        let head = br#" {"session_id" : "abc" , "hook_event_name":"PostToolUse","tool_input":"#;
+        let mut s = Stream::new(ThenFail(head));
+        s.read_to("session_id").unwrap();
+        assert_eq!(s.field("session_id").as_deref(), Some("abc"));
+        assert_eq!(s.field("hook_event_name"), None, "not read yet");
+        let mut s = Stream::new(&br#"{"hook_event_name":"Stop","session_id":7}"#[..]);
+        s.read_to("session_id").unwrap();
+        assert_eq!(s.field("session_id").as_deref(), Some("7"));
+        assert_eq!(s.finish().unwrap().hook_event_name.as_deref(), Some("Stop"));
+    }
+
+    use proptest::prelude::*;
+
+    fn any_value() -> impl Strategy<Value = serde_json::Value> {
+        use serde_json::{Value, json};
+        let leaf = prop_oneof![
+            Just(Value::Null),
+            any::<bool>().prop_map(Value::Bool),
+            any::<i64>().prop_map(|n| json!(n)),
+            "\\PC{0,20}".prop_map(Value::String),
+            "[\\\\\"\\n{}\\[\\],:é😀a]{0,20}".prop_map(Value::String),
+        ];
+        leaf.prop_recursive(4, 32, 6, |inner| {
+            prop_oneof![
+                prop::collection::vec(inner.clone(), 0..6).prop_map(Value::Array),
+                prop::collection::vec(("[a-z_]{1,8}", inner), 0..6)
+                    .prop_map(|m| Value::Object(m.into_iter().collect())),
+            ]
+        })
+    }
+
+    proptest! {
+        #![proptest_config(ProptestConfig::with_cases(500))]
+
+        #[test]
+        fn streaming_reads_what_parsing_the_whole_input_reads(
+            fields in prop::collection::vec((0..FIELDS.len() + 3, any_value()), 0..8),
+            pretty: bool,
+        ) {
+            let mut obj = serde_json::Map::new();
+            for (i, v) in fields {
+                let key = FIELDS.get(i).copied().unwrap_or_else(|| ["tool_input", "tool_response", "x"][i - FIELDS.len()]);
+                obj.insert(key.to_owned(), v);
+            }
+            let v = serde_json::Value::Object(obj);
+            let text = if pretty { serde_json::to_string_pretty(&v) } else { serde_json::to_string(&v) }.unwrap();
+            prop_assert_eq!(read(text.as_bytes()).unwrap(), parse(text.as_bytes()).unwrap());
+        }
+
+        #[test]
+        fn any_bytes_never_panic(data in prop::collection::vec(any::<u8>(), 0..300)) {
+            let _ = read(&data[..]);
+            let mut s = Stream::new(&data[..]);
+            let _ = s.read_to("session_id");
+            let _ = s.field("session_id");
+        }
     }
 }

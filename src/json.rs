@@ -206,6 +206,83 @@ impl<'de: 'a, 'a, const MAX: usize> Deserialize<'de> for LText<'a, MAX> {
     }
 }
 
+/// A text field kept as its ends: the first `HEAD` and the last `TAIL` bytes (cut at characters),
+/// neither materialising the middle. A command's output starts with what it printed first and
+/// ends with its test runner's result line; both are evidence, the middle rarely is. `None` for
+/// any other JSON type.
+#[derive(Debug, Default, Clone, PartialEq, Eq)]
+pub struct LEnds<'a, const HEAD: usize, const TAIL: usize> {
+    /// The first `HEAD` bytes.
+    pub head: Option<Cow<'a, str>>,
+    /// The last `TAIL` bytes, from a line start when one lies within them; empty when the head
+    /// already holds the whole text.
+    pub tail: Option<Cow<'a, str>>,
+}
+
+impl<'de: 'a, 'a, const HEAD: usize, const TAIL: usize> Deserialize<'de> for LEnds<'a, HEAD, TAIL> {
+    fn deserialize<D: Deserializer<'de>>(d: D) -> Result<Self, D::Error> {
+        let raw = <&'de RawValue>::deserialize(d)?.get();
+        let (head, tail) = ends(raw, HEAD, TAIL);
+        Ok(LEnds { head, tail })
+    }
+}
+
+/// The ends of the JSON string literal `raw` (see [`LEnds`]): its first `head` bytes, and its
+/// last `tail` bytes when the head does not hold it all; `(None, None)` if it is no string.
+pub fn ends(raw: &str, head: usize, tail: usize) -> (Option<Cow<'_, str>>, Option<Cow<'_, str>>) {
+    let Some(first) = bounded_string(raw, head) else {
+        return (None, None);
+    };
+    let body = &raw[1..raw.len() - 1];
+    // Short enough that the head has it all (escapes only make the text shorter than its body).
+    let last = (body.len() > head)
+        .then(|| tail_string(body, tail))
+        .flatten();
+    (Some(first), last)
+}
+
+/// The last `max` bytes (about) of the string whose escaped JSON body is `body`, unescaped,
+/// starting after an escaped line break when one lies in that window, else at the first place
+/// no escape sequence straddles.
+fn tail_string(body: &str, max: usize) -> Option<Cow<'_, str>> {
+    let b = body.as_bytes();
+    let from = b.len().saturating_sub(max);
+    // Whether the backslash at `i` starts an escape (an even run of backslashes precedes it).
+    let starts_escape =
+        |i: usize| b[..i].iter().rev().take_while(|&&c| c == b'\\').count() % 2 == 0;
+    let mut start = None;
+    for i in memchr::memmem::find_iter(&b[from..], b"\\n").map(|i| from + i) {
+        if starts_escape(i) {
+            start = Some(i + 2);
+            break;
+        }
+    }
+    let start = match start {
+        Some(s) => s,
+        None => {
+            // No line start: the first character at or after `from` outside any escape.
+            let mut i = from;
+            loop {
+                if i >= b.len() {
+                    return None;
+                }
+                let in_escape = (1..=5).any(|k| {
+                    i >= k
+                        && b[i - k] == b'\\'
+                        && starts_escape(i - k)
+                        && (k == 1 || b.get(i - k + 1) == Some(&b'u'))
+                });
+                if body.is_char_boundary(i) && !in_escape {
+                    break i;
+                }
+                i += 1;
+            }
+        }
+    };
+    let literal = format!("\"{}\"", &body[start..]);
+    bounded_string(&literal, usize::MAX).map(|c| Cow::Owned(c.into_owned()))
+}
+
 /// Message content: a plain string (old records, typed prompts) or a list of blocks. Strings are
 /// cut to `MAX` bytes like [`LText`]; a list whose elements fail to parse is empty, not an error.
 #[derive(Debug, Clone, PartialEq, Eq, Default)]

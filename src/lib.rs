@@ -15,7 +15,8 @@
 //! | what is still wanted, and which lines far back can hold it (one table) | [`wants`] |
 //! | what the user typed | `authorship` |
 //! | what to keep | [`extract`], [`tasks`] |
-//! | what the summary got wrong | [`corrections`] (claims against the record), [`audit`] (the user's line) |
+//! | what the summary got wrong | [`corrections`] (the summary as a document, its claims, the record's evidence), [`audit`] (the user's line) |
+//! | which tools run commands, edit files, keep the task list | `tools` |
 //! | the text the model reads | [`render`], `steer`, on `text` (lengths, cuts, quoting, visible escapes) |
 //! | the snapshot's format (marker, headings, limits, wholeness) | `snapshot` |
 //! | snapshot files | [`store`], on the OS seam `platform` |
@@ -24,6 +25,8 @@
 pub mod audit;
 mod cli;
 mod cmd;
+#[cfg(test)]
+mod proptesting;
 pub use cmd::run;
 mod authorship;
 mod config;
@@ -45,5 +48,6 @@ pub mod store;
 pub mod tail;
 pub mod tasks;
 mod text;
+mod tools;
 pub mod transcript;
 pub mod wants;

@@ -12,6 +12,7 @@
 //! | private folder | created 0700 | the parent's inherited ACL |
 //! | a FIFO never blocks an open | `O_NONBLOCK` | (no FIFOs on the file system) |
 //! | stdout leads somewhere | not `/dev/null` | always assumed |
+//! | a file-size limit fails a write, never kills | SIGXFSZ caught | (no such signal) |
 
 use std::fs::{self, File, Metadata, OpenOptions};
 use std::io;
@@ -75,6 +76,14 @@ mod imp {
         };
         !(out.st_dev == null.st_dev && out.st_ino == null.st_ino)
     }
+
+    pub fn survive_file_size_limit() {
+        // Caught, not ignored: the default action (the process killed, exit 153 in sh) is gone,
+        // and a write past `ulimit -f` fails with EFBIG like a full disk. A caught signal goes
+        // back to its default in anything exec'd, where an ignored one would stay ignored.
+        static EXCEEDED: std::sync::atomic::AtomicBool = std::sync::atomic::AtomicBool::new(false);
+        let _ = signal_hook::flag::register(signal_hook::consts::SIGXFSZ, &EXCEEDED);
+    }
 }
 
 #[cfg(windows)]
@@ -131,6 +140,8 @@ mod imp {
         let handle = std::io::stdout().as_raw_handle();
         !handle.is_null() && handle as isize != -1
     }
+
+    pub fn survive_file_size_limit() {}
 }
 
 /// Opens `path` for reading without following a symlink (or reparse point) at its last component
@@ -169,6 +180,12 @@ pub fn refuse(meta: &Metadata) -> Option<&'static str> {
 /// Creates `path` and its missing parents, private to this user where the OS allows.
 pub fn create_private_dir(path: &Path) -> io::Result<()> {
     imp::create_private_dir(path)
+}
+
+/// Makes a write past the file-size limit (`ulimit -f`) fail with an error instead of killing
+/// the process, as SIGPIPE is ignored for a closed pipe: a hook always exits 0 (issue #41).
+pub fn survive_file_size_limit() {
+    imp::survive_file_size_limit()
 }
 
 /// False when stdout demonstrably leads nowhere (it was closed when the process started), so

@@ -31,6 +31,11 @@ const LABEL_RESERVE: usize = 40;
 const FOCUS_LABEL_RESERVE: usize = 60;
 /// The /compact focus is quoted when at least this much room is left for it.
 const MIN_FOCUS_SHOWN: usize = 150;
+/// The least of the agent's last reply that is shown (or all of it, when it is shorter): with its
+/// cut mark, a sentence or two.
+const MIN_REPLY_SHOWN: usize = 120;
+/// A checklist item's line, at most (200 characters, some of them invisible ones shown).
+const MAX_CHECKLIST_LINE: usize = 240;
 /// An older instruction is shown when at least this much of it fits (or all of it).
 const MIN_OLDER_SHOWN: usize = 200;
 /// The note that the newest message could not be read.
@@ -54,6 +59,9 @@ use std::time::SystemTime;
 pub enum Source {
     /// Saved by the PreCompact hook.
     Saved,
+    /// Saved by the PreCompact hook, then brought up to the compaction by restore: the client
+    /// wrote to the transcript after PreCompact ran (a tool's result), and that counts.
+    Updated,
     /// Rebuilt by restore from the transcript, because no fresh snapshot could be printed.
     Rebuilt(WhyRebuilt),
 }
@@ -247,7 +255,8 @@ impl Part {
             ),
         };
         // Never a section cut in half: a heading without its content reads as "nothing there".
-        (utf16_len(&text) <= budget).then_some(text)
+        (utf16_len(&text) <= budget && crate::snapshot::empty_heading(&text).is_none())
+            .then_some(text)
     }
 }
 
@@ -452,6 +461,9 @@ fn header(ex: &Extraction, meta: &Meta, budget: usize) -> String {
     h.push_str(match meta.source {
         Source::Saved => {
             "Saved by the compact-guardian plugin just before this conversation was compacted. "
+        }
+        Source::Updated => {
+            "Saved by the compact-guardian plugin just before this conversation was compacted, and brought up to the compaction from the transcript. "
         }
         Source::Rebuilt(_) => {
             "Rebuilt by the compact-guardian plugin from the session transcript after compaction "
@@ -678,11 +690,14 @@ fn progress(ex: &Extraction, budget: usize) -> String {
         .map(|c| {
             // A checklist line as written ("- [ ] x", "1. x"); anything else (a `#` or a
             // fence at a line start would read as the snapshot's own structure) as an item.
+            // Bounded in code units too (an invisible character is shown as 8 of them), so the
+            // first item always fits the checklist's share at the section's floor.
             let line = folded_line(c, 200);
-            match line.chars().next() {
+            let line = match line.chars().next() {
                 Some(c) if c.is_alphanumeric() || "-*+[".contains(c) => format!("{line}\n"),
                 _ => format!("- {line}\n"),
-            }
+            };
+            cut_line(&line, MAX_CHECKLIST_LINE)
         })
         .collect();
     let checklist_need = if lines.is_empty() {
@@ -699,21 +714,32 @@ fn progress(ex: &Extraction, budget: usize) -> String {
     // either than a smaller one did (the floor holds).
     let reply_room = reply_need.min((avail / 2).max(avail.saturating_sub(checklist_need)));
     let checklist_room = avail - reply_room;
-    if !lines.is_empty() && checklist_room > utf16_len(CHECKLIST_LABEL) {
+    if !lines.is_empty() {
         s.push_str(CHECKLIST_LABEL);
-        s.push_str(&fit_lines(
+        let what = "checklist items";
+        let mut items = fit_lines(
             &lines,
-            checklist_room - utf16_len(CHECKLIST_LABEL),
-            "checklist items",
-        ));
+            checklist_room.saturating_sub(utf16_len(CHECKLIST_LABEL)),
+            what,
+        );
+        // Never the label alone: at least the first item, whatever the room (a section then
+        // too big for its allowance is left out whole, never shown without its content).
+        if items.is_empty() || items == more_line(lines.len(), what) {
+            items = lines[0].clone();
+            if lines.len() > 1 {
+                items.push_str(&more_line(lines.len() - 1, what));
+            }
+        }
+        s.push_str(&items);
     }
     if let Some(reply) = &ex.last_response {
-        let quote_room = reply_room.saturating_sub(utf16_len(REPLY_LABEL));
-        // Below 120 units a cut reply says little, but a short reply that fits is whole.
-        if quote_room > 120 || crate::text::quoted_len(reply) <= quote_room {
-            s.push_str(REPLY_LABEL);
-            s.push_str(&quote(ex, reply, quote_room));
-        }
+        // Always shown (D035): whole when its share holds it, else cut with a mark, never
+        // shorter than `MIN_REPLY_SHOWN` (or the whole reply, when it is shorter than that).
+        let quote_room = reply_room
+            .saturating_sub(utf16_len(REPLY_LABEL))
+            .max(MIN_REPLY_SHOWN.min(crate::text::quoted_len(reply)));
+        s.push_str(REPLY_LABEL);
+        s.push_str(&quote(ex, reply, quote_room));
     }
     s.push('\n');
     s
@@ -851,15 +877,26 @@ pub(crate) fn no_instruction_found(ex: &Extraction) -> String {
     )
 }
 
+/// The line that says how many `what` were left out.
+fn more_line(n: usize, what: &str) -> String {
+    format!("- ... {n} more {what}\n")
+}
+
 /// Lines in order while they fit in `room`, then a visible "... N more" line: a line is shown
 /// only if the line saying what is left after it still fits, so no cut is ever silent.
 fn fit_lines(lines: &[String], room: usize, what: &str) -> String {
-    let more = |n: usize| format!("- ... {n} more {what}\n");
+    let more = |n: usize| more_line(n, what);
+    // What the lines from each one to the last take: when all that are left fit, no room is
+    // kept back for a "... N more" line they would not need.
+    let mut rest: Vec<usize> = lines.iter().map(|l| utf16_len(l)).collect();
+    for i in (0..rest.len().saturating_sub(1)).rev() {
+        rest[i] += rest[i + 1];
+    }
     let mut s = String::new();
     let mut used = 0;
     for (i, l) in lines.iter().enumerate() {
         let after = lines.len() - i - 1;
-        let reserve = if after > 0 {
+        let reserve = if after > 0 && used + rest[i] > room {
             utf16_len(&more(after))
         } else {
             0
@@ -919,6 +956,7 @@ mod tests {
                     summary: "c".repeat(300),
                     error: i % 2 == 0,
                     count: 3,
+                    ..Action::default()
                 })
                 .collect(),
             untracked_task_calls: 7,
@@ -1257,6 +1295,7 @@ mod tests {
                 summary,
                 error,
                 count,
+                ..Action::default()
             },
         );
         let plan = prop::option::of((
@@ -1329,13 +1368,34 @@ mod tests {
 
     use proptest::prelude::*;
 
-    proptest! {
-        #![proptest_config(ProptestConfig { cases: 300, max_shrink_iters: 5_000, ..ProptestConfig::default() })]
-
-        #[test]
-        fn every_snapshot_is_whole_within_target_and_no_section_is_below_its_floor(
-            (ex, meta) in any_extraction()
-        ) {
+    #[test]
+    fn every_snapshot_is_whole_within_target_and_no_section_is_below_its_floor() {
+        let config = ProptestConfig {
+            cases: 300,
+            max_shrink_iters: 5_000,
+            source_file: Some(file!()),
+            ..ProptestConfig::default()
+        };
+        // The property is about layouts that must be grown from the floors, and about the
+        // reply rule: enough cases of each.
+        let kinds = [
+            ("grown from the floors", 0.3),
+            ("a reply", 0.3),
+            ("a checklist", 0.3),
+        ];
+        crate::proptesting::check(config, any_extraction(), &kinds, |(ex, meta), seen| {
+            let all = Allowances::all(&ex);
+            let whole: Option<Vec<String>> = Part::all()
+                .map(|p| p.render_whole(&ex, &meta, &all))
+                .collect();
+            seen.saw(
+                "grown from the floors",
+                whole.is_none_or(|w| {
+                    w.iter().map(|p| utf16_len(p)).sum::<usize>() + utf16_len(END_LINE) > TARGET
+                }),
+            );
+            seen.saw("a reply", ex.last_response.is_some());
+            seen.saw("a checklist", !ex.checklist.is_empty());
             let out = render(&ex, &meta);
             prop_assert_eq!(wholeness_error(&out), None);
             prop_assert!(is_snapshot(&out));
@@ -1345,7 +1405,10 @@ mod tests {
             let floor = Allowances::floor(&ex);
             for part in Part::all() {
                 let at_floor = part.render(&ex, &meta, &floor);
-                prop_assert!(!at_floor.contains("left out for space"), "{part:?} below floor:\n{at_floor}");
+                prop_assert!(
+                    !at_floor.contains("left out for space"),
+                    "{part:?} below floor:\n{at_floor}"
+                );
                 let heading = at_floor.lines().next().unwrap_or_default();
                 if !heading.is_empty() {
                     prop_assert!(out.contains(heading), "{part:?} missing: {heading}");
@@ -1361,24 +1424,57 @@ mod tests {
             };
             for part in Part::all() {
                 let at_floor = part.render(&ex, &meta, &floor);
-                let Some(heading) = at_floor.lines().next() else { continue };
+                let Some(heading) = at_floor.lines().next() else {
+                    continue;
+                };
                 let section = shown(heading);
                 prop_assert!(section.is_some(), "{part:?} missing");
                 let section = section.unwrap();
                 // Everything the floor showed is still shown (an item may stand where a "... N
                 // more" line stood, and a quote may run further than its floor's cut).
                 for line in at_floor.lines().filter(|l| !is_marker(l)) {
-                    prop_assert!(section.contains(line), "{part:?} lost {line:?} of its floor:\n{at_floor}\n---\n{section}");
+                    prop_assert!(
+                        section.contains(line),
+                        "{part:?} lost {line:?} of its floor:\n{at_floor}\n---\n{section}"
+                    );
                 }
+            }
+            // The reply rule (D035): a last reply or a checklist the extraction found is shown,
+            // whole or cut with its mark, whatever else wants the room.
+            if let Some(reply) = &ex.last_response {
+                let first = crate::text::quote(reply, usize::MAX, usize::MAX);
+                let first: String = first
+                    .lines()
+                    .next()
+                    .unwrap_or_default()
+                    .chars()
+                    .take(12)
+                    .collect();
+                prop_assert!(
+                    out.contains(&format!("Last reply from the agent (may be cut):\n{first}")),
+                    "reply {first:?} not shown:\n{out}"
+                );
+            }
+            if !ex.checklist.is_empty() {
+                let label = "Checklist as last written (latest state of each item):\n";
+                let after = out.find(label).map(|at| &out[at + label.len()..]);
+                prop_assert!(
+                    after.is_some_and(|a| !a.starts_with("- ... ") && !a.starts_with("Last reply")),
+                    "checklist not shown:\n{out}"
+                );
             }
             // The latest instruction is named, with the latest one's text.
             if let Some(latest) = ex.instructions.last().filter(|l| !l.trim().is_empty()) {
                 let whole = crate::text::quote(latest, usize::MAX, crate::json::MAX_TEXT);
                 let start: String = whole.lines().next().unwrap().chars().take(10).collect();
                 let block = &out[out.find("**Latest instruction:**\n").unwrap()..];
-                prop_assert!(block.starts_with(&format!("**Latest instruction:**\n{start}")), "{start:?}");
+                prop_assert!(
+                    block.starts_with(&format!("**Latest instruction:**\n{start}")),
+                    "{start:?}"
+                );
             }
-        }
+            Ok(())
+        });
     }
 
     /// A line that says what was cut or left out (it changes as more is shown).
@@ -1410,6 +1506,109 @@ mod tests {
     }
 
     #[test]
+    fn a_short_last_reply_is_shown_whole_beside_any_checklist() {
+        // Issue #40: a reply's share was capped at its own length and shown only past 120
+        // units, so no reply under ~118 characters was ever shown (a 107-character one was
+        // missing from a real restore), and a section with neither left its heading alone.
+        let reply = "Done: the parser handles nested quotes now; next I will wire it into the CLI \
+                     and rerun the test suite here.";
+        assert_eq!(reply.chars().count(), 107);
+        for checklist in [0, 3, 40] {
+            let ex = Extraction {
+                instructions: vec!["fix the parser".into()],
+                checklist: (0..checklist).map(|i| format!("- [ ] item {i}")).collect(),
+                last_response: Some(reply.into()),
+                ..Default::default()
+            };
+            let floor = Allowances::floor(&ex);
+            let i = SECTIONS
+                .iter()
+                .position(|s| s.name == "the agent's progress");
+            for out in [
+                render(&ex, &meta()),
+                Part::Section(i.unwrap()).render(&ex, &meta(), &floor),
+            ] {
+                assert!(
+                    out.contains(&format!(
+                        "Last reply from the agent (may be cut):\n> {reply}\n"
+                    )),
+                    "{checklist}: {out}"
+                );
+                assert!(checklist == 0 || out.contains("- [ ] item 0\n"), "{out}");
+            }
+        }
+    }
+
+    #[test]
+    fn a_reply_too_long_for_its_share_is_cut_with_a_mark_never_dropped() {
+        let ex = Extraction {
+            checklist: (0..60)
+                .map(|i| format!("- [ ] item {i} {}", "w".repeat(100)))
+                .collect(),
+            last_response: Some("r".repeat(30_000)),
+            ..Default::default()
+        };
+        for budget in [SECTIONS[2].floor, 1_200, SECTIONS[2].cap] {
+            let out = progress(&ex, budget);
+            assert!(utf16_len(&out) <= budget, "{budget}: {}", utf16_len(&out));
+            assert!(
+                out.contains("Last reply from the agent (may be cut):\n> rrr"),
+                "{out}"
+            );
+            assert!(out.contains("more characters]"), "{out}");
+            assert!(out.contains("- [ ] item 0 "), "{out}");
+        }
+    }
+
+    #[test]
+    fn a_section_that_would_show_only_its_heading_is_left_out_instead() {
+        let ex = Extraction {
+            files_changed: vec![format!("/{}", "f".repeat(190))],
+            ..Default::default()
+        };
+        let i = SECTIONS
+            .iter()
+            .position(|s| s.name == "files changed")
+            .unwrap();
+        let mut allow = Allowances::floor(&ex);
+        allow.sections[i] = 45; // the heading fits, neither the file nor a "... 1 more" line
+        let out = Part::Section(i).render(&ex, &meta(), &allow);
+        assert_eq!(out, "(files changed left out for space)\n\n");
+        assert_eq!(
+            crate::snapshot::empty_heading("## Agent progress\n\n(End of snapshot.)\n"),
+            Some("## Agent progress")
+        );
+        assert_eq!(
+            crate::snapshot::empty_heading("## Agent progress\n> x\n\n"),
+            None
+        );
+    }
+
+    #[test]
+    fn a_checklist_that_fills_its_share_exactly_beside_a_long_reply_is_shown_at_the_floor() {
+        // Found by the reply-rule property over generated sessions (#40): the checklist's share
+        // was exactly its size, no room was left for a "... 1 more" line it did not need, the
+        // first item was forced in with one, and the section went over its floor: left out.
+        let ex = Extraction {
+            checklist: vec!["- [ ] a".into(), "- [ ] b".into()],
+            last_response: Some(format!("reply b\n- [ ] b\n{}", "more words ".repeat(1100))),
+            ..Default::default()
+        };
+        let out = progress(&ex, SECTIONS[2].floor);
+        assert!(utf16_len(&out) <= SECTIONS[2].floor, "{}", utf16_len(&out));
+        assert!(out.contains("- [ ] a\n- [ ] b\nLast reply"), "{out}");
+    }
+
+    #[test]
+    fn lines_that_all_fit_exactly_are_all_shown() {
+        // A "... N more" line was kept room for even when every line fitting left none to say:
+        // a checklist whose share was exactly its size showed only that line (#40).
+        let lines: Vec<String> = ["- [ ] a\n", "- [ ] b\n"].map(String::from).to_vec();
+        assert_eq!(fit_lines(&lines, 16, "items"), "- [ ] a\n- [ ] b\n");
+        assert_eq!(fit_lines(&lines, 15, "items"), "");
+    }
+
+    #[test]
     fn floors_fit_the_target_together() {
         let most = floor::HEADER
             + INSTRUCTIONS_FRAME
@@ -1437,24 +1636,28 @@ mod tests {
                 summary: "src/tax.py".into(),
                 error: false,
                 count: 1,
+                ..Action::default()
             },
             Action {
                 tool: "Bash".into(),
                 summary: "ls tests".into(),
                 error: false,
                 count: 1,
+                ..Action::default()
             },
             Action {
                 tool: "Edit".into(),
                 summary: "src/rates.py".into(),
                 error: false,
                 count: 1,
+                ..Action::default()
             },
             Action {
                 tool: "Bash".into(),
                 summary: "pytest tests/test_tax.py".into(),
                 error: true,
                 count: 1,
+                ..Action::default()
             },
         ];
         ex.files_changed = vec!["src/tax.py".into(), "src/rates.py".into()];

@@ -6,23 +6,35 @@
 //! tool's name) is small, so the line is copied through a byte-level state machine that keeps
 //! every key whole and the structure, and cuts each string to [`KEEP_STRING`] bytes (at a
 //! character and escape boundary, so the result still parses). Once the copy passes
-//! [`SOFT_CAP`], further strings keep only [`LATE_KEEP`] bytes; past [`HARD_CAP`], the further
-//! elements of nested containers are dropped (the first ones stay), and past half as much again
-//! the record's own further members too. Memory is the output,
-//! bounded by [`GIVE_UP`]; time is one pass over the line's bytes. A line that is not JSON comes
-//! out as whatever it shrinks to and fails to parse like any damaged line.
+//! [`SOFT_CAP`], further strings keep only [`LATE_KEEP`] bytes. Memory is the output, bounded by
+//! [`GIVE_UP`]; time is one pass over the line's bytes. A line that is not JSON comes out as
+//! whatever it shrinks to and fails to parse like any damaged line.
+//!
+//! What the user wrote is never cut below what a reader reads (issue #41, D042). In a record that
+//! is not a tool's call or result, a string under a key that holds text ([`TEXT_KEYS`]: the typed
+//! words of a prompt, Claude Code's or Codex's) keeps [`TEXT_KEEP`] bytes wherever it comes: at
+//! least [`crate::json::MAX_TEXT`] once unescaped, so a longer text is cut by the reader, whose
+//! cut the snapshot marks, never silently here. Past [`HARD_CAP`] (the record's own members:
+//! past half as much again) the copy keeps only what tells a record apart and what it says: an
+//! object's further members named in [`KEPT_KEYS`], an array's further elements that are objects
+//! (each reduced the same way); the rest is skipped. In a tool's record, where nothing read is the
+//! user's, the further elements and members past the cap are all dropped, as before.
 
 use std::io::{self, Read};
 
 /// Bytes of a string's raw (still escaped) content that are kept: twice what any text is read to
 /// after unescaping ([`crate::json::MAX_TEXT`]).
 pub const KEEP_STRING: usize = 64 * 1024;
+/// Bytes of raw content kept of a string that holds text the user may have written: an escape
+/// takes at most six bytes for one unescaped byte, so this is never less than what the reader
+/// reads ([`crate::json::MAX_TEXT`]).
+pub const TEXT_KEEP: usize = 6 * crate::json::MAX_TEXT;
 /// Past [`SOFT_CAP`] of output, each further string keeps this much.
 pub const LATE_KEEP: usize = 1024;
 /// Output past which further strings are cut to [`LATE_KEEP`].
 pub const SOFT_CAP: usize = 1024 * 1024;
-/// Output past which the further elements of nested containers are dropped (and past 1.5 times
-/// this, the record's own further members).
+/// Output past which only what tells a record apart is copied of nested containers' further
+/// members and elements (and past 1.5 times this, of the record's own).
 pub const HARD_CAP: usize = 2 * 1024 * 1024;
 /// Output this long means the line is not a record of a few fields: it is not read at all.
 pub const GIVE_UP: usize = 4 * 1024 * 1024;
@@ -31,11 +43,51 @@ pub const GIVE_UP_HEAD: usize = 64 * 1024;
 /// Bytes read from the file per step.
 const PIECE: usize = 64 * 1024;
 
+/// Keys whose string values hold text a user may have typed: a Claude Code prompt's
+/// `message.content` (a string, or blocks' `text`), a queued prompt's `prompt`, Codex's
+/// `message` and `text`.
+pub const TEXT_KEYS: &[&[u8]] = &[b"text", b"content", b"message", b"prompt"];
+/// Keys kept past the hard cap besides [`TEXT_KEYS`]: what the readers use to tell what a record
+/// is, who wrote it, where it hangs in the conversation, and which call a result answers.
+pub const KEPT_KEYS: &[&[u8]] = &[
+    b"type",
+    b"subtype",
+    b"role",
+    b"uuid",
+    b"parentUuid",
+    b"isSidechain",
+    b"isMeta",
+    b"isCompactSummary",
+    b"isVisibleInTranscriptOnly",
+    b"promptSource",
+    b"origin",
+    b"kind",
+    b"payload",
+    b"attachment",
+    b"item",
+    b"tool_use_id",
+    b"call_id",
+    b"is_error",
+    b"id",
+    b"name",
+];
+/// Keys that mark a tool's call or result: its texts are not the user's.
+const TOOL_KEYS: &[&[u8]] = &[
+    b"tool_use_id",
+    b"toolUseResult",
+    b"input",
+    b"call_id",
+    b"arguments",
+    b"output",
+];
+
 /// The bounds of one shrink (the constants above; tests use small ones).
 #[derive(Debug, Clone, Copy)]
 pub struct Bounds {
     /// See [`KEEP_STRING`].
     pub keep_string: usize,
+    /// See [`TEXT_KEEP`].
+    pub text_keep: usize,
     /// See [`LATE_KEEP`].
     pub late_keep: usize,
     /// See [`SOFT_CAP`].
@@ -50,6 +102,7 @@ impl Bounds {
     /// The bounds used on transcript lines.
     pub const LINE: Bounds = Bounds {
         keep_string: KEEP_STRING,
+        text_keep: TEXT_KEEP,
         late_keep: LATE_KEEP,
         soft_cap: SOFT_CAP,
         hard_cap: HARD_CAP,
@@ -69,8 +122,12 @@ enum State {
     StrCut { escaped: bool },
     /// After a backslash inside a string: the escape is gathered whole, then kept or not.
     Escape { kept: usize, limit: usize },
-    /// Dropping the rest of the container open, up to its closing bracket.
+    /// Skipping: the rest of the container open (its closing bracket kept), or one member or
+    /// element of it (up to the `,` or bracket after it, left for [`State::Structure`]).
     Drop(Skip),
+    /// Past the hard cap in an array: the next element is copied if it is an object, skipped
+    /// otherwise.
+    PickElement,
 }
 
 /// Where the skipping of a dropped container is.
@@ -81,6 +138,32 @@ struct Skip {
     in_string: bool,
     /// The next byte follows a backslash in a string.
     escaped: bool,
+    /// Only one member or element is skipped: it ends at a `,` (or the closing bracket) at its
+    /// level, which is not consumed.
+    one: bool,
+}
+
+/// What the key a value sits under says of it.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
+enum Key {
+    /// Nothing in particular.
+    #[default]
+    Other,
+    /// A text the user may have written ([`TEXT_KEYS`]).
+    Text,
+}
+
+/// An open container.
+#[derive(Debug, Clone, Copy)]
+struct Frame {
+    object: bool,
+    /// The key of the member being copied (an object), or the key the array sits under.
+    key: Key,
+    /// Where its opening bracket is in the output.
+    open_at: usize,
+    /// An element copied past the hard cap: where the output goes back to if nothing of it is
+    /// kept (its separator included).
+    rollback: Option<usize>,
 }
 
 /// Copies the JSON line read from `src` into `out`, shrunk. `Ok(false)` when it would not fit in
@@ -97,12 +180,14 @@ pub fn shrink_within(mut src: impl Read, out: &mut Vec<u8>, bounds: Bounds) -> i
         bounds,
         out,
         state: State::Structure,
-        depth: 0,
-        objects: Vec::new(),
+        frames: Vec::new(),
         last: 0,
         esc: Vec::with_capacity(6),
         string_start: 0,
         high_surrogate_at: None,
+        judge_key: None,
+        in_key: false,
+        tool: false,
     };
     let mut piece = vec![0u8; PIECE];
     loop {
@@ -124,10 +209,8 @@ struct Shrinker<'o> {
     bounds: Bounds,
     out: &'o mut Vec<u8>,
     state: State,
-    /// Containers open (`{` or `[`), the record itself being depth 1.
-    depth: usize,
-    /// Whether each open container is an object (innermost last), to tell keys from values.
-    objects: Vec<bool>,
+    /// The containers open (`{` or `[`), the record itself first.
+    frames: Vec<Frame>,
     /// The last structural byte copied: a string after `{` or `,` in an object is a key.
     last: u8,
     /// The escape being gathered (`\n`, `\u00e9`).
@@ -137,6 +220,13 @@ struct Shrinker<'o> {
     /// Where a `\uD8xx` escape just copied starts in `out`: a cut right after it would leave a
     /// lone surrogate, which does not parse, so it is taken back.
     high_surrogate_at: Option<usize>,
+    /// Past the hard cap, a key being read decides whether its member is kept: if not, the output
+    /// goes back to this length (its separator included) and the member is skipped.
+    judge_key: Option<usize>,
+    /// The string being copied is a key.
+    in_key: bool,
+    /// The record is a tool's call or result ([`TOOL_KEYS`]).
+    tool: bool,
 }
 
 impl Shrinker<'_> {
@@ -148,9 +238,17 @@ impl Shrinker<'_> {
                 State::StrCut { escaped } => self.string_cut(bytes, escaped),
                 State::Escape { kept, limit } => self.escape(bytes[0], kept, limit),
                 State::Drop(skip) => self.drop(bytes, skip),
+                State::PickElement => self.pick_element(bytes[0]),
             };
             bytes = &bytes[used..];
         }
+    }
+
+    /// Whether the output is past the cap for the container open now: the record's own members
+    /// past 1.5 times the hard cap, nested ones past it.
+    fn past_cap(&self) -> bool {
+        self.out.len() > self.bounds.hard_cap / 2 * 3
+            || self.frames.len() >= 2 && self.out.len() > self.bounds.hard_cap
     }
 
     /// One structural byte.
@@ -158,49 +256,153 @@ impl Shrinker<'_> {
         let b = bytes[0];
         match b {
             b'"' => {
-                let key = matches!(self.last, b'{' | b',') && self.objects.last() == Some(&true);
+                let key = matches!(self.last, b'{' | b',')
+                    && self.frames.last().is_some_and(|f| f.object);
                 self.out.push(b'"');
                 self.string_start = self.out.len();
                 self.high_surrogate_at = None;
+                self.in_key = key;
+                let under = self.frames.last().map(|f| f.key).unwrap_or_default();
                 // Keys are kept whole: a cut key would change what the record says.
                 self.state = State::Str {
                     kept: 0,
                     limit: if key {
                         usize::MAX
+                    } else if under == Key::Text && !self.tool {
+                        self.bounds.text_keep
                     } else if self.out.len() > self.bounds.soft_cap {
                         self.bounds.late_keep
                     } else {
                         self.bounds.keep_string
                     },
                 };
+                if !key {
+                    self.judge_key = None;
+                }
             }
-            b'{' | b'[' => {
-                self.depth += 1;
-                self.objects.push(b == b'{');
-                self.out.push(b);
-            }
+            b'{' | b'[' => self.open(b),
             b'}' | b']' => {
                 self.close(b);
             }
-            b',' if self.depth >= 2 && self.out.len() > self.bounds.hard_cap
-                || self.out.len() > self.bounds.hard_cap / 2 * 3 =>
-            {
-                // The rest of this container is dropped; its closing bracket is kept.
-                self.state = State::Drop(Skip::default());
+            b',' if self.past_cap() => {
+                if self.tool {
+                    // The rest of this container is dropped; its closing bracket is kept.
+                    self.state = State::Drop(Skip::default());
+                } else {
+                    let at = self.out.len();
+                    // A separator only between what is kept.
+                    if !matches!(self.out.last(), Some(b'{' | b'[')) {
+                        self.out.push(b',');
+                    }
+                    self.pick_next(at);
+                }
             }
             b' ' | b'\t' | b'\n' | b'\r' => return 1,
+            b':' => {
+                self.out.push(b);
+                self.judge_key = None;
+            }
             _ => self.out.push(b),
         }
         self.last = b;
         1
     }
 
-    /// A closing bracket.
-    fn close(&mut self, b: u8) {
-        self.depth = self.depth.saturating_sub(1);
-        self.objects.pop();
+    /// Past the hard cap, the next member or element decides for itself whether it is kept;
+    /// `at` is where the output goes back to if it is not.
+    fn pick_next(&mut self, at: usize) {
+        match self.frames.last() {
+            Some(f) if f.object => self.judge_key = Some(at),
+            _ => self.state = State::PickElement,
+        }
+    }
+
+    /// A container opens (past the hard cap, its first member or element is judged like the
+    /// further ones).
+    fn open(&mut self, b: u8) {
+        let key = match (b, self.frames.last()) {
+            (b'[', Some(f)) => f.key, // an array's elements sit under the array's key
+            _ => Key::Other,
+        };
+        let rollback = self.judge_key.take().filter(|_| b == b'{');
+        self.frames.push(Frame {
+            object: b == b'{',
+            key,
+            open_at: self.out.len(),
+            rollback: None,
+        });
+        if let Some(at) = rollback
+            && let Some(f) = self.frames.last_mut()
+        {
+            f.rollback = Some(at);
+        }
         self.out.push(b);
         self.last = b;
+        if self.past_cap() && !self.tool {
+            let at = self.out.len();
+            self.pick_next(at);
+        }
+    }
+
+    /// A closing bracket.
+    fn close(&mut self, b: u8) {
+        self.judge_key = None;
+        let frame = self.frames.pop();
+        match frame {
+            // An element copied past the cap of which nothing was kept goes, separator and all.
+            Some(Frame {
+                rollback: Some(at),
+                open_at,
+                ..
+            }) if self.out.len() == open_at + 1 => self.out.truncate(at),
+            _ => self.out.push(b),
+        }
+        self.last = b;
+    }
+
+    /// Past the hard cap in an array, the first byte of the next element: an object is copied
+    /// (reduced like the rest), anything else skipped.
+    fn pick_element(&mut self, b: u8) -> usize {
+        match b {
+            b' ' | b'\t' | b'\n' | b'\r' => 1,
+            b'{' => {
+                self.state = State::Structure;
+                // Its opening bracket goes back with it if nothing of it is kept.
+                let at = self.element_start();
+                self.judge_key = Some(at);
+                self.open(b);
+                1
+            }
+            b']' => {
+                self.state = State::Structure;
+                self.drop_separator();
+                self.close(b);
+                1
+            }
+            _ => {
+                self.drop_separator();
+                self.state = State::Drop(Skip {
+                    one: true,
+                    ..Skip::default()
+                });
+                0 // the skip reads this byte
+            }
+        }
+    }
+
+    /// Where the element being picked starts, its separator included.
+    fn element_start(&self) -> usize {
+        match self.out.last() {
+            Some(b',') => self.out.len() - 1,
+            _ => self.out.len(),
+        }
+    }
+
+    /// Takes back the separator written before an element or member that is skipped.
+    fn drop_separator(&mut self) {
+        if self.out.last() == Some(&b',') {
+            self.out.pop();
+        }
     }
 
     /// A run of string content up to the next quote or backslash.
@@ -233,11 +435,39 @@ impl Shrinker<'_> {
         1
     }
 
-    /// The closing quote of a string.
+    /// The closing quote of a string (a key's: what it names is noted).
     fn end_quote(&mut self) {
+        if std::mem::take(&mut self.in_key) {
+            self.key_read();
+        }
+        if matches!(self.state, State::Drop(_)) {
+            return; // the member it named is skipped
+        }
         self.out.push(b'"');
         self.last = b'"';
         self.state = State::Structure;
+    }
+
+    /// A key has been read whole (it is the output from `string_start`): the value after it
+    /// is read as its key says; past the hard cap, a key not worth keeping skips its member.
+    fn key_read(&mut self) {
+        let key = &self.out[self.string_start..];
+        self.tool |= TOOL_KEYS.contains(&key);
+        let text = TEXT_KEYS.contains(&key);
+        if let Some(f) = self.frames.last_mut() {
+            f.key = if text { Key::Text } else { Key::Other };
+        }
+        if let Some(at) = self.judge_key
+            && !text
+            && !KEPT_KEYS.contains(&key)
+        {
+            self.out.truncate(at);
+            self.judge_key = None;
+            self.state = State::Drop(Skip {
+                one: true,
+                ..Skip::default()
+            });
+        }
     }
 
     /// The string has reached its limit: its content ends at a whole character and escape, and
@@ -297,7 +527,7 @@ impl Shrinker<'_> {
     }
 
     /// Skips the rest of a dropped container, strings and nesting included, up to its closing
-    /// bracket, which is kept.
+    /// bracket, which is kept; or one member or element, up to the `,` or bracket after it.
     fn drop(&mut self, bytes: &[u8], mut skip: Skip) -> usize {
         let mut i = 0;
         while i < bytes.len() {
@@ -320,6 +550,11 @@ impl Shrinker<'_> {
             match bytes[i] {
                 b'"' => skip.in_string = true,
                 b'{' | b'[' => skip.depth += 1,
+                b',' | b'}' | b']' if skip.one && skip.depth == 0 => {
+                    // The member or element ends here: what follows is read as structure.
+                    self.state = State::Structure;
+                    return i;
+                }
                 b'}' | b']' if skip.depth == 0 => {
                     self.close(bytes[i]);
                     self.state = State::Structure;
@@ -391,27 +626,47 @@ mod tests {
 
     const SMALL: Bounds = Bounds {
         keep_string: 8,
+        text_keep: 16,
         late_keep: 2,
         soft_cap: 60,
         hard_cap: 120,
         give_up: 4_000,
     };
 
-    /// Whether `small` is what shrinking may make of `big`: the same type and keys in the same
-    /// order (trailing ones may be dropped), strings cut to a prefix, leading array elements.
+    /// Whether `small` is what shrinking may make of `big`: the same type, an object's members
+    /// and an array's elements in the same order with some left out, each kept one a shrink of
+    /// its own, strings cut to a prefix.
     fn is_shrink_of(small: &Value, big: &Value) -> bool {
         match (small, big) {
             (Value::String(a), Value::String(b)) => b.starts_with(a.as_str()),
-            (Value::Array(a), Value::Array(b)) => {
-                a.len() <= b.len() && a.iter().zip(b).all(|(x, y)| is_shrink_of(x, y))
-            }
-            (Value::Object(a), Value::Object(b)) => {
-                a.len() <= b.len()
-                    && a.iter().zip(b).all(|((ka, va), (kb, vb))| {
-                        kb.starts_with(ka.as_str()) && is_shrink_of(va, vb)
-                    })
-            }
+            (Value::Array(a), Value::Array(b)) => subsequence(a.iter(), b.iter()),
+            (Value::Object(a), Value::Object(b)) => subsequence(a.iter(), b.iter()),
             (a, b) => a == b,
+        }
+    }
+
+    /// Whether each of `small` matches, in order, one of `big` (leftmost first, which finds a
+    /// match whenever one exists).
+    fn subsequence<'v, T: Matches + 'v>(
+        small: impl Iterator<Item = T>,
+        mut big: impl Iterator<Item = T>,
+    ) -> bool {
+        small.into_iter().all(|s| big.any(|b| s.matches(&b)))
+    }
+
+    trait Matches {
+        fn matches(&self, big: &Self) -> bool;
+    }
+
+    impl Matches for &Value {
+        fn matches(&self, big: &Self) -> bool {
+            is_shrink_of(self, big)
+        }
+    }
+
+    impl Matches for (&String, &Value) {
+        fn matches(&self, big: &Self) -> bool {
+            self.0 == big.0 && is_shrink_of(self.1, big.1)
         }
     }
 
@@ -479,12 +734,97 @@ mod tests {
     #[test]
     fn deep_nesting_or_endless_structure_gives_up() {
         let deep = "[".repeat(10_000);
-        assert!(run(deep.as_bytes(), vec![100], SMALL).is_none());
+        assert!(
+            run(
+                deep.as_bytes(),
+                vec![100],
+                Bounds {
+                    hard_cap: 1 << 20,
+                    ..SMALL
+                }
+            )
+            .is_none()
+        );
+        // Past the cap, nested arrays in arrays are skipped: bounded, not given up.
+        let out = run(deep.as_bytes(), vec![100], SMALL).unwrap();
+        assert!(out.len() < 200);
         let flat = format!("{{{}\"k\":1}}", "\"k\":1,".repeat(10_000));
         // Top-level members past the hard cap are dropped: bounded, not given up.
         let out = run(flat.as_bytes(), vec![100], SMALL).unwrap();
         assert!(out.len() < 200);
         serde_json::from_slice::<Value>(&out).unwrap();
+    }
+
+    #[test]
+    fn the_typed_text_after_sixteen_screenshots_is_kept_whole() {
+        // Issue #41 item 3: past the soft cap every later string kept 1 KiB, the typed text too.
+        let image = "iVBORw0KGgo".repeat(28_000);
+        let words = "Refactor the importer. ".repeat(172); // 3,956 characters
+        let mut content: Vec<Value> = (0..16)
+            .map(|_| json!({"type": "image", "source": {"type": "base64", "data": image}}))
+            .collect();
+        content.push(json!({"type": "text", "text": words}));
+        let line =
+            json!({"type": "user", "message": {"role": "user", "content": content}}).to_string();
+        let out = run(line.as_bytes(), vec![PIECE], Bounds::LINE).unwrap();
+        let v: Value = serde_json::from_slice(&out).unwrap();
+        assert_eq!(v["message"]["content"][16]["text"], words.as_str());
+    }
+
+    #[test]
+    fn a_text_is_never_cut_below_what_the_reader_reads() {
+        // Every character escaped as \u0001 (six bytes each): the raw bound still leaves
+        // `json::MAX_TEXT` bytes once unescaped, so the reader's own (marked) cut is the one.
+        let text = "\\u0001".repeat(crate::json::MAX_TEXT + 10);
+        let line = format!(r#"{{"type":"user","message":{{"content":"{text}"}}}}"#);
+        let out = run(line.as_bytes(), vec![PIECE], Bounds::LINE).unwrap();
+        let v: Value = serde_json::from_slice(&out).unwrap();
+        let kept = v["message"]["content"].as_str().unwrap();
+        assert!(kept.len() >= crate::json::MAX_TEXT, "{}", kept.len());
+    }
+
+    #[test]
+    fn past_the_hard_cap_what_tells_a_prompt_apart_is_kept_and_the_rest_skipped() {
+        // Issue #41 item 10: a `message.content` after the bulk was dropped with the rest of
+        // its object, and the record was no prompt.
+        let bulk: Vec<String> = (0..400).map(|i| format!("{i:04}")).collect();
+        let line = json!({"type": "user", "bulk": bulk, "uuid": "u2", "extra": "x",
+            "message": {"role": "user", "usage": bulk, "model": "m", "content": [
+                {"type": "image", "source": {"data": "AAAA"}},
+                "a string element",
+                [1, 2],
+                {"source": {"data": "BBBB"}},
+                {"type": "text", "text": "the typed words"}]}})
+        .to_string();
+        let out = run(line.as_bytes(), vec![5], SMALL).unwrap();
+        let v: Value = serde_json::from_slice(&out)
+            .unwrap_or_else(|e| panic!("{e}: {}", String::from_utf8_lossy(&out)));
+        assert!(
+            is_shrink_of(&v, &serde_json::from_str(&line).unwrap()),
+            "{v}"
+        );
+        assert_eq!(v["uuid"], "u2");
+        assert!(v["message"].get("model").is_none(), "skipped: {v}");
+        assert!(v["message"].get("usage").is_none(), "skipped: {v}");
+        // The image's source, the string and the nested array are skipped; the blocks stay,
+        // with what tells them apart (their `type`, cut like any late string) and the text.
+        let content = v["message"]["content"].as_array().unwrap();
+        assert_eq!(content.len(), 2, "{v}");
+        assert!(content[0].get("source").is_none(), "{v}");
+        assert_eq!(content[1]["text"], "the typed words", "{v}");
+    }
+
+    #[test]
+    fn in_a_tools_record_the_further_elements_past_the_cap_are_dropped() {
+        let names: Vec<String> = (0..500).map(|i| format!("file{i}.rs")).collect();
+        let line = json!({"type": "user", "message": {"content": [{"tool_use_id": "t1",
+            "type": "tool_result", "content": names}]}, "toolUseResult": {"filenames": names}})
+        .to_string();
+        let out = run(line.as_bytes(), vec![7], SMALL).unwrap();
+        let v: Value = serde_json::from_slice(&out).unwrap();
+        assert!(is_shrink_of(&v, &serde_json::from_str(&line).unwrap()));
+        assert_eq!(v["message"]["content"][0]["tool_use_id"], "t1");
+        assert!(out.len() < 400, "{}", out.len());
     }
 
     fn any_value() -> impl Strategy<Value = Value> {
@@ -504,40 +844,88 @@ mod tests {
         })
     }
 
-    proptest! {
-        #![proptest_config(ProptestConfig::with_cases(1_000))]
-
-        #[test]
-        fn shrunk_json_parses_and_is_a_shrink_of_the_original(
-            v in any_value(),
-            sizes in prop::collection::vec(1..20usize, 1..5),
-            keep in 0..40usize,
-            late in 0..10usize,
-            soft in 0..300usize,
-            pretty: bool,
-        ) {
-            let text = if pretty { serde_json::to_string_pretty(&v) } else { serde_json::to_string(&v) }.unwrap();
-            let bounds = Bounds { keep_string: keep, late_keep: late, soft_cap: soft, hard_cap: soft * 2, give_up: 1 << 20 };
-            let out = run(text.as_bytes(), sizes.clone(), bounds).unwrap();
-            let small: Value = serde_json::from_slice(&out)
-                .map_err(|e| TestCaseError::fail(format!("{e}: {}", String::from_utf8_lossy(&out))))?;
-            prop_assert!(is_shrink_of(&small, &v), "{} from {}", small, v);
-            // Where the pieces fall changes nothing.
-            prop_assert_eq!(run(text.as_bytes(), vec![1 << 20], bounds).unwrap(), out);
+    fn cases(cases: u32) -> ProptestConfig {
+        ProptestConfig {
+            cases,
+            source_file: Some(file!()),
+            ..ProptestConfig::default()
         }
+    }
 
-        #[test]
-        fn small_json_comes_back_equal(v in any_value()) {
+    #[test]
+    fn shrunk_json_parses_and_is_a_shrink_of_the_original() {
+        let input = (
+            any_value(),
+            prop::collection::vec(1..20usize, 1..5),
+            0..40usize,
+            0..10usize,
+            0..300usize,
+            any::<bool>(),
+        );
+        let kinds = [("shrunk", 0.2), ("kept whole", 0.1)];
+        crate::proptesting::check(
+            cases(1_000),
+            input,
+            &kinds,
+            |(v, sizes, keep, late, soft, pretty), seen| {
+                let text = if pretty {
+                    serde_json::to_string_pretty(&v)
+                } else {
+                    serde_json::to_string(&v)
+                }
+                .unwrap();
+                let bounds = Bounds {
+                    keep_string: keep,
+                    text_keep: keep * 2,
+                    late_keep: late,
+                    soft_cap: soft,
+                    hard_cap: soft * 2,
+                    give_up: 1 << 20,
+                };
+                let out = run(text.as_bytes(), sizes.clone(), bounds).unwrap();
+                let small: Value = serde_json::from_slice(&out).map_err(|e| {
+                    TestCaseError::fail(format!("{e}: {}", String::from_utf8_lossy(&out)))
+                })?;
+                seen.saw("shrunk", small != v);
+                seen.saw("kept whole", small == v);
+                prop_assert!(is_shrink_of(&small, &v), "{} from {}", small, v);
+                // Where the pieces fall changes nothing.
+                prop_assert_eq!(run(text.as_bytes(), vec![1 << 20], bounds).unwrap(), out);
+                Ok(())
+            },
+        );
+    }
+
+    #[test]
+    fn small_json_comes_back_equal() {
+        let kinds = [("nested", 0.3)];
+        crate::proptesting::check(cases(1_000), any_value(), &kinds, |v, seen| {
+            seen.saw("nested", v.is_array() || v.is_object());
             let text = serde_json::to_string(&v).unwrap();
             let out = run(text.as_bytes(), vec![3], Bounds::LINE).unwrap();
             prop_assert_eq!(serde_json::from_slice::<Value>(&out).unwrap(), v);
-        }
+            Ok(())
+        });
+    }
 
-        #[test]
-        fn any_bytes_stay_bounded_and_never_panic(data in prop::collection::vec(any::<u8>(), 0..2_000), sizes in prop::collection::vec(1..50usize, 1..4)) {
-            if let Some(out) = run(&data, sizes, SMALL) {
+    #[test]
+    fn any_bytes_stay_bounded_and_never_panic() {
+        // Bytes, and bytes after a JSON opening (most random bytes are given up on at once).
+        let data = prop_oneof![
+            prop::collection::vec(any::<u8>(), 0..2_000),
+            prop::collection::vec(any::<u8>(), 0..2_000)
+                .prop_map(|d| [b"{\"a\":[\"".to_vec(), d].concat()),
+        ];
+        let input = (data, prop::collection::vec(1..50usize, 1..4));
+        let kinds = [("read", 0.5), ("cut", 0.1)];
+        crate::proptesting::check(cases(1_000), input, &kinds, |(data, sizes), seen| {
+            let out = run(&data, sizes, SMALL);
+            seen.saw("read", out.is_some());
+            seen.saw("cut", out.as_ref().is_some_and(|o| o.len() < data.len()));
+            if let Some(out) = out {
                 prop_assert!(out.len() <= SMALL.give_up + 64);
             }
-        }
+            Ok(())
+        });
     }
 }

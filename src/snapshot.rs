@@ -43,9 +43,29 @@ pub const HEADINGS: [&str; 8] = [
     "## Recent actions (oldest first)\n",
 ];
 
-/// What is wrong with `text` as a whole snapshot, if anything: over [`TARGET`], no end line, or a
-/// line starting with `#` that is not one of the [`HEADINGS`] whole (a cut or a forged heading).
-/// The invariant every rendered snapshot keeps; the tests hold every snapshot to it.
+/// The first section heading in `text` with nothing under it (followed by a blank line, another
+/// heading, the end line or nothing), if any: it would read as "nothing there" (D035).
+pub(crate) fn empty_heading(text: &str) -> Option<&str> {
+    let mut lines = text.lines().peekable();
+    while let Some(line) = lines.next() {
+        if !line.starts_with("## ") {
+            continue;
+        }
+        match lines.peek() {
+            Some(next)
+                if !next.trim().is_empty()
+                    && !next.starts_with('#')
+                    && *next != END_LINE.trim_end() => {}
+            _ => return Some(line),
+        }
+    }
+    None
+}
+
+/// What is wrong with `text` as a whole snapshot, if anything: over [`TARGET`], no end line, a
+/// line starting with `#` that is not one of the [`HEADINGS`] whole (a cut or a forged heading),
+/// or a section heading with nothing under it. The invariant every rendered snapshot keeps; the
+/// tests hold every snapshot to it.
 pub fn wholeness_error(text: &str) -> Option<String> {
     if utf16_len(text) > TARGET {
         return Some(format!("{} code units, over {TARGET}", utf16_len(text)));
@@ -71,5 +91,5 @@ pub fn wholeness_error(text: &str) -> Option<String> {
         }
         at += line.len();
     }
-    None
+    empty_heading(text).map(|h| format!("heading with nothing under it {h:?}"))
 }

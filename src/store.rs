@@ -12,7 +12,12 @@
 //! - [`Snapshots::take_fresh`] prints only a snapshot this tool rendered (its heading, within the
 //!   inline limit). It claims the file by renaming it to a private name first, so of any number of
 //!   racing restores exactly one gets it; it deletes it only once printing succeeded and puts it
-//!   back otherwise.
+//!   back otherwise. Corrections are handed over the same way ([`Snapshots::hand_over_corrections`]):
+//!   of any number of racing hooks exactly one prints them, and a failed print loses nothing.
+//! - What was promised to the user waits for its client up to [`DEFERRED_TTL`] (D040): a session's
+//!   corrections, until its next prompt or tool call (or Codex's restore), and a snapshot whose
+//!   restore Codex defers. Corrections quote the user's words: they go as soon as nothing can
+//!   continue their session (its transcript is gone), and after [`DEFERRED_TTL`] at the latest.
 
 use crate::platform;
 use crate::snapshot::{HARD_LIMIT_BYTES, is_snapshot};
@@ -40,19 +45,36 @@ const GIVEN_IN_PLACE: &[u8] = b"printed in place";
 const HELD_RETRIES: u32 = 5;
 /// The wait between those attempts.
 const HELD_WAIT: Duration = Duration::from_millis(40);
+/// A lock held this long is held by something that does not let go: a write under it takes
+/// milliseconds, and a queue of waiters hands it on as fast.
+const STUCK_HOLDER: Duration = Duration::from_secs(3);
+/// How often a waiter looks at how long the lock has been held.
+const STUCK_CHECK: Duration = Duration::from_millis(100);
 /// Marker prefix: "this session's snapshot was just restored" (see
 /// [`Snapshots::recently_restored`]).
 const RESTORED_PREFIX: &str = ".compact-snapshot-restored-";
 
 /// Marker prefix: "this session's compaction happened and its client restores later" (Codex):
-/// its snapshot and corrections then keep for [`DEFERRED_TTL`] instead of the TTL.
+/// its snapshot then keeps for [`DEFERRED_TTL`] instead of the TTL.
 const DEFERRED_PREFIX: &str = ".compact-snapshot-deferred-";
-/// How long a snapshot whose restore the client defers waits for it (D026): a Codex user may
-/// send the next prompt, or resume the session, hours after a manual `/compact`.
-pub const DEFERRED_TTL: Duration = Duration::from_secs(24 * 60 * 60);
+/// How long what was promised to the user waits for the client to take it (D026, D040): a
+/// snapshot whose restore Codex defers (the next prompt, or a resume, may come days after a
+/// manual `/compact`), and a session's corrections (the model is told at the session's next
+/// prompt or tool call, however much later it comes). Thirty days is how long Claude Code keeps
+/// a session's transcript by default (`cleanupPeriodDays`): past it, the session cannot go on.
+pub const DEFERRED_TTL: Duration = Duration::from_secs(30 * 24 * 60 * 60);
 
 /// Corrections waiting for the model (hidden: stale ones are removed like any other leftover).
 const CORRECTIONS_PREFIX: &str = ".compact-snapshot-corrections-";
+/// The largest corrections file read: the section is at most [`crate::corrections::MAX_UNITS`]
+/// UTF-16 units (up to 3 bytes each, escaped in JSON), with the user's line beside it.
+const MAX_CORRECTIONS_BYTES: u64 = 8 * crate::corrections::MAX_UNITS as u64;
+
+/// Whether something promised to the user, modified at `modified`, has waited past
+/// [`DEFERRED_TTL`] (or is dated past the clock's slack in the future).
+fn promise_expired(modified: Option<SystemTime>, now: SystemTime) -> bool {
+    older_than(modified, DEFERRED_TTL, now)
+}
 
 /// What an OpenCode session's model is given after its newest compaction, bound to that
 /// compaction: read again by every request until the next one, by any OpenCode process (D052).
@@ -69,6 +91,10 @@ pub struct Pending {
     pub section: String,
     /// The user's line, shown when the corrections are handed over.
     pub line: Option<String>,
+    /// The session's transcript: once it is gone, nothing can continue the session, and the
+    /// corrections (which quote the user) are removed.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub transcript: Option<String>,
 }
 
 /// The outcome of [`Snapshots::take_fresh`].
@@ -111,6 +137,8 @@ impl Taken {
 pub struct Store {
     dir: PathBuf,
     ttl: Duration,
+    /// How long a hook waits for a shared lock (the history's).
+    lock_wait: Duration,
 }
 
 /// One session's snapshot in a [`Store`]: the session id is bound once, here.
@@ -126,19 +154,49 @@ impl Store {
         Store {
             dir: dir.into(),
             ttl,
+            lock_wait: crate::history::LOCK_WAIT,
         }
     }
 
-    /// Whether any session has corrections waiting: one look at the folder, so the hook that
-    /// runs after every tool call costs almost nothing when none do.
-    pub(crate) fn corrections_pending(&self) -> bool {
-        fs::read_dir(&self.dir).is_ok_and(|entries| {
-            entries.flatten().any(|e| {
-                e.file_name()
-                    .to_str()
-                    .is_some_and(|n| n.starts_with(CORRECTIONS_PREFIX))
-            })
-        })
+    /// The same store, its hooks waiting up to `wait` for a shared lock (see
+    /// [`Config::lock_wait`](crate::config::Config::lock_wait)).
+    pub(crate) fn with_lock_wait(mut self, wait: Duration) -> Store {
+        self.lock_wait = wait;
+        self
+    }
+
+    /// How long a hook waits for a shared lock.
+    pub(crate) fn lock_wait(&self) -> Duration {
+        self.lock_wait
+    }
+
+    /// Whether `session_id`'s corrections wait: one look at the folder, so the hook that runs
+    /// after every tool call costs almost nothing when none do. Another session's corrections
+    /// are passed over; any past [`DEFERRED_TTL`] are removed on the way (they quote the user,
+    /// and nothing will take them).
+    pub(crate) fn corrections_waiting(&self, session_id: &str) -> bool {
+        let Ok(entries) = fs::read_dir(&self.dir) else {
+            return false;
+        };
+        let own = self.session(session_id).corrections_name();
+        let now = SystemTime::now();
+        let mut waiting = false;
+        for e in entries.flatten() {
+            let name = e.file_name();
+            let Some(name) = name.to_str().filter(|n| n.starts_with(CORRECTIONS_PREFIX)) else {
+                continue;
+            };
+            let Ok(meta) = e.metadata() else { continue }; // does not follow symlinks
+            if platform::refuse(&meta).is_some() {
+                continue;
+            }
+            if promise_expired(meta.modified().ok(), now) {
+                let _ = remove_ours(&e.path());
+            } else if name == own {
+                waiting = true;
+            }
+        }
+        waiting
     }
 
     /// The folder.
@@ -183,6 +241,8 @@ impl Store {
             }
             let stale = if name.starts_with(CONTEXT_PREFIX) {
                 older_than(meta.modified().ok(), CONTEXT_TTL, now)
+            } else if name.starts_with(CORRECTIONS_PREFIX) {
+                promise_expired(meta.modified().ok(), now) || self.session_ended(&entry.path())
             } else {
                 self.is_stale(meta.modified().ok(), now)
                     && !self.kept_for_deferred_restore(name, meta.modified().ok(), now)
@@ -206,10 +266,17 @@ impl Store {
     /// holder ends, however it ends, so a killed hook never leaves it held. `None` when it could
     /// not be had in time (or the lock file is refused): the caller goes on without it, as a
     /// hook must.
+    ///
+    /// A holder marks the file's modification time when it takes the lock. A queue of hooks
+    /// each holding it for a write (milliseconds) keeps that time fresh; a lock held for longer
+    /// than [`STUCK_HOLDER`] is held by something that does not let go (a hung process, another
+    /// program): it is not waited for (issue #41: a held lock cost every hook its whole wait).
     pub fn lock(&self, name: &str, wait: Duration) -> Option<fs::File> {
         self.ensure_dir().ok()?;
-        let file = platform::create_no_follow(&self.dir.join(name)).ok()?;
+        let path = self.dir.join(name);
+        let file = platform::create_no_follow(&path).ok()?;
         if file.try_lock().is_ok() {
+            let _ = file.set_modified(SystemTime::now());
             return Some(file);
         }
         // Wait in the kernel's queue, not by polling: two hundred hooks polling at once starve
@@ -220,11 +287,28 @@ impl Store {
         std::thread::Builder::new()
             .spawn(move || {
                 if file.lock().is_ok() {
+                    let _ = file.set_modified(SystemTime::now());
                     let _ = tx.send(file);
                 }
             })
             .ok()?;
-        rx.recv_timeout(wait).ok()
+        let until = Instant::now() + wait;
+        loop {
+            let left = until.saturating_duration_since(Instant::now());
+            match rx.recv_timeout(left.min(STUCK_CHECK)) {
+                Ok(file) => return Some(file),
+                Err(std::sync::mpsc::RecvTimeoutError::Timeout) if !left.is_zero() => {}
+                Err(_) => return None,
+            }
+            // Still held after a while: by whom? A holder that took it long ago is stuck.
+            let held_for = fs::metadata(&path)
+                .and_then(|m| m.modified())
+                .ok()
+                .and_then(|t| SystemTime::now().duration_since(t).ok());
+            if held_for.is_some_and(|d| d > STUCK_HOLDER) {
+                return None;
+            }
+        }
     }
 
     /// Why nothing can be written in the folder, if nothing can: found by writing a file and
@@ -269,28 +353,33 @@ impl Store {
     }
 
     /// Whether the file `name` waits for a deferred restore: a deferred marker younger than
-    /// [`DEFERRED_TTL`], or a session's snapshot or corrections that such a marker covers.
+    /// [`DEFERRED_TTL`], or a session's snapshot that such a marker covers.
     fn kept_for_deferred_restore(
         &self,
         name: &str,
         modified: Option<SystemTime>,
         now: SystemTime,
     ) -> bool {
-        let young = |m: Option<SystemTime>| {
-            m.and_then(|m| now.duration_since(m).ok())
-                .is_some_and(|age| age <= DEFERRED_TTL)
-        };
         if name.starts_with(DEFERRED_PREFIX) {
-            return young(modified);
+            return !promise_expired(modified, now);
         }
-        let snapshot = if let Some(id) = name.strip_prefix(CORRECTIONS_PREFIX) {
-            format!("{PREFIX}{}", id.trim_end_matches(".json")) + SUFFIX
-        } else if name.starts_with(PREFIX) {
-            name.to_owned()
-        } else {
+        name.starts_with(PREFIX) && self.session_named(name.to_owned()).deferred().is_some()
+    }
+
+    /// Whether the corrections at `path` are for a session that can no longer go on: the
+    /// transcript they name (an absolute path, as the clients give it) is gone.
+    fn session_ended(&self, path: &Path) -> bool {
+        let Some(bytes) = read_ours(path, MAX_CORRECTIONS_BYTES) else {
             return false;
         };
-        self.session_named(snapshot).deferred().is_some()
+        let gone = |t: &Path| {
+            t.is_absolute()
+                && matches!(fs::symlink_metadata(t), Err(e) if e.kind() == io::ErrorKind::NotFound)
+        };
+        serde_json::from_slice::<Pending>(&bytes)
+            .ok()
+            .and_then(|p| p.transcript)
+            .is_some_and(|t| gone(Path::new(&t)))
     }
 
     fn session_named(&self, name: String) -> Snapshots {
@@ -404,8 +493,7 @@ impl Snapshots {
         let meta = fs::symlink_metadata(self.deferred_marker()).ok()?;
         platform::refuse(&meta).is_none().then_some(())?;
         let at = meta.modified().ok()?;
-        let age = SystemTime::now().duration_since(at).unwrap_or_default();
-        (age <= DEFERRED_TTL).then_some(at)
+        (!promise_expired(Some(at), SystemTime::now())).then_some(at)
     }
 
     /// Whether this session has a snapshot whose restore its client deferred: what a Codex
@@ -440,11 +528,65 @@ impl Snapshots {
         self.store.write_file(&self.corrections_name(), &bytes)
     }
 
-    /// Takes this session's corrections if they are fresh, ours and shaped as
-    /// [`crate::corrections::section`] writes them: read, then deleted (given once).
+    /// Takes this session's corrections (claimed, read, deleted) if they are fresh, ours and
+    /// shaped as [`crate::corrections::section`] writes them: for a restore that prints them
+    /// inside the snapshot, and keeps them again ([`Snapshots::save_corrections`]) if it prints
+    /// nothing.
     pub(crate) fn take_corrections(&self) -> Option<Pending> {
-        let max = 8 * crate::corrections::MAX_UNITS as u64;
-        let bytes = self.take_once(&self.corrections_name(), max, |m| !self.expired(m))?;
+        self.hand_over_corrections(|_| Ok(())).ok().flatten()
+    }
+
+    /// Hands this session's corrections to `print`, once: the file is claimed by renaming it
+    /// to a private name, so of any number of hooks racing for it exactly one gets it; read
+    /// (fresh, ours, shaped as [`crate::corrections::section`] writes them, else deleted
+    /// unprinted); and deleted only once `print` succeeded. When `print` fails, it is put back
+    /// (unless a newer one took its place) and the error returned: nothing is lost into a closed
+    /// stdout. `Ok(None)`: nothing to hand over.
+    pub(crate) fn hand_over_corrections(
+        &self,
+        print: impl FnOnce(&Pending) -> io::Result<()>,
+    ) -> Result<Option<Pending>> {
+        let path = self.store.dir.join(self.corrections_name());
+        let claimed = self.store.dir.join(format!(
+            "{HIDDEN_PREFIX}claimed-corrections-{}-{}",
+            std::process::id(),
+            SystemTime::now()
+                .duration_since(SystemTime::UNIX_EPOCH)
+                .map(|d| d.as_nanos())
+                .unwrap_or(0)
+        ));
+        match fs::symlink_metadata(&path) {
+            Ok(m) if platform::refuse(&m).is_none() => {}
+            _ => return Ok(None), // none, or not ours to take (left alone)
+        }
+        match fs::rename(&path, &claimed) {
+            Ok(()) => {}
+            Err(e) if e.kind() == io::ErrorKind::NotFound => return Ok(None), // another hook has it
+            Err(e) => return Err(e).with_context(|| format!("could not claim {}", path.display())),
+        }
+        let pending = self.read_claimed_corrections(&claimed);
+        let result = match &pending {
+            Some(p) => print(p),
+            None => Ok(()),
+        };
+        if result.is_err() {
+            // Back for the next hook, unless a newer audit's corrections took the place.
+            let _ = fs::hard_link(&claimed, &path);
+        }
+        let _ = remove_ours(&claimed);
+        result.context("could not print the corrections: they are kept for the next hook")?;
+        Ok(pending)
+    }
+
+    /// The corrections in the claimed file, if they may be handed over.
+    fn read_claimed_corrections(&self, claimed: &Path) -> Option<Pending> {
+        let meta = fs::symlink_metadata(claimed).ok()?;
+        if platform::refuse(&meta).is_some()
+            || promise_expired(meta.modified().ok(), SystemTime::now())
+        {
+            return None;
+        }
+        let bytes = read_ours(claimed, MAX_CORRECTIONS_BYTES)?;
         let mut pending: Pending = serde_json::from_slice(&bytes).ok()?;
         if !crate::corrections::is_section(&pending.section) {
             return None; // damaged or planted: nothing of it reaches the model
@@ -460,6 +602,20 @@ impl Snapshots {
     pub(crate) fn drop_corrections(&self) {
         let _ = remove_ours(&self.store.dir.join(self.corrections_name()));
         let _ = remove_ours(&self.deferred_marker());
+    }
+
+    /// Removes this session's digest, if it is ours.
+    pub(crate) fn drop_digest(&self) {
+        let _ = remove_ours(&self.store.dir.join(self.digest_name()));
+    }
+
+    /// Removes everything an earlier compaction of this session left for its restore and audit
+    /// (snapshot, digest, corrections, deferral): a save that could not write its own must leave
+    /// nothing older to be taken for it. Deleting needs no room on a full disk.
+    pub(crate) fn discard(&self) {
+        let _ = self.remove();
+        self.drop_digest();
+        self.drop_corrections();
     }
 
     /// The name of the context this (OpenCode) session's model is given until its next

@@ -91,11 +91,11 @@ fn ttl_is_configurable() {
     sb.save(&hook("s1", &t)).assert_fail_open();
     set_mtime(
         &sb.snapshot_path("s1"),
-        SystemTime::now() - Duration::from_secs(30),
+        SystemTime::now() - Duration::from_secs(120),
     );
     let r = sb
         .cmd(&["restore"])
-        .env("COMPACT_GUARDIAN_TTL_SECS", "20")
+        .env("COMPACT_GUARDIAN_TTL_SECS", "90")
         .stdin(start_hook("s1", &t))
         .run();
     r.assert_fail_open();
@@ -561,7 +561,7 @@ fn post_compact_audit_names_the_open_tasks_the_summary_called_done() {
     let m = system_message(&run.stdout);
     assert_eq!(
         m,
-        "compact-guardian: the summary called 'renderer' and 'billing tests' done and left out your latest instruction; the model is told."
+        "compact-guardian: the summary called 'renderer' and 'billing tests' done; the model is told."
     );
     // Used once: the digest is gone, and a repeated audit has nothing to add (restore said what
     // it handed over).
@@ -608,7 +608,7 @@ fn post_compact_audit_says_when_the_summary_kept_everything() {
     // so, never the bare "completed successfully" an empty output shows as (issue #39, D032).
     assert_eq!(
         m,
-        "compact-guardian: the summary keeps all 2 open items and your latest instruction."
+        "compact-guardian: nothing in the summary contradicts the record (2 open items checked)."
     );
 }
 

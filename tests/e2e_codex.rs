@@ -52,6 +52,14 @@ const RIGHT_SUMMARY: &str = "The plan's steps write renderer (in progress) and b
 /// latest instruction is not in it.
 const FALSE_SUMMARY: &str = "All tasks are completed. All tests pass. Nothing remains to be done.";
 
+/// A Codex handoff that says the billing tests pass after the project's own test script failed
+/// (issue #38).
+const BILLING_CLAIM: &str = "## Current progress\n- Ran the billing tests with `sh run_tests.sh billing`: all billing tests pass.\n\n## Remaining\n- Write the changelog.";
+/// The same handoff, true to the record.
+const BILLING_TRUE: &str = "## Current progress\n- Ran `sh run_tests.sh billing`: it exited 101, 3 passed and 1 failed (half_goes_to_even).\n\n## Remaining\n- Fix the failing billing test, then run the script again.";
+/// The project's own test script: cargo's report for a failing suite, exit 101.
+const RUN_TESTS_SH: &str = "#!/bin/sh\necho \"running 4 tests\"\necho \"test billing::rounding::half_goes_to_even ... FAILED\"\necho \"test result: FAILED. 3 passed; 1 failed; 0 ignored\"\nexit 101\n";
+
 /// The scripted model. The prompt decides: `PLAN` makes an `update_plan` call, `PATCH` an
 /// `apply_patch`, `FAIL` a failing command, `BIG` reports a nearly full context; Codex's
 /// compaction request gets a deliberately false summary.
@@ -84,12 +92,20 @@ fn answer(req: &Value, n: usize) -> (Vec<Value>, u64) {
         .count();
     let message = |t: &str| json!({"type":"message","role":"assistant","id":format!("msg_{n}"),"content":[{"type":"output_text","text":t}]});
     if prompt.contains("CONTEXT CHECKPOINT COMPACTION") {
-        // A session that asked for it (RIGHTSUMMARY) gets a summary that is right.
-        let right = req.to_string().contains("RIGHTSUMMARY");
-        return (
-            vec![message(if right { RIGHT_SUMMARY } else { FALSE_SUMMARY })],
-            1_000,
-        );
+        // A session that asked for it (RIGHTSUMMARY) gets a summary that is right; one that ran
+        // the project's test script (SCRIPT) a handoff that says its tests pass, or (TRUEBILLING)
+        // one true to the record.
+        let asked = req.to_string();
+        let summary = if asked.contains("SCRIPT") && asked.contains("TRUEBILLING") {
+            BILLING_TRUE
+        } else if asked.contains("SCRIPT") {
+            BILLING_CLAIM
+        } else if asked.contains("RIGHTSUMMARY") {
+            RIGHT_SUMMARY
+        } else {
+            FALSE_SUMMARY
+        };
+        return (vec![message(summary)], 1_000);
     }
     let usage = if prompt.contains("BIG") {
         BIG_USAGE
@@ -110,6 +126,9 @@ fn answer(req: &Value, n: usize) -> (Vec<Value>, u64) {
             "exec_command",
             json!({"cmd":"git -c init.defaultBranch=main init -q . && git add notes.txt && git -c user.name=t -c user.email=t@example.com commit -m 'Add the notes file'"}),
         )
+    } else if prompt.contains("SCRIPT") && steps == 0 {
+        // The project's own test script (the test writes it): cargo's failing report, exit 101.
+        call("exec_command", json!({"cmd":"sh run_tests.sh billing"}))
     } else if prompt.contains("FAIL") && steps == 0 {
         // A test run that fails whether or not pytest is installed.
         call(
@@ -301,13 +320,18 @@ fn codex_auto_compaction_restores_prompts_plan_patch_and_failing_command() {
         corrections < snapshot.find("## The user").unwrap_or(usize::MAX),
         "{snapshot}"
     );
-    for said in [
-        "the record still has 2 open tasks: \"write renderer\" (in progress), \"billing tests\" (pending)",
-        "the last test run, `pytest -q tests/billing; exit 3`, failed, and none ran after it",
-        "The summary does not mention the user's latest instruction",
-    ] {
-        assert!(snapshot.contains(said), "{said}:\n{snapshot}");
-    }
+    assert!(
+        snapshot.contains(
+            "the record still has 2 open tasks: \"write renderer\" (in progress), \"billing tests\" (pending)"
+        ),
+        "{snapshot}"
+    );
+    // `pytest -q tests/billing; exit 3` exits with `exit`'s status, not pytest's, and prints no
+    // runner's report: the record does not say how the tests went, so nothing is said (#38).
+    assert!(
+        !snapshot.contains("pytest -q tests/billing; exit 3`,"),
+        "{snapshot}"
+    );
     assert!(
         !snapshot.contains(FALSE_SUMMARY),
         "the summarizer's answer is never taken for the agent's reply"
@@ -981,5 +1005,87 @@ fn codex_a_forked_thread_keeps_the_snapshot_it_inherits_and_gets_no_second() {
         first.matches("# [compact-guardian snapshot]").count(),
         1,
         "the fork's first request: the inherited snapshot, and only it"
+    );
+}
+
+/// The snapshot text in the requests after the first compaction request.
+fn snapshot_after_compaction(c: &Codex) -> String {
+    let all = c.api.requests();
+    let compaction = all
+        .iter()
+        .position(|r| r.to_string().contains("CONTEXT CHECKPOINT COMPACTION"))
+        .expect("Codex compacted");
+    all[compaction + 1..]
+        .iter()
+        .flat_map(|r| r["input"].as_array().cloned().unwrap_or_default())
+        .filter(|it| it["role"] == "developer")
+        .flat_map(|it| it["content"].as_array().cloned().unwrap_or_default())
+        .filter_map(|b| b["text"].as_str().map(str::to_owned))
+        .find(|t| t.starts_with("# [compact-guardian snapshot]"))
+        .expect("the snapshot after the compaction")
+}
+
+/// Issue #38 in Codex: the project's own test script fails, the handoff says the billing tests
+/// pass; after the automatic compaction the snapshot leads with the run's evidence. A handoff
+/// true to the record gets nothing.
+#[test]
+#[cfg_attr(
+    cg_no_codex,
+    ignore = "needs the Codex CLI: .ci/run installs it (npm install --prefix .e2e/codex @openai/codex@0.169.0)"
+)]
+fn codex_project_script_claim_is_corrected_after_an_automatic_compaction() {
+    for truthful in [false, true] {
+        let Some(c) = Codex::new() else { return };
+        c.trust_hooks();
+        std::fs::write(c.project().join("run_tests.sh"), RUN_TESTS_SH).unwrap();
+        let tag = if truthful { " TRUEBILLING" } else { "" };
+        c.exec(&[&format!("SCRIPT: run the billing tests{tag}")]);
+        let id = c.session_id();
+        c.exec(&["resume", &id, "BIG: read the whole repository"]);
+        c.exec(&["resume", &id, "continue"]);
+        let snapshot = snapshot_after_compaction(&c);
+        assert!(
+            snapshot.contains("exec_command: sh run_tests.sh billing  [FAILED]"),
+            "{snapshot}"
+        );
+        let corrected = snapshot.contains("`sh run_tests.sh billing`, exited 101");
+        assert_eq!(corrected, !truthful, "{snapshot}");
+        assert_eq!(
+            snapshot.contains("## Corrections to the compaction summary"),
+            !truthful,
+            "{snapshot}"
+        );
+    }
+}
+
+/// The same after a manual compaction (the app-server's `thread/compact/start`): the restore at
+/// the next turn carries the correction.
+#[test]
+#[cfg_attr(
+    cg_no_codex,
+    ignore = "needs the Codex CLI: .ci/run installs it (npm install --prefix .e2e/codex @openai/codex@0.169.0)"
+)]
+fn codex_project_script_claim_is_corrected_after_a_manual_compaction() {
+    let Some(c) = Codex::new() else { return };
+    c.trust_hooks();
+    std::fs::write(c.project().join("run_tests.sh"), RUN_TESTS_SH).unwrap();
+    c.exec(&["SCRIPT: run the billing tests"]);
+    let id = c.session_id();
+    {
+        let mut server = c.app_server();
+        server.request("thread/resume", json!({"threadId": id}));
+        server.request("thread/compact/start", json!({"threadId": id}));
+        let waited = std::time::Instant::now();
+        while c.status()["compactions"][0]["audited"] != true {
+            assert!(waited.elapsed() < Duration::from_secs(60), "no audit");
+            std::thread::sleep(Duration::from_millis(100));
+        }
+    }
+    c.exec(&["resume", &id, "continue"]);
+    let snapshot = snapshot_after_compaction(&c);
+    assert!(
+        snapshot.contains("The summary says")
+            && snapshot.contains("`sh run_tests.sh billing`, exited 101"),
+        "{snapshot}"
     );
 }

@@ -138,7 +138,9 @@ fn answer(req: &Value, project: &Path) -> (Result<String, (String, Value)>, u64)
     } else if prompt.contains("FAIL") && !answered {
         call(
             "bash",
-            json!({"command":"pytest -q tests/test_billing.py; exit 1","description":"Run the billing tests"}),
+            // A test run that fails on its own exit status (127 without pytest, 4 with it: no such
+            // file); a status of its own is what the corrections count (D055).
+            json!({"command":"pytest -q tests/test_billing.py","description":"Run the billing tests"}),
         )
     } else {
         Ok(format!(
@@ -499,14 +501,14 @@ fn assert_whole(snapshot: &str, latest: &str) {
         "[pending] billing tests",
         "Completed: write parser",
         &format!("> {latest}"),
-        "Bash: pytest -q tests/test_billing.py; exit 1  [FAILED]",
+        "Bash: pytest -q tests/test_billing.py  [FAILED]",
         "## Files changed",
         "/notes.txt\n",
         "Last reply from the agent",
         // The summary's false claims, corrected under the same rules as in the other clients.
         "## Corrections to the compaction summary",
         "the record still has 2 open tasks: \"write renderer\" (in progress), \"billing tests\" (pending)",
-        "failed, and none ran after it",
+        "the last test run in the record, `pytest -q tests/test_billing.py`, exited",
         "(End of snapshot.)",
     ] {
         assert!(snapshot.contains(item), "{item}:\n{snapshot}");

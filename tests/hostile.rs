@@ -1,18 +1,17 @@
 //! Hostile input, races and faults (the binary through stdin): every case exits 0, never panics,
-//! writes at most one stderr line, finishes promptly, and never leaks or loses a snapshot.
+//! writes at most one stderr line, ends on its own (the harness calls a run hung after
+//! `common::HANG`; no assertion here depends on the machine's speed), and never leaks or loses a
+//! snapshot. The time bounds themselves (the deadline, the watchdog) are tested bounded, with
+//! budgets whose outcome no machine's speed changes.
 
 use crate::common::*;
 use compact_guardian::render::wholeness_error;
 use std::fs;
-use std::io::Write;
+use std::io::{Read, Write};
 use std::os::unix::fs::PermissionsExt;
 use std::path::Path;
 use std::process::{Command, Stdio};
 use std::time::{Duration, Instant, SystemTime};
-
-/// A generous ceiling that only a hang or a pathological slowdown can cross (the work itself is
-/// milliseconds; the machines are shared and noisy, so this is not a speed target).
-const PROMPT: Duration = Duration::from_secs(5);
 
 /// Starts the binary in the sandbox with `input` written to its stdin (which is then closed).
 fn spawn_with(sb: &Sandbox, sub: &str, input: &str, stdout: Stdio) -> std::process::Child {
@@ -41,7 +40,10 @@ fn check(run: &Run, case: &str) {
     );
     assert!(!run.stderr.contains("panicked"), "{case}: {}", run.stderr);
     assert!(run.stderr.lines().count() <= 1, "{case}: {:?}", run.stderr);
-    assert!(run.elapsed < PROMPT, "{case}: took {:?}", run.elapsed);
+    assert!(
+        !run.stderr.contains("gave up after"),
+        "{case}: the watchdog ended it"
+    );
 }
 
 #[test]
@@ -445,17 +447,32 @@ fn stdin_that_never_closes_cannot_hold_the_hook() {
         .stdout(Stdio::null())
         .stderr(Stdio::piped());
     c.envs(sb.env.iter().map(|(k, v)| (k, v)))
+        .env_remove("COMPACT_GUARDIAN_TEST_UNBOUNDED") // the watchdog is what is tested
         .env("COMPACT_GUARDIAN_BUDGET_MS", "100");
     let start = Instant::now();
     let mut child = c.spawn().unwrap();
     let _open_stdin = child.stdin.take(); // held open, never written
-    let out = child.wait_with_output().unwrap();
-    assert_eq!(out.status.code(), Some(0));
-    assert!(
-        start.elapsed() < Duration::from_secs(10),
-        "watchdog fired at budget + 3 s"
-    );
-    assert_eq!(String::from_utf8_lossy(&out.stderr).lines().count(), 1);
+    let status = loop {
+        if let Some(s) = child.try_wait().unwrap() {
+            break s;
+        }
+        if start.elapsed() > HANG {
+            let _ = child.kill();
+            panic!("the watchdog never ended the hook");
+        }
+        std::thread::sleep(Duration::from_millis(20));
+    };
+    let mut err = String::new();
+    child
+        .stderr
+        .take()
+        .unwrap()
+        .read_to_string(&mut err)
+        .unwrap();
+    assert_eq!(status.code(), Some(0));
+    // Nothing but the watchdog can end a hook whose stdin stays open: its one line says so.
+    assert_eq!(err.lines().count(), 1, "{err}");
+    assert!(err.contains("gave up after 3 s"), "{err}");
 }
 
 #[test]
@@ -473,8 +490,10 @@ fn time_budget_stops_the_scan_and_uses_what_it_found() {
     }
     writeln!(f, "{}", prompt("u1", None, "LATE-PROMPT")).unwrap();
     drop(f);
+    // Bounded: a zero budget has passed before the first look at the time, on any machine.
     let r = sb
         .cmd(&["save"])
+        .bounded()
         .env("COMPACT_GUARDIAN_BUDGET_MS", "0")
         .stdin(hook("s", &t))
         .run();
@@ -838,11 +857,9 @@ fn megabytes_of_wrapper_tags_side_by_side_save_at_once() {
     }));
     let t = sb.transcript("t.jsonl", &lines);
     assert!(fs::metadata(&t).unwrap().len() > 2_000_000);
-    let r = sb
-        .cmd(&["save"])
-        .env("COMPACT_GUARDIAN_BUDGET_MS", "1000")
-        .stdin(hook("s1", &t))
-        .run();
+    // Unbounded (the sandbox's default): what the tag soup costs is guarded by instruction
+    // counts (`benches/instructions.sh`, the `soup` shape), not by a clock here.
+    let r = sb.cmd(&["save"]).stdin(hook("s1", &t)).run();
     check(&r, "tag soup");
     assert!(r.stderr.is_empty(), "{}", r.stderr);
     let out = sb.restore(&start_hook("s1", &t)).stdout;
@@ -1072,14 +1089,10 @@ fn a_planted_digest_cannot_stall_the_audit_or_reach_the_terminal_raw() {
     let post = serde_json::json!({"session_id": "s1", "transcript_path": t,
         "hook_event_name": "PostCompact", "compact_summary": summary})
     .to_string();
-    let start = Instant::now();
-    let r = sb.cmd(&["audit"]).stdin(post).run();
+    // Bounded, as in a session: the comparison that met the watchdog would now end in its
+    // "gave up" line instead of the audit's own (`check`), whatever the machine's speed.
+    let r = sb.cmd(&["audit"]).bounded().stdin(post).run();
     check(&r, "planted digest");
-    assert!(
-        start.elapsed() < Duration::from_secs(4),
-        "{:?}",
-        start.elapsed()
-    );
     assert!(
         !r.stdout.contains('\u{1b}') && !r.stdout.contains("\\u001b"),
         "{}",

@@ -1,6 +1,9 @@
 //! Property tests over the line reader, record parser, extraction and rendering: arbitrary bytes
-//! and arbitrary JSON records never panic, the output stays within the size budget, and a valid
-//! prompt appended after garbage is always found.
+//! and arbitrary JSON records never panic, the output stays within the size budget, a valid
+//! prompt appended after garbage is always found, the byte triage agrees with parsing every line,
+//! and a last reply or checklist found is always shown. Each property says which kinds of case it
+//! is about and fails when too few of its generated cases were of that kind
+//! (`proptesting::check`, #40): none passes by comparing empty results.
 
 use compact_guardian::extract::{Extractor, Part, extract};
 use compact_guardian::pipeline::{build, build_with};
@@ -11,8 +14,22 @@ use compact_guardian::render::{
 use compact_guardian::transcript::{Fold, Limits};
 use compact_guardian::wants::{FarSet, Wants};
 use proptest::prelude::*;
+use proptest::test_runner::Config;
 use serde_json::{Value, json};
 use std::time::SystemTime;
+
+#[path = "../src/proptesting.rs"]
+mod proptesting;
+use proptesting::check;
+
+/// `cases` cases, failing seeds kept beside this file.
+fn cases(cases: u32) -> Config {
+    Config {
+        cases,
+        source_file: Some(file!()),
+        ..Config::default()
+    }
+}
 
 fn meta() -> Meta {
     Meta {
@@ -64,64 +81,129 @@ fn any_record() -> impl Strategy<Value = Value> {
         })
 }
 
-proptest! {
-    #![proptest_config(ProptestConfig { cases: 512, ..ProptestConfig::default() })]
+#[test]
+fn arbitrary_bytes_never_panic() {
+    let bytes = prop::collection::vec(any::<u8>(), 0..4096);
+    check(
+        cases(512),
+        bytes,
+        &[("several lines", 0.5)],
+        |bytes, seen| {
+            seen.saw("several lines", bytes.split(|b| *b == b'\n').count() > 2);
+            for line in bytes.split(|b| *b == b'\n') {
+                let _ = parse_line(line);
+            }
+            Ok(())
+        },
+    );
+}
 
-    #[test]
-    fn arbitrary_bytes_never_panic(bytes in prop::collection::vec(any::<u8>(), 0..4096)) {
-        for line in bytes.split(|b| *b == b'\n') {
-            let _ = parse_line(line);
-        }
-    }
-
-    #[test]
-    fn arbitrary_records_render_within_budget(records in prop::collection::vec(any_record(), 0..40)) {
-        let recs: Vec<_> = records.iter().filter_map(|r| parse_line(r.to_string().as_bytes())).collect();
+#[test]
+fn arbitrary_records_render_within_budget() {
+    let records = prop::collection::vec(any_record(), 0..40);
+    let kinds = [
+        ("records read", 0.5),
+        ("a prompt found", 0.1),
+        ("a reply found", 0.1),
+    ];
+    check(cases(512), records, &kinds, |records, seen| {
+        let recs: Vec<_> = records
+            .iter()
+            .filter_map(|r| parse_line(r.to_string().as_bytes()))
+            .collect();
         let ex = extract(&recs);
+        seen.saw("records read", !recs.is_empty());
+        seen.saw("a prompt found", !ex.instructions.is_empty());
+        seen.saw("a reply found", ex.last_response.is_some());
         let text = render(&ex, &meta());
         prop_assert!(utf16_len(&text) <= TARGET);
         prop_assert_eq!(wholeness_error(&text), None);
         prop_assert!(utf16_len(&text) <= HARD_LIMIT);
-    }
-
-    #[test]
-    fn prompt_after_garbage_is_always_found(garbage in prop::collection::vec(any::<u8>(), 0..8192), words in "[a-zA-Z ]{1,60}") {
-        let dir = tempfile::tempdir().unwrap();
-        let path = dir.path().join("t.jsonl");
-        let prompt = format!("PROMPT {words}");
-        let mut body = garbage;
-        body.push(b'\n');
-        body.extend_from_slice(json!({"type":"user","uuid":"zz-last","message":{"content": prompt}}).to_string().as_bytes());
-        body.push(b'\n');
-        std::fs::write(&path, body).unwrap();
-        let ex = build(&path, Part::Whole, Limits::default()).unwrap().extraction;
-        prop_assert_eq!(ex.instructions.last().map(|s| s.trim()), Some(prompt.trim()));
-    }
+        Ok(())
+    });
 }
 
-proptest! {
-    // Each case builds megabytes of text: fewer cases, same coverage of sizes and scripts.
-    #![proptest_config(ProptestConfig { cases: 64, ..ProptestConfig::default() })]
+#[test]
+fn prompt_after_garbage_is_always_found() {
+    let input = (
+        prop::collection::vec(any::<u8>(), 0..8192),
+        "[a-zA-Z ]{1,60}",
+    );
+    check(
+        cases(512),
+        input,
+        &[("garbage lines", 0.5)],
+        |(garbage, words), seen| {
+            seen.saw("garbage lines", garbage.split(|b| *b == b'\n').count() > 2);
+            let dir = tempfile::tempdir().unwrap();
+            let path = dir.path().join("t.jsonl");
+            let prompt = format!("PROMPT {words}");
+            let mut body = garbage;
+            body.push(b'\n');
+            body.extend_from_slice(
+                json!({"type":"user","uuid":"zz-last","message":{"content": prompt}})
+                    .to_string()
+                    .as_bytes(),
+            );
+            body.push(b'\n');
+            std::fs::write(&path, body).unwrap();
+            let ex = build(&path, Part::Whole, Limits::default())
+                .unwrap()
+                .extraction;
+            prop_assert_eq!(
+                ex.instructions.last().map(|s| s.trim()),
+                Some(prompt.trim())
+            );
+            Ok(())
+        },
+    );
+}
 
-    #[test]
-    fn huge_fields_still_fit(n in 1usize..30, len in 0usize..20_000, ch in prop_oneof![Just('a'), Just('é'), Just('😀'), Just('\n')]) {
-        let big: String = std::iter::repeat_n(ch, len).collect();
-        let lines: Vec<String> = (0..n).flat_map(|i| [
+/// Each case builds megabytes of text: fewer cases, same coverage of sizes and scripts.
+#[test]
+fn huge_fields_still_fit() {
+    let input = (
+        1usize..30,
+        0usize..20_000,
+        prop_oneof![Just('a'), Just('é'), Just('😀'), Just('\n')],
+    );
+    check(
+        cases(64),
+        input,
+        &[("cut to fit", 0.3)],
+        |(n, len, ch), seen| {
+            let big: String = std::iter::repeat_n(ch, len).collect();
+            let lines: Vec<String> = (0..n).flat_map(|i| [
             json!({"type":"user","message":{"content": format!("{i}{big}")}}).to_string(),
             json!({"type":"assistant","message":{"content":[{"type":"text","text": format!("- [ ] {big}")},{"type":"tool_use","id":format!("t{i}"),"name":"Write","input":{"file_path": big.clone()}}]}}).to_string(),
             json!({"type":"assistant","message":{"content":[{"type":"tool_use","id":format!("d{i}"),"name":"TodoWrite","input":{"todos":[{"content": big.clone(),"status":"pending"}]}}]}}).to_string(),
         ]).collect();
-        let recs: Vec<_> = lines.iter().filter_map(|l| parse_line(l.as_bytes())).collect();
-        let text = render(&extract(&recs), &Meta { focus: Some(big.clone()), ..meta() });
-        prop_assert!(utf16_len(&text) <= TARGET, "{}", utf16_len(&text));
-        prop_assert_eq!(wholeness_error(&text), None);
-    }
+            let recs: Vec<_> = lines
+                .iter()
+                .filter_map(|l| parse_line(l.as_bytes()))
+                .collect();
+            let text = render(
+                &extract(&recs),
+                &Meta {
+                    focus: Some(big.clone()),
+                    ..meta()
+                },
+            );
+            seen.saw(
+                "cut to fit",
+                text.contains("[... cut") || text.contains(" more "),
+            );
+            prop_assert!(utf16_len(&text) <= TARGET, "{}", utf16_len(&text));
+            prop_assert_eq!(wholeness_error(&text), None);
+            Ok(())
+        },
+    );
 }
 
 /// A random conversation: prompts, replies, tool calls with results (some failing), task calls,
 /// bookkeeping attachments, and rewinds (a prompt whose parent is an earlier record).
 fn conversation() -> impl Strategy<Value = Vec<String>> {
-    prop::collection::vec((0u8..10, 0usize..40, "[a-z]{1,12}"), 1..120).prop_map(|steps| {
+    prop::collection::vec((0u8..11, 0usize..40, "[a-z]{1,12}"), 1..120).prop_map(|steps| {
         let mut lines = Vec::new();
         let mut uuids: Vec<String> = Vec::new();
         let mut next_task = 1;
@@ -135,7 +217,10 @@ fn conversation() -> impl Strategy<Value = Vec<String>> {
             };
             let line = match kind {
                 0 | 7 => json!({"parentUuid":parent,"type":"user","message":{"role":"user","content":format!("prompt {word} {i}")},"uuid":uuid}),
-                1 => json!({"parentUuid":parent,"type":"assistant","message":{"role":"assistant","content":[{"type":"text","text":format!("reply {word}\n- [ ] {word}")}]},"uuid":uuid}),
+                // a reply with a checklist item, from a few words to thousands of characters
+                1 => json!({"parentUuid":parent,"type":"assistant","message":{"role":"assistant","content":[{"type":"text","text":format!("reply {word}\n- [ ] {word}\n{}", "more words ".repeat(back * back * back / 16))}]},"uuid":uuid}),
+                // a short reply alone (the kind that went missing, #40)
+                6 => json!({"parentUuid":parent,"type":"assistant","message":{"role":"assistant","content":[{"type":"text","text":format!("done with {word}")}]},"uuid":uuid}),
                 2 => json!({"parentUuid":parent,"type":"assistant","message":{"role":"assistant","content":[{"type":"tool_use","id":format!("t{i}"),"name":(["Bash","Edit","Write"][back % 3]),"input":{"command":word,"file_path":format!("/f/{word}")}}]},"uuid":uuid}),
                 3 => json!({"parentUuid":parent,"type":"user","message":{"role":"user","content":[{"type":"tool_result","tool_use_id":format!("t{}", i.saturating_sub(1)),"content":"out","is_error":back % 3 == 0}]},"uuid":uuid}),
                 4 => {
@@ -155,33 +240,129 @@ fn conversation() -> impl Strategy<Value = Vec<String>> {
     })
 }
 
-proptest! {
-    #![proptest_config(ProptestConfig { cases: 256, ..ProptestConfig::default() })]
+/// A conversation, and how much of it (from the end) is read as the recent window: none (every
+/// line through the byte triage), some, or all of it.
+fn conversation_and_window() -> impl Strategy<Value = (Vec<String>, u64)> {
+    conversation().prop_flat_map(|lines| {
+        let len = lines.iter().map(|l| l.len() as u64 + 1).sum::<u64>();
+        (Just(lines), prop_oneof![Just(0), 0..=len, Just(len)])
+    })
+}
 
-    /// The byte triage (every line through it: recent window 0) never changes the prompts or the
-    /// task list that parsing every line gives, rewinds included.
-    #[test]
-    fn byte_triage_agrees_with_parsing_every_line(lines in conversation()) {
+/// The byte triage never changes the prompts or the task list that parsing every line gives,
+/// rewinds included (every line through it: recent window 0, or part of the file); and the same
+/// fold with every line parsed gives the same tasks, prompts, files, actions and last commit
+/// with the same window: the triage (and the whole-chunk search) never drops a line that any
+/// fold, the wants table's rows included, needs.
+#[test]
+fn byte_triage_agrees_with_parsing_every_line() {
+    // Each kind of result compared must be there in enough cases: with the window at 0 alone,
+    // files, actions and the commit (recent activity) were empty on both sides, every time.
+    let kinds = [
+        ("prompts", 0.5),
+        ("tasks", 0.25),
+        ("files", 0.25),
+        ("actions", 0.25),
+        ("a last commit", 0.05),
+        ("only part of the file in the window", 0.2),
+    ];
+    check(
+        cases(256),
+        conversation_and_window(),
+        &kinds,
+        |(lines, window), seen| {
+            let dir = tempfile::tempdir().unwrap();
+            let path = dir.path().join("t.jsonl");
+            let body = lines.join("\n") + "\n";
+            std::fs::write(&path, &body).unwrap();
+            let fold = Extractor::new(Part::Whole).with_recent_window(window);
+            let streamed = build_with(&path, fold, Limits::default())
+                .unwrap()
+                .extraction;
+            let recs: Vec<_> = lines
+                .iter()
+                .filter_map(|l| parse_line(l.as_bytes()))
+                .collect();
+            let reference = extract(&recs);
+            prop_assert_eq!(&streamed.instructions, &reference.instructions);
+            prop_assert_eq!(&streamed.tasks, &reference.tasks);
+            let mut every_line =
+                ParseEveryLine(Extractor::new(Part::Whole).with_recent_window(window));
+            compact_guardian::transcript::scan(&path, Limits::default(), &mut every_line).unwrap();
+            let all = every_line.0.finish(streamed.searched);
+            prop_assert_eq!(&streamed.last_commit, &all.last_commit);
+            prop_assert_eq!(&streamed.tasks, &all.tasks);
+            prop_assert_eq!(&streamed.instructions, &all.instructions);
+            prop_assert_eq!(&streamed.files_changed, &all.files_changed);
+            prop_assert_eq!(&streamed.actions, &all.actions);
+            seen.saw("prompts", !all.instructions.is_empty());
+            seen.saw("tasks", !all.tasks.is_empty());
+            seen.saw("files", !all.files_changed.is_empty());
+            seen.saw("actions", !all.actions.is_empty());
+            seen.saw("a last commit", all.last_commit.is_some());
+            seen.saw(
+                "only part of the file in the window",
+                window > 0 && window < body.len() as u64,
+            );
+            Ok(())
+        },
+    );
+}
+
+/// The reply rule (#40, D035) over generated sessions, as `save` reads and renders them: a last
+/// reply or checklist the extraction found is always in the snapshot (whole, or cut with its
+/// mark), and no heading is printed with nothing under it (`wholeness_error`).
+#[test]
+fn a_last_reply_or_checklist_found_is_always_shown() {
+    let kinds = [
+        ("a reply", 0.5),
+        ("a short reply", 0.2),
+        ("a reply cut to fit", 0.05),
+        ("a checklist", 0.4),
+    ];
+    check(cases(256), conversation(), &kinds, |lines, seen| {
         let dir = tempfile::tempdir().unwrap();
         let path = dir.path().join("t.jsonl");
         std::fs::write(&path, lines.join("\n") + "\n").unwrap();
-        let fold = Extractor::new(Part::Whole).with_recent_window(0);
-        let streamed = build_with(&path, fold, Limits::default()).unwrap().extraction;
-        let recs: Vec<_> = lines.iter().filter_map(|l| parse_line(l.as_bytes())).collect();
-        let reference = extract(&recs);
-        prop_assert_eq!(&streamed.instructions, &reference.instructions);
-        prop_assert_eq!(&streamed.tasks, &reference.tasks);
-        // The same fold, the same window, every line parsed: the byte triage (and the whole-chunk
-        // search) never drops a line that any fold, the wants table's rows included, needs.
-        let mut every_line = ParseEveryLine(Extractor::new(Part::Whole).with_recent_window(0));
-        compact_guardian::transcript::scan(&path, Limits::default(), &mut every_line).unwrap();
-        let all = every_line.0.finish(streamed.searched);
-        prop_assert_eq!(&streamed.last_commit, &all.last_commit);
-        prop_assert_eq!(&streamed.tasks, &all.tasks);
-        prop_assert_eq!(&streamed.instructions, &all.instructions);
-        prop_assert_eq!(&streamed.files_changed, &all.files_changed);
-        prop_assert_eq!(&streamed.actions, &all.actions);
-    }
+        let built = build(&path, Part::Whole, Limits::default()).unwrap();
+        let ex = built.extraction.clone();
+        let Some(text) = built.render(&meta()) else {
+            prop_assert!(ex.is_empty(), "nothing rendered from {ex:?}");
+            return Ok(());
+        };
+        prop_assert_eq!(wholeness_error(&text), None);
+        if let Some(reply) = &ex.last_response {
+            let first: String = reply
+                .trim()
+                .lines()
+                .next()
+                .unwrap_or_default()
+                .chars()
+                .take(12)
+                .collect();
+            prop_assert!(
+                text.contains(&format!(
+                    "Last reply from the agent (may be cut):\n> {first}"
+                )),
+                "reply {first:?} not shown:\n{text}"
+            );
+            seen.saw("a reply", true);
+            seen.saw("a short reply", reply.chars().count() < 120);
+            seen.saw(
+                "a reply cut to fit",
+                text.contains("more characters]\n\n## Files"),
+            );
+        }
+        if let Some(item) = ex.checklist.first() {
+            let label = "Checklist as last written (latest state of each item):\n";
+            prop_assert!(
+                text.contains(&format!("{label}{item}\n")),
+                "checklist not shown:\n{text}"
+            );
+            seen.saw("a checklist", true);
+        }
+        Ok(())
+    });
 }
 
 /// A fold that has every line parsed, whatever the one inside still wants: the reference the
@@ -259,13 +440,24 @@ fn digest_strategy() -> impl Strategy<Value = compact_guardian::audit::Digest> {
             ".{0,30}"
         ],
         any::<bool>(),
+        prop_oneof![
+            Just(String::new()),
+            Just("test result: FAILED. 3 passed; 1 failed".to_owned()),
+            Just("nothing to commit, working tree clean".to_owned()),
+            ".{0,60}"
+        ],
     )
-        .prop_map(|(tool, summary, error)| compact_guardian::extract::Action {
-            tool: tool.into(),
-            summary,
-            error,
-            count: 1,
-        });
+        .prop_map(
+            |(tool, summary, error, output)| compact_guardian::extract::Action {
+                tool: tool.into(),
+                summary,
+                error,
+                count: 1,
+                exit: error.then_some(1),
+                output,
+                pending: false,
+            },
+        );
     (
         prop::collection::vec(".{0,40}", 0..8),
         prop::collection::vec(action, 0..24),
@@ -282,25 +474,31 @@ fn digest_strategy() -> impl Strategy<Value = compact_guardian::audit::Digest> {
         })
 }
 
-proptest! {
-    #![proptest_config(ProptestConfig::with_cases(256))]
-
-    /// Any summary against any record: no panic, the section within its room and accepted as
-    /// one, and the snapshot with it inserted still within what the client inlines, ending whole.
-    #[test]
-    fn corrections_stay_bounded_and_whole(d in digest_strategy(), summary in summary_text()) {
-        use compact_guardian::corrections::{MAX_UNITS, corrections, inserted, is_section, section};
-        let d = d.bounded();
-        let found = corrections(&d, &summary);
-        if let Some(s) = section(&found) {
-            prop_assert!(utf16_len(&s) <= MAX_UNITS, "{}", utf16_len(&s));
-            prop_assert!(is_section(&s));
-            let ex = extract(&[]);
-            let snap = render(&ex, &meta());
-            let both = inserted(&snap, &s);
-            prop_assert!(utf16_len(&both) <= HARD_LIMIT);
-            prop_assert!(both.ends_with(compact_guardian::render::END_LINE));
-        }
-        let _ = compact_guardian::audit::compare(&d, &summary);
-    }
+/// Any summary against any record: no panic, the section within its room and accepted as one,
+/// and the snapshot with it inserted still within what the client inlines, ending whole.
+#[test]
+fn corrections_stay_bounded_and_whole() {
+    use compact_guardian::corrections::{MAX_UNITS, corrections, inserted, is_section, section};
+    let input = (digest_strategy(), summary_text());
+    check(
+        cases(256),
+        input,
+        &[("a corrections section", 0.1)],
+        |(d, summary), seen| {
+            let d = d.bounded();
+            let found = corrections(&d, &summary);
+            if let Some(s) = section(&found) {
+                seen.saw("a corrections section", true);
+                prop_assert!(utf16_len(&s) <= MAX_UNITS, "{}", utf16_len(&s));
+                prop_assert!(is_section(&s));
+                let ex = extract(&[]);
+                let snap = render(&ex, &meta());
+                let both = inserted(&snap, &s);
+                prop_assert!(utf16_len(&both) <= HARD_LIMIT);
+                prop_assert!(both.ends_with(compact_guardian::render::END_LINE));
+            }
+            let _ = compact_guardian::audit::compare(&d, &summary);
+            Ok(())
+        },
+    );
 }

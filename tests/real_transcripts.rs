@@ -443,6 +443,75 @@ fn streaming_triage_agrees_with_parsing_every_line() {
     assert_eq!(files, 18);
 }
 
+/// The reply rule (#40, D035) on every real transcript and fixture: where the extraction finds a
+/// last reply or a checklist, the snapshot shows it, and no heading stands with nothing under it
+/// (`wholeness_error`). The 2026-11 main showed the reply on 11 of these 17 and printed 4 empty
+/// headings; the build before it (dc6bfc4) on all 17.
+#[test]
+#[cfg_attr(
+    cg_no_corpus,
+    ignore = "needs the shared corpus of real transcripts in ../shared/transcripts"
+)]
+fn the_last_reply_found_is_shown_on_every_real_transcript() {
+    let Some(dir) = corpus() else { return };
+    let root = PathBuf::from(env!("CARGO_MANIFEST_DIR"));
+    let mut files: Vec<PathBuf> = std::fs::read_dir(&dir)
+        .unwrap()
+        .flatten()
+        .map(|e| e.path())
+        .filter(|p| p.extension().is_some_and(|e| e == "jsonl"))
+        .collect();
+    files.extend(
+        [
+            "tests/fixtures/cli-2.1.328-two-compactions.jsonl",
+            "tests/fixtures/codex-0.169-plan-patch-fail-auto-compaction.jsonl",
+            "examples/session.jsonl",
+        ]
+        .map(|f| root.join(f)),
+    );
+    let (mut replies, mut checklists) = (0, 0);
+    for path in &files {
+        let name = path.file_name().unwrap().to_string_lossy();
+        let built = scan(path, FULL).unwrap();
+        let Some(text) = built.render(&saved(None)) else {
+            continue;
+        };
+        assert_eq!(wholeness_error(&text), None, "{name}");
+        if let Some(reply) = &built.extraction.last_response {
+            let first: String = reply
+                .trim()
+                .lines()
+                .next()
+                .unwrap()
+                .chars()
+                .take(20)
+                .collect();
+            assert!(
+                text.contains(&format!(
+                    "Last reply from the agent (may be cut):\n> {first}"
+                )),
+                "{name}: the last reply is not shown:\n{text}"
+            );
+            replies += 1;
+        }
+        if let Some(item) = built.extraction.checklist.first() {
+            assert!(
+                text.contains(item.as_str()),
+                "{name}: the checklist is not shown:\n{text}"
+            );
+            checklists += 1;
+        }
+    }
+    eprintln!(
+        "{} files: the last reply shown on {replies}, the checklist on {checklists}",
+        files.len()
+    );
+    assert!(
+        replies >= 17 && checklists >= 8,
+        "{replies} replies, {checklists} checklists"
+    );
+}
+
 /// The compacted part of a real transcript (2.1.140 has one compaction): the fallback rebuild.
 #[test]
 #[cfg_attr(

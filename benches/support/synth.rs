@@ -338,3 +338,54 @@ pub fn write_codex_rollout(out: &mut impl Write, gap: u64, record_bytes: usize) 
     }
     Ok(written)
 }
+
+/// The four 30-byte record shapes of issue #16 (bookkeeping far from any prompt).
+pub const TINY_SHAPES: [&str; 4] = ["progress", "linked", "untyped", "assistant"];
+
+/// Three prompts, then `target` bytes of records of about 30 bytes of one of [`TINY_SHAPES`]:
+/// `{"type":"progress","n":0000001}`, `{"type":"x","uuid":"u0000001"}` (a link only),
+/// `{"parentUuid":"a","uuid":"00001"}` (no type) or `{"type":"assistant","n":00001}` (no content).
+pub fn write_tiny_transcript(out: &mut impl Write, target: u64, shape: &str) -> io::Result<u64> {
+    let mut written = 0;
+    for i in 0..3 {
+        let line = format!(
+            "{{\"type\":\"user\",\"uuid\":\"p{i}\",\"message\":{{\"content\":\"prompt {i}: keep going\"}}}}\n"
+        );
+        out.write_all(line.as_bytes())?;
+        written += line.len() as u64;
+    }
+    let (mut n, mut records) = (0u64, 0u64);
+    while records < target {
+        let line = match shape {
+            "progress" => format!("{{\"type\":\"progress\",\"n\":{n:07}}}\n"),
+            "linked" => format!("{{\"type\":\"x\",\"uuid\":\"u{n:07}\"}}\n"),
+            "untyped" => format!("{{\"parentUuid\":\"a\",\"uuid\":\"{n:05}\"}}\n"),
+            "assistant" => format!("{{\"type\":\"assistant\",\"n\":{n:05}}}\n"),
+            _ => return Err(io::Error::other(format!("no tiny shape {shape:?}"))),
+        };
+        out.write_all(line.as_bytes())?;
+        records += line.len() as u64;
+        n += 1;
+    }
+    Ok(written + records)
+}
+
+/// Issue #26's tag soup: a prompt, then 64 user records each a run of 1,300 wrapper elements side
+/// by side (about 2 MB; quadratic to read before).
+pub fn write_soup_transcript(out: &mut impl Write) -> io::Result<u64> {
+    let mut written = 0;
+    let first =
+        "{\"type\":\"user\",\"uuid\":\"p0\",\"message\":{\"content\":\"fix the parser\"}}\n";
+    out.write_all(first.as_bytes())?;
+    written += first.len() as u64;
+    let soup = format!("\"{}\"", "<bash-input></bash-input>".repeat(1300));
+    for i in 1..=64 {
+        let line = format!(
+            "{{\"parentUuid\":\"p{}\",\"type\":\"user\",\"message\":{{\"role\":\"user\",\"content\":{soup}}},\"uuid\":\"p{i}\"}}\n",
+            i - 1
+        );
+        out.write_all(line.as_bytes())?;
+        written += line.len() as u64;
+    }
+    Ok(written)
+}

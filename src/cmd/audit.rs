@@ -8,8 +8,11 @@ use super::hook;
 use crate::audit::{Digest, Evidence, MAX_DIGEST_BYTES, Restored, compare, message};
 use crate::config::Config;
 use crate::corrections;
+use crate::extract::Part;
 use crate::failopen::debug;
 use crate::history::{self, Outcome, Step};
+use crate::json::MAX_TEXT;
+use crate::pipeline;
 use crate::render::WhyRebuilt;
 use crate::store::Pending;
 use crate::transcript::{self, Limits};
@@ -57,17 +60,36 @@ pub fn audit(
             .map(Cow::Owned),
         _ => None,
     };
-    let findings = digest
+    // A summary read only in part is never judged as if whole: what it leaves out is unknown
+    // (issue #41). Codex's comes from the rollout, read like any text, to `json::MAX_TEXT`.
+    let cut = hook.input.summary_cut
+        || (hook
+            .input
+            .compact_summary
+            .as_deref()
+            .is_none_or(|s| s.trim().is_empty())
+            && summary.as_deref().is_some_and(|s| s.len() + 4 >= MAX_TEXT));
+    if cut {
+        debug(cfg.debug, || {
+            "the summary was longer than what is read of it: not compared".to_owned()
+        });
+    }
+    let summary = summary.filter(|_| !cut);
+    // The evidence brought up to the compaction: a client may write the last result after
+    // PreCompact ran (Claude Code 2.1.332 in 14 of 14 runs), and the record up to this
+    // compaction's boundary is what the summary describes, unless it describes a span that
+    // ended when `save` ran (a precomputed summary).
+    let judged = match (&digest, summary.as_deref(), transcript) {
+        (Some(d), Some(s), Some(path)) if !corrections::covers_a_span(s) && !held_since_save(d) => {
+            Some(caught_up(d, path, cfg, deadline))
+        }
+        _ => None,
+    };
+    let findings = judged
         .as_ref()
+        .or(digest.as_ref())
         .zip(summary.as_deref())
         .map(|(d, s)| compare(d, s));
-    if codex && let Some(s) = snaps {
-        // The compaction happened, and Codex restores at the next turn, however much later
-        // (the next prompt, or a resume): the snapshot waits for it (D026).
-        if let Err(e) = s.defer() {
-            debug(cfg.debug, || format!("deferral not marked: {e:#}"));
-        }
-    }
     // Claude Code shows PostCompact output only after a manual `/compact`; after an automatic
     // one the summary's verdict travels with the corrections and `correct` shows it (D027).
     let unseen = !codex && hook.input.trigger.as_deref() == Some("auto");
@@ -78,6 +100,7 @@ pub fn audit(
         corrections::section(&f.corrections).map(|section| Pending {
             section,
             line: f.verdict(true).filter(|_| unseen),
+            transcript: hook.input.transcript_path.clone(),
         })
     });
     let told = match (pending, snaps) {
@@ -120,8 +143,9 @@ pub fn audit(
     });
     // One read of the history: this compaction's entry as save and restore left it, completed.
     let entry = snaps.and_then(|s| {
-        let recorded = history::record(s.store(), &session, Step::Complete, |e| {
+        let recorded = history::record(s.store(), &session, Step::Complete, deadline, |e| {
             e.audited = true;
+            e.deferred |= codex;
             e.audit_time = Some(history::now());
             let Some(d) = &digest else {
                 return; // a repeated audit: the first one's counts stand
@@ -188,6 +212,45 @@ pub fn audit(
     }
     out.flush()?;
     Ok(())
+}
+
+/// Whether the summary this audit judges was probably written long before the compaction it is
+/// used for: Claude Code precomputes a summary when PreCompact runs and may apply it minutes or
+/// days later (measured on 2.1.332, docs/research), while a compaction's own summarizer answers
+/// within minutes. Such a summary describes the record as `save` read it, not as it is now.
+pub(super) fn held_since_save(saved: &Digest) -> bool {
+    history::now().saturating_sub(saved.saved_at) > HELD_SUMMARY.as_secs()
+}
+
+/// A summary used this long after its PreCompact was precomputed (see [`held_since_save`]).
+const HELD_SUMMARY: Duration = Duration::from_secs(10 * 60);
+
+/// `saved` with its evidence read again from the record up to this compaction's boundary, or as
+/// it is when that cannot be read within the budget.
+pub(super) fn caught_up(saved: &Digest, path: &Path, cfg: &Config, deadline: Instant) -> Digest {
+    let limits = Limits {
+        max_bytes: cfg.scan_bytes,
+        deadline: Some(deadline),
+    };
+    match pipeline::build(path, Part::Compacted, limits) {
+        Ok(b) if !b.extraction.is_empty() && !b.stats.hit_deadline => {
+            debug(cfg.debug, || {
+                format!(
+                    "evidence read again up to this compaction: {} actions, {} open items",
+                    b.extraction.actions.len(),
+                    b.extraction.open_work().1.len()
+                )
+            });
+            saved
+                .clone()
+                .with_evidence_of(Digest::of(&b.extraction, b.stats.format, true))
+        }
+        Ok(_) => saved.clone(),
+        Err(e) => {
+            debug(cfg.debug, || format!("evidence not read again: {e:#}"));
+            saved.clone()
+        }
+    }
 }
 
 /// The PostCompact line in Claude Code, whose restore has already told the user what it handed

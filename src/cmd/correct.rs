@@ -4,15 +4,22 @@
 //! does not show, tells the user in a `systemMessage`): in Claude Code the summary reaches
 //! compact-guardian only in PostCompact, after restore has run, so the next prompt or the next
 //! tool call (failed or not) is the first moment the model can be told. Runs after every tool
-//! call, so when nothing is waiting it costs one look at the folder.
+//! call, so it reads its input only as far as the session id and, when nothing waits for that
+//! session, drains the rest unparsed: one look at the folder (issue #41).
+//!
+//! Of any number of hooks of one session at once (parallel tool calls), exactly one hands the
+//! corrections over; and they are deleted only once printed, so a closed stdout loses nothing
+//! (D040).
 
 use super::hook;
 use crate::config::Config;
 use crate::failopen::debug;
 use crate::history;
+use crate::hook_input::Stream;
 use crate::store::Store;
-use anyhow::Result;
+use anyhow::{Result, bail};
 use std::io::{Read, Write};
+use std::time::Instant;
 
 /// Events whose `additionalContext` reaches the model. Claude Code fires PostToolUseFailure
 /// instead of PostToolUse for a failed tool call (2.1.3xx): a correction must not wait for the
@@ -25,18 +32,29 @@ const CONTEXT_EVENTS: &[&str] = &[
 ];
 
 /// Reads the hook input from `input` and, if corrections wait for its session, prints them.
-pub fn correct(mut input: impl Read, cfg: &Config, out: &mut impl Write) -> Result<()> {
-    let pending = cfg
-        .dir
-        .as_ref()
-        .is_some_and(|d| Store::new(d, cfg.ttl).corrections_pending());
-    if !pending {
-        // Read what the client sends (a tool's whole output, at times), so that it never writes
-        // into a closed pipe; nothing is parsed.
-        std::io::copy(&mut input, &mut std::io::sink())?;
-        return Ok(());
+/// `stdout_usable` says whether what is printed can reach anyone (checked only when something
+/// waits, before anything is taken).
+pub fn correct(
+    input: impl Read,
+    cfg: &Config,
+    deadline: Instant,
+    stdout_usable: impl FnOnce() -> bool,
+    out: &mut impl Write,
+) -> Result<()> {
+    let mut stream = Stream::new(input);
+    let Some(dir) = &cfg.dir else {
+        return Ok(stream.drain()?);
+    };
+    stream.read_to("session_id")?;
+    let store = Store::new(dir, cfg.ttl);
+    let waiting = stream
+        .field("session_id")
+        .is_some_and(|id| store.corrections_waiting(&id));
+    if !waiting {
+        // The client's writes never meet a closed pipe; nothing more is parsed.
+        return Ok(stream.drain()?);
     }
-    let hook = hook::begin(input, cfg)?;
+    let hook = hook::bind(stream.finish()?, cfg)?;
     let Ok(snaps) = &hook.snapshots else {
         return Ok(());
     };
@@ -53,23 +71,32 @@ pub fn correct(mut input: impl Read, cfg: &Config, out: &mut impl Write) -> Resu
     if hook.transcript_is_codex() && event != "SessionStart" {
         return Ok(());
     }
-    let Some(pending) = snaps.take_corrections() else {
-        return Ok(());
-    };
-    let mut json = serde_json::json!({
-        "hookSpecificOutput": {"hookEventName": event, "additionalContext": pending.section}
-    });
-    if let Some(line) = pending.line {
-        // After an automatic compaction the user saw no PostCompact line: this is where the
-        // summary's verdict reaches them, once.
-        json["systemMessage"] = line.into();
+    if !stdout_usable() {
+        bail!("stdout leads nowhere (closed?): the corrections are kept for the next hook");
     }
-    writeln!(out, "{json}")?;
-    out.flush()?;
+    let handed = snaps.hand_over_corrections(|pending| {
+        let mut json = serde_json::json!({
+            "hookSpecificOutput": {"hookEventName": event, "additionalContext": pending.section}
+        });
+        if let Some(line) = &pending.line {
+            // After an automatic compaction the user saw no PostCompact line: this is where the
+            // summary's verdict reaches them, once.
+            json["systemMessage"] = line.as_str().into();
+        }
+        writeln!(out, "{json}")?;
+        out.flush()
+    })?;
+    if handed.is_none() {
+        return Ok(()); // another hook of this session took them, or they were not ours
+    }
     let session = hook.input.session_id.as_deref().unwrap_or_default();
-    let recorded = history::record(snaps.store(), session, history::Step::Complete, |e| {
-        e.corrected_time = Some(history::now());
-    });
+    let recorded = history::record(
+        snaps.store(),
+        session,
+        history::Step::Deliver,
+        deadline,
+        |e| e.corrected_time = Some(history::now()),
+    );
     if let Err(e) = recorded {
         debug(cfg.debug, || format!("history not updated: {e:#}"));
     }

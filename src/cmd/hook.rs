@@ -38,7 +38,11 @@ impl Hook {
 
 /// Reads the hook JSON from `input`. Fails only when there is no usable input or session id.
 pub fn begin(input: impl Read, cfg: &Config) -> Result<Hook> {
-    let input = hook_input::read(input)?;
+    bind(hook_input::read(input)?, cfg)
+}
+
+/// Binds hook input already read to its session. Fails only when it has no session id.
+pub fn bind(input: HookInput, cfg: &Config) -> Result<Hook> {
     let session = input
         .session_id
         .as_deref()
@@ -47,7 +51,11 @@ pub fn begin(input: impl Read, cfg: &Config) -> Result<Hook> {
         .dir
         .clone()
         .context("no snapshot folder: set COMPACT_GUARDIAN_DIR or HOME")
-        .map(|dir| Store::new(dir, cfg.ttl).session(session));
+        .map(|dir| {
+            Store::new(dir, cfg.ttl)
+                .with_lock_wait(cfg.lock_wait())
+                .session(session)
+        });
     Ok(Hook { input, snapshots })
 }
 

@@ -52,6 +52,8 @@ impl From<Exit> for ExitCode {
 
 /// Runs the program for `args`; the returned code is the process exit code.
 pub fn run(args: Vec<OsString>) -> ExitCode {
+    // A file-size limit must fail a write, never end the process by signal (before any write).
+    crate::platform::survive_file_size_limit();
     // Only the hook entry points fail open; anything else on the command line is a person, who
     // gets clap's error naming the bad word (with a suggestion) and exit code 2.
     let is_hook = args
@@ -110,7 +112,13 @@ pub fn run(args: Vec<OsString>) -> ExitCode {
         }),
         Command::Correct => run_hook("correct", cfg.debug, hard_limit, || {
             let stdin = stdin_or_refuse("correct")?;
-            correct(stdin, &cfg, &mut std::io::stdout().lock())
+            correct(
+                stdin,
+                &cfg,
+                Instant::now() + cfg.budget,
+                crate::platform::stdout_is_usable,
+                &mut std::io::stdout().lock(),
+            )
         }),
         Command::Status { json } => {
             let mut out = std::io::stdout().lock();

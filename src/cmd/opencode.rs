@@ -89,12 +89,27 @@ pub fn restore(hook: &Hook, cfg: &Config, deadline: Instant, out: &mut impl Writ
     let digest: Option<Digest> = snaps
         .and_then(|s| s.take_digest(MAX_DIGEST_BYTES))
         .and_then(|b| Digest::read(&b));
+    // A summary read only in part is never judged as if whole (D043).
     let summary = hook
         .input
         .compact_summary
         .as_deref()
-        .filter(|s| !s.trim().is_empty());
-    let findings = digest.as_ref().zip(summary).map(|(d, s)| compare(d, s));
+        .filter(|s| !s.trim().is_empty() && !hook.input.summary_cut);
+    // With the session at hand, the evidence is brought up to the compaction, as the other
+    // clients' audit does (D056).
+    let judged = match (&digest, summary, transcript) {
+        (Some(d), Some(s), Some(path))
+            if !corrections::covers_a_span(s) && !super::audit::held_since_save(d) =>
+        {
+            Some(super::audit::caught_up(d, path, cfg, deadline))
+        }
+        _ => None,
+    };
+    let findings = judged
+        .as_ref()
+        .or(digest.as_ref())
+        .zip(summary)
+        .map(|(d, s)| compare(d, s));
     // Corrections an earlier ask found but could not hand over (it needed the session first).
     let earlier = snaps.and_then(Snapshots::take_corrections);
     let section = findings
@@ -135,6 +150,9 @@ pub fn restore(hook: &Hook, cfg: &Config, deadline: Instant, out: &mut impl Writ
                 let pending = crate::store::Pending {
                     section: section.clone(),
                     line: None,
+                    // The excerpt is the plugin's temporary file, not the session: the
+                    // corrections wait for the next ask, up to their own limit (D040).
+                    transcript: None,
                 };
                 let _ = s.save_corrections(&pending);
             }
@@ -161,7 +179,7 @@ pub fn restore(hook: &Hook, cfg: &Config, deadline: Instant, out: &mut impl Writ
     };
     let entry = snaps.and_then(|s| {
         let session = hook.input.session_id.as_deref().unwrap_or_default();
-        history::record(s.store(), session, history::Step::Complete, |e| {
+        history::record(s.store(), session, history::Step::Complete, deadline, |e| {
             let now = history::now();
             e.restore_time = Some(now);
             e.restored = Some(match why {

@@ -54,12 +54,18 @@ pub fn restore(
         .snapshots
         .as_ref()
         .ok()
-        .filter(|_| form == Form::WithUserLine)
         .and_then(|s| s.peek_digest(MAX_DIGEST_BYTES))
         .and_then(|b| Digest::read(&b));
+    // What the record gained after `save` read it (a result Claude Code wrote while PreCompact
+    // ran) belongs in the snapshot: rendered again from the record up to the compaction.
+    let updated = digest
+        .as_ref()
+        .and_then(|d| up_to_the_compaction(&hook, d, cfg, deadline));
+    let digest = digest.filter(|_| form == Form::WithUserLine);
     let taken = match &hook.snapshots {
         Ok(snaps) => match snaps.take_fresh(|text| {
-            let text = match corrections.take() {
+            let text = updated.as_deref().unwrap_or(text);
+            let text = match &corrections {
                 Some(c) => crate::corrections::inserted(text, &c.section),
                 None => text.to_owned(),
             };
@@ -78,6 +84,11 @@ pub fn restore(
             None
         }
     };
+    // The corrections went with the snapshot printed here (Codex: issue #41 item 4).
+    let mut carried = corrections.is_some() && matches!(taken, Some(Taken::Printed));
+    if carried {
+        corrections = None;
+    }
     debug(cfg.debug, || match &taken {
         Some(t) => t.said(),
         None => "the snapshot folder could not be used".to_owned(),
@@ -115,9 +126,13 @@ pub fn restore(
         });
     }
     let rebuilt = match why {
-        Some(why) => rebuild(&hook, cfg, deadline, why, corrections.take(), form, out),
+        Some(why) => rebuild(&hook, cfg, deadline, why, corrections.as_ref(), form, out),
         None => Ok(false),
     };
+    if corrections.is_some() && matches!(rebuilt, Ok(true)) {
+        carried = true;
+        corrections = None;
+    }
     if let (Some(c), Ok(snaps)) = (&corrections, &hook.snapshots) {
         // Nothing was printed that could carry them: kept for the `correct` hook.
         let _ = snaps.save_corrections(c);
@@ -132,8 +147,12 @@ pub fn restore(
         };
         if let Some(outcome) = outcome {
             let session = hook.input.session_id.as_deref().unwrap_or_default();
-            let recorded = history::record(snaps.store(), session, history::Step::Complete, |e| {
+            let step = history::Step::Complete;
+            let recorded = history::record(snaps.store(), session, step, deadline, |e| {
                 e.restore_time = Some(history::now());
+                if carried {
+                    e.corrected_time = Some(history::now());
+                }
                 if e.restored == Some(Outcome::Snapshot) {
                     return; // a restore run again: the compaction's snapshot was restored
                 }
@@ -206,6 +225,46 @@ fn resumes_a_deferred_restore(hook: &Hook) -> bool {
         .is_ok_and(|s| s.has_deferred_snapshot())
 }
 
+/// The snapshot rendered again from the record up to this compaction, when the Claude Code
+/// transcript grew after `save` read it (`None`: it did not, or it cannot be read in time: the
+/// saved snapshot is printed as it is).
+fn up_to_the_compaction(
+    hook: &Hook,
+    saved: &Digest,
+    cfg: &Config,
+    deadline: Instant,
+) -> Option<String> {
+    let path = hook.input.transcript_path.as_deref().map(Path::new)?;
+    let len = std::fs::metadata(path).ok()?.len();
+    if hook.transcript_is_codex() || len <= saved.transcript_len? {
+        return None;
+    }
+    let limits = Limits {
+        max_bytes: cfg.scan_bytes,
+        deadline: Some(deadline),
+    };
+    let built = pipeline::build(path, Part::Compacted, limits).ok()?;
+    if built.stats.hit_deadline {
+        return None;
+    }
+    debug(cfg.debug, || {
+        format!(
+            "the transcript grew by {} bytes after save: the snapshot is brought up to the compaction ({})",
+            len - saved.transcript_len.unwrap_or(len),
+            built.stats.summary()
+        )
+    });
+    let meta = Meta {
+        taken_at: SystemTime::now(),
+        trigger: saved.trigger.clone(),
+        cwd: hook.input.cwd.clone(),
+        git_branch: None,
+        focus: saved.focus.clone(),
+        source: Source::Updated,
+    };
+    built.render(&meta)
+}
+
 /// The fallback: no usable snapshot, so extract from the conversation that was just compacted.
 /// Whether anything was printed.
 fn rebuild(
@@ -213,7 +272,7 @@ fn rebuild(
     cfg: &Config,
     deadline: Instant,
     why: WhyRebuilt,
-    corrections: Option<Pending>,
+    corrections: Option<&Pending>,
     form: Form,
     out: &mut impl Write,
 ) -> Result<bool> {

@@ -3,7 +3,6 @@
 use super::hook;
 use crate::audit::Digest;
 use crate::config::Config;
-use crate::extract::Extraction;
 use crate::extract::Part;
 use crate::failopen::debug;
 use crate::history;
@@ -11,7 +10,6 @@ use crate::pipeline;
 use crate::record::Format;
 use crate::render::{Meta, Source};
 use crate::steer::directive;
-use crate::tasks::Status;
 use crate::text::{folded_line, utf16_len};
 use crate::transcript::Limits;
 use anyhow::{Context, Result};
@@ -48,12 +46,19 @@ pub fn save(input: impl Read, cfg: &Config, deadline: Instant, out: &mut impl Wr
     let rendered = built.render(&meta);
     let units = rendered.as_deref().map_or(0, utf16_len);
     let written = match rendered {
-        Some(text) => hook.snapshots.and_then(|s| {
-            let dest = s.save(&text)?;
-            debug(cfg.debug, || {
-                format!("wrote {} ({} bytes)", dest.display(), text.len())
-            });
-            Ok(s)
+        Some(text) => hook.snapshots.and_then(|s| match s.save(&text) {
+            Ok(dest) => {
+                debug(cfg.debug, || {
+                    format!("wrote {} ({} bytes)", dest.display(), text.len())
+                });
+                Ok(s)
+            }
+            Err(e) => {
+                // A full disk, a file-size limit: an earlier compaction's snapshot and digest
+                // must not be restored and audited as this one's (issue #41).
+                s.discard();
+                Err(e)
+            }
         }),
         None => {
             // Nothing at all to report: no snapshot, and no older one left to be restored instead.
@@ -79,63 +84,35 @@ pub fn save(input: impl Read, cfg: &Config, deadline: Instant, out: &mut impl Wr
         // Corrections still waiting are about an earlier summary: this compaction replaces it.
         snaps.drop_corrections();
         // What the PostCompact audit compares the summary with, and the history entry.
-        let digest = digest(&built.extraction, built.stats.format, units > 0);
+        let digest = Digest {
+            transcript_len: Some(built.stats.file_bytes),
+            trigger: hook.input.trigger.clone(),
+            focus: hook.input.custom_instructions.clone(),
+            ..Digest::of(&built.extraction, built.stats.format, units > 0)
+        }
+        .bounded();
         if let Err(e) = serde_json::to_vec(&digest)
             .map_err(anyhow::Error::from)
             .and_then(|b| snaps.save_digest(&b))
         {
+            // An older digest would hold the summary to an older compaction's work.
+            snaps.drop_digest();
             debug(cfg.debug, || format!("digest not kept: {e:#}"));
         }
         let session = hook.input.session_id.as_deref().unwrap_or_default();
-        let recorded = history::record(snaps.store(), session, history::Step::Save, |e| {
-            e.trigger = hook.input.trigger.as_deref().map(|t| folded_line(t, 20));
-            e.save_ran = true;
-            e.saved = units > 0;
-            e.snapshot_units = units;
-            e.save_ms = started.elapsed().as_millis() as u64;
-            e.scanned_bytes = built.stats.bytes_scanned;
-        });
+        let recorded =
+            history::record(snaps.store(), session, history::Step::Save, deadline, |e| {
+                e.trigger = hook.input.trigger.as_deref().map(|t| folded_line(t, 20));
+                e.save_ran = true;
+                e.saved = units > 0;
+                e.snapshot_units = units;
+                e.save_ms = started.elapsed().as_millis() as u64;
+                e.scanned_bytes = built.stats.bytes_scanned;
+            });
         if let Err(e) = recorded {
             debug(cfg.debug, || format!("history not updated: {e:#}"));
         }
         hook::remove_stale(snaps, deadline, cfg);
     }
     written.map(drop)
-}
-
-/// What was protected, for the PostCompact audit: the open tasks (or, without a task list, the
-/// unchecked checklist items), the latest instruction, the plan's title.
-fn digest(ex: &Extraction, format: Format, saved: bool) -> Digest {
-    let (open_kind, items) = ex.open_work();
-    let open = items.iter().map(|(text, _)| (*text).to_owned()).collect();
-    let states = items
-        .iter()
-        .map(|(_, status)| match status {
-            Some(Status::InProgress) => "in_progress".to_owned(),
-            Some(Status::Pending) => "pending".to_owned(),
-            _ => String::new(),
-        })
-        .collect();
-    Digest {
-        saved_at: history::now(),
-        saved,
-        open_kind: open_kind.to_owned(),
-        open,
-        // The audit must not hold the summary to an older prompt than the user's newest.
-        latest: ex
-            .instructions
-            .last()
-            .filter(|_| ex.unread_prompt.is_none())
-            .cloned(),
-        plan: ex.plan.as_ref().map(|p| p.title.clone()),
-        states,
-        actions: ex.actions.clone(),
-        files: ex.files_changed.clone(),
-        client: Some(match format {
-            Format::Codex => "codex".to_owned(),
-            Format::OpenCode => "opencode".to_owned(),
-            Format::ClaudeCode => "claude".to_owned(),
-        }),
-    }
-    .bounded()
 }

@@ -75,9 +75,10 @@ pub fn status(cfg: &Config, json: bool, out: &mut impl Write) -> Result<bool> {
                 "run_by_opencode": cfg.run_by_opencode,
                 "plugin": plugin.as_ref().and_then(|p| p.as_ref().map(|(path, _)| path.display().to_string())),
                 "plugin_version": plugin.as_ref().and_then(|p| p.as_ref().and_then(|(_, v)| v.clone())),
-                "folder": cfg.opencode_dir,
+                "folder": cfg.opencode_dir.as_ref().map(|f| f.to_string_lossy()),
             },
-            "snapshot_folder": {"path": folder, "usable": problem.is_none(), "problem": problem},
+            // A folder whose path is not UTF-8 is shown as the text form shows it (lossily).
+            "snapshot_folder": {"path": folder.as_ref().map(|f| f.to_string_lossy()), "usable": problem.is_none(), "problem": problem},
             "last_run": {"save": save, "restore": restore, "audit": audit},
             "ignored_settings": cfg.ignored,
             "compactions": entries.iter().rev().collect::<Vec<_>>(),

@@ -2,8 +2,9 @@
 //! first), and the recent actions and changed files are folded from the paired calls.
 
 use super::{Action, MAX_ACTIONS, MAX_FILES};
-use crate::record::{Record, ToolUse};
+use crate::record::{Record, ToolResult, ToolUse};
 use crate::text::escaped_line;
+use crate::tools::SHELL_TOOLS;
 use std::collections::HashMap;
 
 /// Results waiting for their calls; more means calls are missing, and the waits are dropped.
@@ -18,12 +19,16 @@ pub(super) struct Ended {
     pub failed: bool,
     /// The first characters of its result.
     pub head: String,
+    /// The last characters of its result, from a line start.
+    pub tail: String,
+    /// The exit code its result states.
+    pub exit: Option<i32>,
 }
 
 /// Results met before their calls.
 #[derive(Default)]
 pub(super) struct Results {
-    waiting: HashMap<String, (bool, String)>,
+    waiting: HashMap<String, ToolResult>,
 }
 
 impl Results {
@@ -37,8 +42,7 @@ impl Results {
             if self.waiting.len() >= MAX_WAITING_RESULTS {
                 self.waiting.clear(); // their calls are missing: keep memory bounded
             }
-            self.waiting
-                .insert(tr.tool_use_id.clone(), (tr.is_error, tr.head.clone()));
+            self.waiting.insert(tr.tool_use_id.clone(), tr.clone());
         }
     }
 
@@ -48,10 +52,12 @@ impl Results {
             return Ended::default(); // a call without an id is never paired with a result
         }
         match self.waiting.remove(&tu.id) {
-            Some((is_error, head)) => Ended {
+            Some(r) => Ended {
                 read: true,
-                failed: is_error || nonzero_exit(&head),
-                head,
+                failed: r.is_error || r.exit.is_some_and(|c| c != 0) || nonzero_exit(&r.head),
+                head: r.head,
+                tail: r.tail,
+                exit: r.exit,
             },
             None => Ended::default(),
         }
@@ -78,12 +84,14 @@ impl Actions {
         self.full
     }
 
-    pub(super) fn call(&mut self, tu: &ToolUse, failed: bool) {
+    pub(super) fn call(&mut self, tu: &ToolUse, ended: &Ended) {
+        let failed = ended.failed;
         let summary = tu.key_arg.as_deref().map(escaped_line).unwrap_or_default();
         if let Some(last) = self.found.last_mut()
             && last.tool == tu.name
             && last.summary == summary
             && last.error == failed
+            && last.pending != ended.read
         {
             last.count += 1;
             return;
@@ -92,11 +100,21 @@ impl Actions {
             self.full = true;
             return;
         }
+        // A shell command's output ends are evidence for the summary's claims about it (a test
+        // runner's result line, git's report); other tools' are not kept.
+        let shell = SHELL_TOOLS.contains(&tu.name.as_str());
         self.found.push(Action {
             tool: tu.name.clone(),
             summary,
             error: failed,
             count: 1,
+            exit: ended.exit.filter(|_| shell),
+            pending: !ended.read,
+            output: if shell && ended.read {
+                output_ends(&ended.head, &ended.tail)
+            } else {
+                String::new()
+            },
         });
     }
 
@@ -106,6 +124,23 @@ impl Actions {
         actions.reverse();
         actions
     }
+}
+
+/// The most characters of a command's output kept with its action.
+const ACTION_OUTPUT: usize = 600;
+
+/// A command's output as its action keeps it: its head and, when the output is longer, its tail
+/// after a `…` line, bounded.
+fn output_ends(head: &str, tail: &str) -> String {
+    let head = head.trim_end();
+    let tail = tail.trim_end();
+    if tail.is_empty() || head.contains(tail) {
+        return crate::text::cut_to(head, ACTION_OUTPUT).0;
+    }
+    // The tail's end is the runner's result line: keep it whole, cut the head instead.
+    let tail = crate::record::bounded_tail(tail, ACTION_OUTPUT * 2 / 3);
+    let head = crate::text::cut_to(head, ACTION_OUTPUT.saturating_sub(tail.len())).0;
+    format!("{head}\n…\n{tail}")
 }
 
 /// The files successful calls wrote, most recent first, distinct, at most [`MAX_FILES`].
@@ -158,6 +193,7 @@ mod tests {
                 is_error,
                 head: head.into(),
                 plan_file: None,
+                ..ToolResult::default()
             }],
             ..Record::empty(Kind::User)
         }
@@ -189,11 +225,35 @@ mod tests {
     #[test]
     fn repeated_calls_collapse_and_the_list_stops_full() {
         let mut a = Actions::default();
-        a.call(&call("1", "Bash", "make"), false);
-        a.call(&call("2", "Bash", "make"), false);
-        a.call(&call("3", "Bash", "make"), true);
+        a.call(
+            &call("1", "Bash", "make"),
+            &Ended {
+                failed: false,
+                ..Ended::default()
+            },
+        );
+        a.call(
+            &call("2", "Bash", "make"),
+            &Ended {
+                failed: false,
+                ..Ended::default()
+            },
+        );
+        a.call(
+            &call("3", "Bash", "make"),
+            &Ended {
+                failed: true,
+                ..Ended::default()
+            },
+        );
         for i in 0..MAX_ACTIONS {
-            a.call(&call("x", "Read", &format!("f{i}")), false);
+            a.call(
+                &call("x", "Read", &format!("f{i}")),
+                &Ended {
+                    failed: false,
+                    ..Ended::default()
+                },
+            );
         }
         assert!(a.full());
         let list = a.finish();

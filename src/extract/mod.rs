@@ -54,15 +54,6 @@ pub(crate) const MIN_WINDOW: u64 = 2 * 1024 * 1024;
 /// Once the prompts are found, the task list is looked for this far back at most: a session that
 /// never used task tools must not cost a parse of its whole history on every compaction.
 pub(crate) const HORIZON: u64 = 64 * 1024 * 1024;
-/// Tools whose calls are reported as tasks, not as actions.
-const TASK_TOOLS: &[&str] = &[
-    "TodoWrite",
-    "update_plan", // Codex
-    "TaskCreate",
-    "TaskUpdate",
-    "TaskList",
-    "TaskGet",
-];
 
 /// Everything the snapshot is made of. Serialized as-is by `preview --json`.
 #[derive(Debug, Default, Clone, Serialize)]
@@ -176,7 +167,7 @@ impl Plan {
 }
 
 /// One line of recent activity.
-#[derive(Debug, Clone, PartialEq, Eq, Serialize, serde::Deserialize)]
+#[derive(Debug, Clone, Default, PartialEq, Eq, Serialize, serde::Deserialize)]
 pub struct Action {
     /// Tool name.
     pub tool: String,
@@ -186,29 +177,39 @@ pub struct Action {
     pub error: bool,
     /// How many identical calls in a row this line stands for.
     pub count: u32,
+    /// A shell command's exit code, when its result states it.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub exit: Option<i32>,
+    /// Its result was not read (not written yet, or out of reach): how it ended is unknown.
+    #[serde(default, skip_serializing_if = "std::ops::Not::not")]
+    pub pending: bool,
+    /// A shell command's output as read: its first lines and, after a `…` line, its last
+    /// (bounded): the evidence for what the summary says of it.
+    #[serde(default, skip_serializing_if = "String::is_empty")]
+    pub output: String,
 }
 
 impl Extraction {
     /// What is unfinished, for the steering and the PostCompact audit: the open tasks in list
-    /// order with their status, or, in a session without a task list, the unchecked checklist
-    /// items (their text, without box or number). The first value names the kind: `tasks` or
-    /// `checklist items`.
+    /// order with their status; or, when the task list has none open (never used, or all of an
+    /// earlier phase completed), the unchecked boxes of the agent's newest checklist (their text,
+    /// without the box). The first value names the kind: `tasks` or `checklist items`.
     pub(crate) fn open_work(&self) -> (&'static str, Vec<(&str, Option<Status>)>) {
-        if self.tasks.is_empty() {
-            let items = self
-                .checklist
-                .iter()
-                .filter(|c| checklist_open(c))
-                .map(|c| (checklist_item(c), None))
-                .collect();
-            return ("checklist items", items);
-        }
-        let tasks = self
+        let tasks: Vec<(&str, Option<Status>)> = self
             .tasks
             .iter()
             .filter(|t| t.status != Status::Completed)
             .map(|t| (t.content.as_str(), Some(t.status)))
             .collect();
+        let unchecked: Vec<(&str, Option<Status>)> = self
+            .checklist
+            .iter()
+            .filter(|c| checklist_open(c))
+            .map(|c| (checklist_item(c), None))
+            .collect();
+        if self.tasks.is_empty() || tasks.is_empty() && !unchecked.is_empty() {
+            return ("checklist items", unchecked);
+        }
         ("tasks", tasks)
     }
 
@@ -394,11 +395,11 @@ impl Extractor {
         if self.recent_open() {
             self.commit.call(tu, &ended);
         }
-        if TASK_TOOLS.contains(&tu.name.as_str()) {
+        if crate::tools::TASK_TOOLS.contains(&tu.name.as_str()) {
             return; // reported as tasks, not as actions
         }
         if self.recent_open() {
-            self.actions.call(tu, ended.failed);
+            self.actions.call(tu, &ended);
             self.files.call(tu, ended.failed);
         }
     }

@@ -99,6 +99,7 @@ mod tests {
                 is_error,
                 head: "User has approved your plan. You can now start coding.".into(),
                 plan_file: None,
+                ..ToolResult::default()
             }],
             ..Record::empty(Kind::User)
         }

@@ -116,23 +116,20 @@ fn checklist(replies: &[String]) -> Vec<String> {
 }
 
 /// Whether a checklist line (as kept in [`super::Extraction::checklist`]) is unfinished: an
-/// unchecked box, or a numbered step with no mark of completion.
+/// unchecked box. A numbered line is no open item: agents number their questions to the user and
+/// their recaps of finished work as often as their plans (#38), and nothing in it says its state.
 pub fn checklist_open(line: &str) -> bool {
     let t = line.trim_start();
-    if ["- [ ]", "* [ ]", "- [~]"].iter().any(|p| t.starts_with(p)) {
-        return true;
-    }
-    if ["- [x]", "- [X]", "* [x]", "* [X]"]
+    // "1. [ ] step" and "1) [ ] step" are boxes too.
+    let digits = t.bytes().take_while(u8::is_ascii_digit).count();
+    let t = if digits > 0 {
+        t[digits..].trim_start_matches(['.', ')']).trim_start()
+    } else {
+        t
+    };
+    ["- [ ]", "* [ ]", "- [~]", "* [~]", "[ ]", "☐"]
         .iter()
         .any(|p| t.starts_with(p))
-    {
-        return false;
-    }
-    let numbered = t.bytes().take_while(u8::is_ascii_digit).count();
-    numbered > 0
-        && !["✅", "✓", "✔", "~~", "(done)", "[x]", "DONE", "Done"]
-            .iter()
-            .any(|m| t.contains(m))
 }
 
 /// The item text of a checklist line, without its box or number (the line itself when it has
@@ -143,7 +140,8 @@ pub fn checklist_item(t: &str) -> &str {
 
 fn checklist_item_text(t: &str) -> Option<&str> {
     for prefix in [
-        "- [ ] ", "- [x] ", "- [X] ", "* [ ] ", "* [x] ", "* [X] ", "- [~] ",
+        "- [ ] ", "- [x] ", "- [X] ", "* [ ] ", "* [x] ", "* [X] ", "- [~] ", "☐ ", "☑ ", "☒ ",
+        "- ☐ ", "- ☑ ",
     ] {
         if let Some(rest) = t.strip_prefix(prefix) {
             return Some(rest);
@@ -153,7 +151,11 @@ fn checklist_item_text(t: &str) -> Option<&str> {
     if (1..=3).contains(&digits) {
         let rest = &t[digits..];
         if let Some(rest) = rest.strip_prefix(". ").or_else(|| rest.strip_prefix(") ")) {
-            return Some(rest);
+            // "1. [ ] step": the box goes with the number.
+            let boxed = ["[ ] ", "[x] ", "[X] ", "[~] "]
+                .iter()
+                .find_map(|b| rest.strip_prefix(b));
+            return Some(boxed.unwrap_or(rest));
         }
     }
     None
@@ -222,8 +224,17 @@ mod tests {
             checklist(&["```\n- [ ] not\n```\n- [ ] real".into()]),
             ["- [ ] real"]
         );
-        assert!(checklist_open("2. wire it"));
-        assert!(!checklist_open("2. wire it ✅"));
+        assert!(checklist_open("- [ ] wire it"));
+        assert!(!checklist_open("- [x] wire it"));
+        // A numbered line may be a question to the user or a recap of finished work.
+        assert!(!checklist_open("2. wire it"));
+        assert!(checklist_open("2. [ ] wire it") && checklist_open("☐ wire it"));
+        assert!(!checklist_open("☑ wire it"));
+        assert_eq!(
+            checklist(&["Status:\n☑ parser\n☐ docs".into()]),
+            ["☑ parser", "☐ docs"]
+        );
+        assert_eq!(checklist_item("2. [ ] wire it"), "wire it");
         assert_eq!(checklist_item("- [ ] wire it"), "wire it");
     }
 }

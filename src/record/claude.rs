@@ -5,9 +5,9 @@
 
 use super::{
     Id, KEEP_PLAN, Kind, Link, PlanResult, Record, TaskArgs, TodoItem, ToolResult, ToolUse, Triage,
-    bounded,
+    bounded, bounded_tail,
 };
-use crate::json::{LBool, LContent, LList, LObj, LStr, LText, MAX_TEXT, repair_line};
+use crate::json::{self, LBool, LContent, LEnds, LList, LObj, LStr, LText, MAX_TEXT, repair_line};
 use crate::wants::{Far, FarSet, TASK_LIST_TOOLS, Wants};
 use serde::Deserialize;
 use std::borrow::Cow;
@@ -104,15 +104,55 @@ struct RawBlock<'a> {
     #[serde(borrow)]
     tool_use_id: LStr<'a>,
     is_error: LBool,
-    #[serde(borrow)]
-    content: LContent<'a, RawResultPart<'a>, KEEP_RESULT_READ>,
+    content: ResultText,
+}
+
+/// A tool result's text (a string, or a list of parts whose texts are joined), kept as its first
+/// [`KEEP_RESULT_READ`] and last [`KEEP_RESULT_TAIL`] bytes: the head names task ids, exit codes
+/// and plan files; the tail holds a test runner's result line.
+#[derive(Debug, Default)]
+struct ResultText {
+    head: String,
+    tail: String,
 }
 
 #[derive(Deserialize, Default)]
 #[serde(default)]
 struct RawResultPart<'a> {
     #[serde(borrow)]
-    text: LText<'a, KEEP_RESULT_READ>,
+    text: LEnds<'a, KEEP_RESULT_READ, KEEP_RESULT_TAIL>,
+}
+
+impl<'de> Deserialize<'de> for ResultText {
+    fn deserialize<D: serde::Deserializer<'de>>(d: D) -> Result<Self, D::Error> {
+        let raw = <&'de serde_json::value::RawValue>::deserialize(d)?.get();
+        let mut out = ResultText::default();
+        match raw.as_bytes().first() {
+            Some(b'"') => {
+                let (head, tail) = json::ends(raw, KEEP_RESULT_READ, KEEP_RESULT_TAIL);
+                out.head = head.map(Cow::into_owned).unwrap_or_default();
+                out.tail = tail.map(Cow::into_owned).unwrap_or_default();
+            }
+            Some(b'[') => {
+                let parts = serde_json::from_str::<LList<RawResultPart>>(raw).unwrap_or_default();
+                for p in parts.0 {
+                    if out.head.len() < KEEP_RESULT_READ
+                        && let Some(h) = &p.text.head
+                    {
+                        out.head.push_str(h);
+                    }
+                    // The newest text part's end is the output's end.
+                    if let Some(h) = p.text.head {
+                        out.tail = p.text.tail.unwrap_or(h).into_owned();
+                    }
+                }
+                out.head = bounded(&out.head, KEEP_RESULT_READ);
+                out.tail = bounded_tail(&out.tail, KEEP_RESULT_TAIL);
+            }
+            _ => {}
+        }
+        Ok(out)
+    }
 }
 
 /// Tool arguments that matter. Big ones (`content` of Write, `old_string`, ...) are not named and
@@ -169,6 +209,8 @@ const KEEP_ARG: usize = 400;
 const KEEP_RESULT_HEAD: usize = 160;
 /// How much of a tool result's text is read: a plan approval names its file after ~150 bytes.
 const KEEP_RESULT_READ: usize = 1024;
+/// How much of the end of a tool result's text is kept: a test runner's result line.
+const KEEP_RESULT_TAIL: usize = 512;
 
 /// Whether raw JSON text names one of [`TASK_LIST_TOOLS`] (anything unreadable counts as yes).
 fn names_task_tool(raw: &[u8]) -> bool {
@@ -418,10 +460,9 @@ struct Facts {
 /// whole string directly after `{` or `,` and directly before the colon: inside a JSON string
 /// every quote is escaped, so text that merely mentions `"type":"user"` never counts.
 fn facts_of(line: &[u8]) -> Facts {
-    // A short line is cheaper to search eight bytes a step, in a register, than to set a vector
-    // searcher up for (memchr's portable searcher).
+    // A short line is cheaper to search eight bytes a step than to set a vector searcher up for.
     if line.len() <= SHORT_COLONS {
-        return facts_from(line, memchr::arch::all::memchr::One::new(b':').iter(line));
+        return facts_from(line, SwarColons::new(line));
     }
     // The colon searcher is chosen once: memchr_iter would go through its runtime dispatch on
     // every colon, a tenth of the triage's cost (JSON has a colon every few dozen bytes).
@@ -554,8 +595,63 @@ fn classify_type(value: &[u8], t: &mut Types) {
     }
 }
 
-/// Below this many bytes, colons are found eight bytes a step in a register.
+/// Below this many bytes, colons are found eight bytes a step in a register ([`SwarColons`]).
 const SHORT_COLONS: usize = 128;
+
+/// The positions of `:` in a short line, found a word at a time (SIMD within a register): for
+/// tiny records this beats both a byte loop and a vector searcher's set-up.
+struct SwarColons<'a> {
+    line: &'a [u8],
+    /// Offset of the current word.
+    base: usize,
+    /// One high bit per colon byte of the current word still to report.
+    mask: u64,
+}
+
+impl<'a> SwarColons<'a> {
+    fn new(line: &'a [u8]) -> SwarColons<'a> {
+        let mut it = SwarColons {
+            line,
+            base: 0,
+            mask: 0,
+        };
+        it.mask = it.word_mask(0);
+        it
+    }
+
+    /// High bits marking the colons among the eight bytes at `at` (zero past the end).
+    fn word_mask(&self, at: usize) -> u64 {
+        let word = match self.line.get(at..at + 8) {
+            Some(w) => u64::from_le_bytes(w.try_into().unwrap_or_default()),
+            None => {
+                let mut word = [0u8; 8];
+                let tail = self.line.get(at..).unwrap_or_default();
+                word[..tail.len()].copy_from_slice(tail);
+                u64::from_le_bytes(word)
+            }
+        };
+        let x = word ^ 0x3a3a_3a3a_3a3a_3a3a;
+        // Exact zero-byte test: no false positives from borrows.
+        let y = (x & 0x7f7f_7f7f_7f7f_7f7f).wrapping_add(0x7f7f_7f7f_7f7f_7f7f);
+        !(y | x | 0x7f7f_7f7f_7f7f_7f7f)
+    }
+}
+
+impl Iterator for SwarColons<'_> {
+    type Item = usize;
+    fn next(&mut self) -> Option<usize> {
+        while self.mask == 0 {
+            self.base += 8;
+            if self.base >= self.line.len() {
+                return None;
+            }
+            self.mask = self.word_mask(self.base);
+        }
+        let bit = self.mask.trailing_zeros() as usize;
+        self.mask &= self.mask - 1;
+        Some(self.base + bit / 8)
+    }
+}
 
 /// How CLI-written lines start.
 const PARENT_FIRST: &[u8] = b"{\"parentUuid\":";
@@ -673,12 +769,18 @@ fn fill_content(rec: &mut Record, content: LContent<RawBlock>) {
             }
             Some("tool_use") => rec.tool_uses.push(tool_use(&b)),
             Some("tool_result") => {
-                let text = result_text(&b.content);
+                let text = &b.content.head;
                 rec.tool_results.push(ToolResult {
                     tool_use_id: b.tool_use_id.get().unwrap_or_default().to_owned(),
                     is_error: b.is_error.0,
-                    head: bounded(&text, KEEP_RESULT_HEAD),
-                    plan_file: saved_plan_path(&text),
+                    head: bounded(text, KEEP_RESULT_HEAD),
+                    tail: if b.content.tail.is_empty() {
+                        bounded_tail(text, KEEP_RESULT_TAIL)
+                    } else {
+                        b.content.tail.clone()
+                    },
+                    exit: exit_code(text),
+                    plan_file: saved_plan_path(text),
                 });
             }
             _ => {}
@@ -758,24 +860,14 @@ fn tool_use(b: &RawBlock) -> ToolUse {
     t
 }
 
-/// The first [`KEEP_RESULT_READ`] bytes of a result's text.
-fn result_text(content: &LContent<RawResultPart, KEEP_RESULT_READ>) -> String {
-    match content {
-        LContent::Text(s) => bounded(s, KEEP_RESULT_READ),
-        LContent::Blocks(parts) => {
-            let mut out = String::new();
-            for p in parts {
-                if let Some(t) = p.text.get() {
-                    out.push_str(t);
-                    if out.len() >= KEEP_RESULT_READ {
-                        break;
-                    }
-                }
-            }
-            bounded(&out, KEEP_RESULT_READ)
-        }
-        LContent::Nothing => String::new(),
-    }
+/// The exit code Claude Code's Bash tool writes at the head of a failed command's result
+/// ("Exit code 101"); `None` when there is none (a command that succeeded, or another tool).
+fn exit_code(head: &str) -> Option<i32> {
+    head.strip_prefix("Exit code ")?
+        .split_whitespace()
+        .next()?
+        .parse()
+        .ok()
 }
 
 /// The path in "Your plan has been saved to: <path>" (an approved plan's result, CLI 2.1.x).
@@ -846,12 +938,26 @@ mod tests {
     }
 
     #[test]
-    fn deep_nesting_is_rejected_without_overflow() {
-        let mut l = String::from(r#"{"type":"user","x":"#);
-        l.push_str(&"[".repeat(200_000));
-        l.push_str(&"]".repeat(200_000));
-        l.push('}');
-        let _ = parse_line(l.as_bytes());
+    fn deep_nesting_is_read_without_overflow() {
+        // 200,000 levels in a field nothing reads: skipped (serde_json ignores a value without
+        // recursing), and the record around it is read. The result used to be discarded, so the
+        // test could not fail on anything but a crash.
+        let deep = |field: &str| {
+            format!(
+                r#"{{"type":"user",{field}{}{},"uuid":"u1"}}"#,
+                "[".repeat(200_000),
+                "]".repeat(200_000)
+            )
+        };
+        let r = parse_line(deep(r#""x":"#).as_bytes()).expect("the record is read");
+        assert_eq!((r.kind, r.uuid_text.as_deref()), (Kind::User, Some("u1")));
+        // In the content it reads, the nesting is no text: nothing of it is taken for a prompt.
+        let r = parse_line(
+            deep(r#""message":{"content":"#)
+                .replace(",\"uuid\"", "},\"uuid\"")
+                .as_bytes(),
+        );
+        assert!(r.as_ref().is_none_or(|r| r.texts.is_empty()), "{r:?}");
     }
 
     #[test]
@@ -883,6 +989,21 @@ mod tests {
         assert!(matches!(triage(other, far), Triage::Link(_)));
         assert_eq!(triage(report, far), Triage::Parse);
         assert!(matches!(triage(commit, Wants::default()), Triage::Link(_)));
+    }
+
+    #[test]
+    fn swar_colons_find_every_colon_of_short_lines() {
+        for line in [
+            &b""[..],
+            b":",
+            b"{\"a\":1,\"b\":\":\"}",
+            b"::::::::::::::::::",
+            b"{\"parentUuid\":\"a\",\"uuid\":\"00001\"}",
+            "\u{e9}:\u{3a3a}:x".as_bytes(),
+        ] {
+            let want: Vec<usize> = memchr::memchr_iter(b':', line).collect();
+            assert_eq!(SwarColons::new(line).collect::<Vec<_>>(), want, "{line:?}");
+        }
     }
 
     #[test]

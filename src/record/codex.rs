@@ -16,12 +16,13 @@
 //!
 //! Rollouts have no parent tree (a fork is a new file): records carry no uuid.
 
-use super::{Kind, Record, TodoItem, ToolResult, ToolUse, Triage, bounded};
-use crate::json::{LContent, LList, LObj, LStr, LText, MAX_TEXT, bounded_string};
+use super::{Kind, Record, TodoItem, ToolResult, ToolUse, Triage, bounded, bounded_tail};
+use crate::json::{self, LContent, LList, LObj, LStr, LText, MAX_TEXT, bounded_string};
 use crate::wants::{CodexOutputs, RowNeedles, Wants};
 use memchr::memmem::Finder;
 use serde::Deserialize;
 use serde_json::value::RawValue;
+use std::borrow::Cow;
 use std::sync::LazyLock;
 
 /// How a rollout line starts (a Claude Code record never starts with its timestamp).
@@ -290,11 +291,13 @@ pub fn parse(line: &[u8]) -> Option<Record> {
         }
         ("response_item", "function_call_output" | "custom_tool_call_output") => {
             rec.kind = Kind::User;
-            let (head, failed) = output(p.output);
+            let out = output(p.output);
             rec.tool_results.push(ToolResult {
                 tool_use_id: p.call_id.get().unwrap_or_default().to_owned(),
-                is_error: failed,
-                head,
+                is_error: out.failed,
+                head: out.head,
+                tail: out.tail,
+                exit: out.exit,
                 plan_file: None,
             });
         }
@@ -434,33 +437,58 @@ pub(super) fn patched_files(patch: &str) -> Vec<String> {
     files
 }
 
-/// An output's first characters and whether it failed: a non-zero exit code ("Process exited
-/// with code 3", "Exit code: 1"), or `success: false`.
-fn output(raw: Option<&RawValue>) -> (String, bool) {
-    let Some(raw) = raw.map(RawValue::get) else {
-        return (String::new(), false);
+/// What a tool's output says: its first and last characters and how the command ended.
+struct Output {
+    head: String,
+    tail: String,
+    exit: Option<i32>,
+    failed: bool,
+}
+
+/// How much of an output is read from its start (the exec preamble and the first lines).
+const OUTPUT_READ: usize = 1024;
+/// How much of an output's end is kept: a test runner's result line.
+const OUTPUT_TAIL: usize = 512;
+
+/// An output's ends and whether it failed: a non-zero exit code ("Process exited with code 3",
+/// "Exit code: 1"), or `success: false`.
+fn output(raw: Option<&RawValue>) -> Output {
+    let none = Output {
+        head: String::new(),
+        tail: String::new(),
+        exit: None,
+        failed: false,
     };
-    let (text, success) = match serde_json::from_str::<LText<1024>>(raw) {
-        Ok(t) if t.get().is_some() => (t.get().unwrap_or_default().to_owned(), None),
+    let Some(raw) = raw.map(RawValue::get) else {
+        return none;
+    };
+    let (text, tail, success) = match json::ends(raw, OUTPUT_READ, OUTPUT_TAIL) {
+        (Some(head), tail) => (head.into_owned(), tail.map(Cow::into_owned), None),
         _ => match serde_json::from_str::<RawOutput>(raw) {
-            Ok(o) => (o.content.get().unwrap_or_default().to_owned(), o.success),
-            Err(_) => (String::new(), None),
+            Ok(o) => (
+                o.content.get().unwrap_or_default().to_owned(),
+                None,
+                o.success,
+            ),
+            Err(_) => return none,
         },
     };
     let exit = text.lines().find_map(|l| {
         l.strip_prefix("Process exited with code ")
             .or_else(|| l.strip_prefix("Exit code: "))
-            .map(|c| c.trim() != "0")
+            .and_then(|c| c.trim().parse::<i32>().ok())
     });
     // The head shows what the command printed, not the exec preamble before "Output:" (chunk
     // id, wall time, exit code: read above).
     let shown = text
         .split_once("\nOutput:\n")
         .map_or(text.as_str(), |(_, o)| o);
-    (
-        bounded(shown, 160),
-        success == Some(false) || exit == Some(true),
-    )
+    Output {
+        head: bounded(shown, 160),
+        tail: tail.unwrap_or_else(|| bounded_tail(shown, OUTPUT_TAIL)),
+        exit,
+        failed: success == Some(false) || exit.is_some_and(|c| c != 0),
+    }
 }
 
 #[cfg(test)]
@@ -863,7 +891,7 @@ mod tests {
             actions,
             vec![("exec_command", "cargo test", true), ("shell", "ls", false)]
         );
-        assert!(output(serde_json::from_str(r#"{"content":"boom","success":false}"#).ok()).1);
+        assert!(output(serde_json::from_str(r#"{"content":"boom","success":false}"#).ok()).failed);
     }
 
     #[test]

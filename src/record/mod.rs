@@ -153,6 +153,11 @@ pub struct ToolResult {
     pub is_error: bool,
     /// The first few hundred characters of its text (task ids and exit codes live there).
     pub head: String,
+    /// The last few hundred characters of its text, from a line start (a test runner's result
+    /// line lives there); the whole text when it is that short.
+    pub tail: String,
+    /// The command's exit code, when the result states it.
+    pub exit: Option<i32>,
     /// The plan file an approved `ExitPlanMode` result names ("Your plan has been saved to: ...").
     pub plan_file: Option<String>,
 }
@@ -293,4 +298,21 @@ fn trim_line(mut line: &[u8]) -> &[u8] {
 /// At most `max` bytes of `s`, cut at a character boundary.
 pub fn bounded(s: &str, max: usize) -> String {
     s[..floor_char_boundary(s, max.min(s.len()))].to_owned()
+}
+
+/// The last `max` bytes of `s` at most, from a line start when one lies within them, else from a
+/// character boundary.
+pub fn bounded_tail(s: &str, max: usize) -> String {
+    if s.len() <= max {
+        return s.to_owned();
+    }
+    let mut from = s.len() - max;
+    while !s.is_char_boundary(from) {
+        from += 1;
+    }
+    let t = &s[from..];
+    match t.find('\n') {
+        Some(nl) if nl + 1 < t.len() => t[nl + 1..].to_owned(),
+        _ => t.to_owned(),
+    }
 }

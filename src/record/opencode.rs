@@ -27,8 +27,8 @@
 //! OpenCode messages have no parent tree the reader needs (a revert deletes what it undoes), so
 //! records carry no uuid and the branch walk passes every one.
 
-use super::{Kind, Record, TodoItem, ToolResult, ToolUse, Triage, bounded, codex};
-use crate::json::{LBool, LList, LObj, LStr, LText, MAX_TEXT};
+use super::{Kind, Record, TodoItem, ToolResult, ToolUse, Triage, bounded, bounded_tail, codex};
+use crate::json::{LBool, LEnds, LList, LObj, LStr, LText, MAX_TEXT};
 use serde::Deserialize;
 
 /// How an excerpt line starts.
@@ -75,7 +75,7 @@ struct RawLine<'a> {
     input: LObj<RawInput<'a>>,
     /// The head of the output (and, past an elision line, its tail), as the plugin cut it.
     #[serde(borrow)]
-    output: LText<'a, KEEP_RESULT_READ>,
+    output: LEnds<'a, KEEP_RESULT_READ, KEEP_RESULT_TAIL>,
     /// A failed call's error message.
     #[serde(borrow)]
     error: LText<'a, KEEP_RESULT_READ>,
@@ -127,6 +127,9 @@ const KEEP_ARG: usize = 400;
 const KEEP_RESULT_READ: usize = 1024;
 /// How much of a tool's output is kept (as for Claude Code's results).
 const KEEP_RESULT_HEAD: usize = 160;
+/// How much of a tool's output's end is kept: a test runner's result line (as for Claude Code's
+/// results).
+const KEEP_RESULT_TAIL: usize = 512;
 
 /// OpenCode's tool names in the shared vocabulary (D051): the extraction, the corrections and
 /// the snapshot know a shell, an edit and a todo list by these names. Others keep their own.
@@ -237,13 +240,19 @@ fn tool(raw: &RawLine) -> Option<(ToolUse, Option<ToolResult>)> {
             .map(|a| bounded(&a, KEEP_ARG));
     }
     let exit = raw.exit.get().and_then(|e| e.trim().parse::<i64>().ok());
+    let output = raw.output.head.as_deref().unwrap_or_default();
     let result = match raw.status.get() {
         Some("completed") => Some(ToolResult {
             tool_use_id: id,
             // A shell command that exited non-zero failed, though OpenCode calls the part
             // completed.
             is_error: exit.is_some_and(|e| e != 0),
-            head: bounded(raw.output.get().unwrap_or_default(), KEEP_RESULT_HEAD),
+            head: bounded(output, KEEP_RESULT_HEAD),
+            tail: match raw.output.tail.as_deref() {
+                Some(tail) => bounded_tail(tail, KEEP_RESULT_TAIL),
+                None => bounded_tail(output, KEEP_RESULT_TAIL),
+            },
+            exit: exit.map(|e| i32::try_from(e).unwrap_or(if e < 0 { i32::MIN } else { i32::MAX })),
             plan_file: None,
         }),
         Some("error") => Some(ToolResult {
@@ -252,10 +261,19 @@ fn tool(raw: &RawLine) -> Option<(ToolUse, Option<ToolResult>)> {
             head: bounded(
                 raw.error
                     .get()
-                    .or_else(|| raw.output.get())
+                    .or(raw.output.head.as_deref())
                     .unwrap_or_default(),
                 KEEP_RESULT_HEAD,
             ),
+            tail: bounded_tail(
+                raw.error
+                    .get()
+                    .or(raw.output.tail.as_deref())
+                    .or(raw.output.head.as_deref())
+                    .unwrap_or_default(),
+                KEEP_RESULT_TAIL,
+            ),
+            exit: exit.map(|e| i32::try_from(e).unwrap_or(if e < 0 { i32::MIN } else { i32::MAX })),
             plan_file: None,
         }),
         // Pending or running: the call has not ended.

@@ -10,6 +10,10 @@ use std::sync::Arc;
 use std::sync::atomic::{AtomicBool, Ordering};
 use std::time::{Duration, Instant};
 
+/// How long a run may take before the harness calls it hung: far past anything a debug build
+/// does on a slow, loaded machine with one core, so it only ever catches a hang.
+pub const HANG: Duration = Duration::from_secs(120);
+
 /// The binary under test.
 pub fn bin() -> &'static str {
     env!("CARGO_BIN_EXE_compact-guardian")
@@ -58,6 +62,9 @@ impl Run {
 }
 
 /// An isolated environment: a temporary HOME, a snapshot folder and a place for transcripts.
+/// Its hooks run unbounded (`COMPACT_GUARDIAN_TEST_UNBOUNDED`: no reading deadline, no
+/// watchdog within the hour, D036), so what a test sees never depends on the machine's speed;
+/// a test of the time bounds themselves runs its command [`Cmd::bounded`].
 pub struct Sandbox {
     pub root: tempfile::TempDir,
     pub store: PathBuf,
@@ -75,6 +82,7 @@ impl Sandbox {
                     root.path().join("home").display().to_string(),
                 ),
                 ("COMPACT_GUARDIAN_DIR".into(), store.display().to_string()),
+                ("COMPACT_GUARDIAN_TEST_UNBOUNDED".into(), "1".into()),
             ],
             store,
             root,
@@ -145,13 +153,21 @@ impl Cmd {
         self
     }
 
+    /// The hook keeps its time budget and watchdog, as in a session: for the tests of those
+    /// bounds (each with a budget whose outcome does not depend on the machine's speed).
+    pub fn bounded(mut self) -> Cmd {
+        self.env
+            .retain(|(key, _)| key != "COMPACT_GUARDIAN_TEST_UNBOUNDED");
+        self
+    }
+
     /// Uses `out` as the child's stdout instead of a captured pipe.
     pub fn stdout(mut self, out: Stdio) -> Cmd {
         self.stdout = Some(out);
         self
     }
 
-    /// Runs the command; fails the test if it runs longer than 20 s (a hang, not a slow machine).
+    /// Runs the command; fails the test if it runs longer than [`HANG`].
     pub fn run(self) -> Run {
         let mut c = Command::new(bin());
         c.args(&self.args)
@@ -181,16 +197,20 @@ impl Cmd {
         let stderr = child.stderr.take();
         let out_reader = std::thread::spawn(move || read_all(stdout));
         let err_reader = std::thread::spawn(move || read_all(stderr));
-        let deadline = start + Duration::from_secs(20);
+        let deadline = start + HANG;
+        // Looked at often at first, then less and less: two hundred runs waited on at once must
+        // not take the one processor they share from the processes they wait for.
+        let mut pause = Duration::from_millis(1);
         let status = loop {
             if let Some(s) = child.try_wait().unwrap() {
                 break s;
             }
             if Instant::now() > deadline {
                 let _ = child.kill();
-                panic!("{:?} hung for 20 s", self.args);
+                panic!("{:?} hung for {} s", self.args, HANG.as_secs());
             }
-            std::thread::sleep(Duration::from_millis(2));
+            std::thread::sleep(pause);
+            pause = (pause * 2).min(Duration::from_millis(100));
         };
         let elapsed = start.elapsed();
         let _ = writer.join();
@@ -436,11 +456,11 @@ impl Drop for Server {
     }
 }
 
-/// The shared corpus of real transcripts beside this checkout (`../shared/transcripts`), or
-/// `None` with a message; `COMPACT_GUARDIAN_REQUIRE_CORPUS` (set by `.ci/run`) makes its absence
-/// a failure instead.
+/// The shared corpus of real transcripts beside this checkout (`../shared/transcripts`, or where
+/// `COMPACT_GUARDIAN_CORPUS` pointed `build.rs`), or `None` with a message;
+/// `COMPACT_GUARDIAN_REQUIRE_CORPUS` (set by `.ci/run`) makes its absence a failure instead.
 pub fn corpus() -> Option<PathBuf> {
-    let dir = PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("../shared/transcripts");
+    let dir = PathBuf::from(env!("CG_CORPUS"));
     if dir.is_dir() {
         return Some(dir);
     }

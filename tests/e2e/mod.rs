@@ -30,6 +30,14 @@ const END: &str = "(End of snapshot.)";
 const FALSE_SUMMARY: &str = "All of the user's requests are complete. There is no remaining work.";
 /// A summary that calls an open item done and a failed test run passing (issue #27).
 const CLAIMING_SUMMARY: &str = "The renderer is done. All billing tests pass.";
+/// A summary in Claude Code's nine sections that says the billing tests pass after the project's
+/// own test script failed (issue #38).
+const BILLING_CLAIM: &str = "1. Primary Request and Intent:\n   The user asked to run the billing tests.\n\n2. Key Technical Concepts:\n   - the project's run_tests.sh\n\n3. Files and Code Sections:\n   - `run_tests.sh`\n\n4. Errors and fixes:\n   - none\n\n5. Problem Solving:\n   All billing tests pass.\n\n6. All user messages:\n   - \"run the billing tests\"\n\n7. Pending Tasks:\n   - none\n\n8. Current Work:\n   Ran `sh run_tests.sh billing`; everything is green.\n\n9. Optional Next Step:\n   Write the changelog.";
+/// The same summary, true to the record: the script failed.
+const BILLING_TRUE: &str = "1. Primary Request and Intent:\n   The user asked to run the billing tests.\n\n2. Key Technical Concepts:\n   - the project's run_tests.sh\n\n3. Files and Code Sections:\n   - `run_tests.sh`\n\n4. Errors and fixes:\n   - `sh run_tests.sh billing` exited 101: 3 passed, 1 failed (half_goes_to_even).\n\n5. Problem Solving:\n   The billing tests do not pass yet; one test fails.\n\n6. All user messages:\n   - \"run the billing tests\"\n\n7. Pending Tasks:\n   - Fix half_goes_to_even\n\n8. Current Work:\n   Investigating the failing billing test.\n\n9. Optional Next Step:\n   Fix the failing test, then run `sh run_tests.sh billing` again.";
+/// The project's own test script: cargo's report for a failing suite, exit 101.
+const RUN_TESTS_SH: &str = "#!/bin/sh\necho \"running 4 tests\"\necho \"test billing::rounding::half_goes_to_even ... FAILED\"\necho \"test result: FAILED. 3 passed; 1 failed; 0 ignored\"\nexit 101\n";
+
 /// A summary that is right about the same session.
 const RIGHT_SUMMARY: &str = "The renderer and the billing tests are still open; the last billing test run failed. The user asked never to call unwrap() in the importer code.";
 
@@ -55,6 +63,9 @@ fn claude() -> Option<PathBuf> {
     found
 }
 
+/// A last reply of 107 characters: under the ~118 below which no reply was ever shown (#40).
+const SHORT_REPLY: &str = "Done: the parser handles nested quotes now; next I will wire it into the CLI and rerun the test suite here.";
+
 /// The scripted model. Prompts carry directives: `WRITE:<file>`, `EDIT:<file>`, `FAILTEST`,
 /// `BIGOUTPUT`; anything else gets a short text answer. The summarizer gets [`FALSE_SUMMARY`].
 fn brain(project: PathBuf) -> Brain {
@@ -65,6 +76,16 @@ fn brain(project: PathBuf) -> Brain {
             let asked = req.to_string();
             if asked.contains("RIGHTSUMMARY") {
                 return Reply::Text(format!("<summary>{RIGHT_SUMMARY}</summary>"));
+            }
+            if asked.contains("PROJECTSCRIPT") {
+                let summary = if asked.contains("TRUEBILLING") {
+                    BILLING_TRUE
+                } else {
+                    BILLING_CLAIM
+                };
+                return Reply::Text(format!(
+                    "<analysis>Went through the session.</analysis>\n<summary>{summary}</summary>"
+                ));
             }
             if asked.contains("PYTEST") {
                 return Reply::Text(format!("<summary>{CLAIMING_SUMMARY}</summary>"));
@@ -107,6 +128,19 @@ fn brain(project: PathBuf) -> Brain {
                     json!({"command": "ls", "description": "List files"}),
                 ),
             ]
+        } else if prompt.contains("PROJECTSCRIPT") {
+            // The project's own test script (written by the test), then a look around: the
+            // second call is where `correct` hands over what the summary got wrong.
+            vec![
+                tool(
+                    "Bash",
+                    json!({"command": "sh run_tests.sh billing", "description": "Run the billing tests"}),
+                ),
+                tool(
+                    "Bash",
+                    json!({"command": "ls", "description": "List files"}),
+                ),
+            ]
         } else if prompt.contains("PYTEST") {
             // A test run that fails (exit 5 with no tests, 127 without pytest).
             vec![tool(
@@ -126,6 +160,9 @@ fn brain(project: PathBuf) -> Brain {
                     json!({"command": "git -c user.name=t -c user.email=t@example.com commit -m 'Nothing here'", "description": "Commit again"}),
                 ),
             ]
+        } else if prompt.contains("SHORTREPLY") {
+            // The length of a real last reply the snapshot left out (#40).
+            return Reply::Text(SHORT_REPLY.into());
         } else if prompt.contains("CHECKLIST") {
             // Task tools are disabled in `-p` sessions: the plan is a checklist reply.
             return Reply::Text("Plan:\n- [ ] renderer\n- [ ] billing tests".into());
@@ -515,6 +552,29 @@ fn last_commit_is_gits_report_through_the_real_cli() {
     );
 }
 
+/// Issue #40: in a real Claude Code session a 107-character last reply was missing from the
+/// restored context (a reply's room was capped at its length and shown only past 120 units).
+#[test]
+#[cfg_attr(
+    cg_no_claude,
+    ignore = "needs the Claude Code CLI: .ci/run installs it (npm install --prefix .e2e @anthropic-ai/claude-code@2.1.328)"
+)]
+fn a_short_last_reply_reaches_the_model_after_compaction_in_the_real_cli() {
+    let Some(s) = Session::new(&[]) else { return };
+    assert_eq!(SHORT_REPLY.chars().count(), 107);
+    s.run("WRITE:parser.rs start the parser");
+    s.run("SHORTREPLY where are you with the parser?");
+    s.run("/compact");
+    s.run("go on");
+    let snap = s.restored();
+    assert!(
+        snap.contains(&format!(
+            "## Agent progress\nLast reply from the agent (may be cut):\n> {SHORT_REPLY}\n"
+        )),
+        "{snap}"
+    );
+}
+
 #[test]
 #[cfg_attr(
     cg_no_claude,
@@ -729,8 +789,31 @@ fn marketplace_install_without_cargo_downloads_verifies_and_protects_the_first_c
     ignore = "needs the Claude Code CLI: .ci/run installs it (npm install --prefix .e2e @anthropic-ai/claude-code@2.1.328)"
 )]
 fn expired_snapshot_is_rebuilt_from_the_transcript() {
-    // A TTL of zero makes every saved snapshot stale by the time restore runs: the fallback path.
-    let Some(s) = Session::new(&[("COMPACT_GUARDIAN_TTL_SECS", "0")]) else {
+    // A snapshot past its TTL when restore runs: the fallback path. The hooks run the test build
+    // through a wrapper that ages the snapshot two hours right after `save` (a TTL of zero did
+    // it once; it is no longer a setting that can be used as given, issue #41).
+    let tmp = tempfile::tempdir().unwrap();
+    let store = tmp.path().join("store");
+    let wrapper = tmp.path().join("aging-wrapper");
+    std::fs::write(
+        &wrapper,
+        format!(
+            "#!/bin/sh\n\"{}\" \"$@\"\nrc=$?\nif [ \"$1\" = save ]; then touch -d '2 hours ago' \"{}\"/compact-snapshot-*.md; fi\nexit $rc\n",
+            env!("CARGO_BIN_EXE_compact-guardian"),
+            store.display()
+        ),
+    )
+    .unwrap();
+    std::fs::set_permissions(
+        &wrapper,
+        std::os::unix::fs::PermissionsExt::from_mode(0o755),
+    )
+    .unwrap();
+    let (wrapper, store) = (wrapper.display().to_string(), store.display().to_string());
+    let Some(s) = Session::new(&[
+        ("COMPACT_GUARDIAN_BIN", &wrapper),
+        ("COMPACT_GUARDIAN_DIR", &store),
+    ]) else {
         return;
     };
     s.run("WRITE:a.txt Make a.txt — ünïcode");
@@ -896,9 +979,8 @@ fn the_model_is_told_what_the_summary_got_wrong_in_the_real_cli() {
     let text = seen.first().expect("no request carried the corrections");
     for said in [
         "The summary calls \"renderer\" done",
-        "still unchecked in the agent's checklist",
-        "the last test run, `pytest -q tests/billing`, failed",
-        "does not mention the user's latest instruction: \"never call unwrap() in the importer code",
+        "the record still has it unchecked in the agent's checklist",
+        "the last test run in the record, `pytest -q tests/billing`, exited",
     ] {
         assert!(text.contains(said), "{said}:\n{text}");
     }
@@ -1028,7 +1110,7 @@ fn a_manual_compact_shows_one_line_per_hook_in_the_real_cli() {
         .find(|l| l.contains("PostCompact ["))
         .unwrap_or_else(|| panic!("no PostCompact line: {out}"));
     assert!(
-        post.contains("completed successfully: compact-guardian: the summary keeps"),
+        post.contains("completed successfully: compact-guardian: nothing in the summary contradicts the record"),
         "{post}"
     );
 }
@@ -1157,5 +1239,79 @@ fn a_forked_session_keeps_the_snapshot_it_inherits_and_gets_no_second_in_the_rea
         first.matches(MARKER).count(),
         1,
         "the fork's first request: the inherited snapshot, and only it"
+    );
+}
+
+/// The project's own test script in `s`'s project, failing.
+fn with_run_tests(s: &Session) {
+    std::fs::write(s.project.join("run_tests.sh"), RUN_TESTS_SH).unwrap();
+}
+
+/// Issue #38 in the real CLI: the project's own test script fails, the summary says the billing
+/// tests pass; after a manual `/compact` the next request carries the run's evidence.
+#[test]
+#[cfg_attr(
+    cg_no_claude,
+    ignore = "needs the Claude Code CLI: .ci/run installs it (npm install --prefix .e2e @anthropic-ai/claude-code@2.1.328)"
+)]
+fn a_project_test_script_claim_is_corrected_after_a_manual_compaction_in_the_real_cli() {
+    let Some(s) = Session::new(&[]) else { return };
+    with_run_tests(&s);
+    s.run("PROJECTSCRIPT run the billing tests");
+    s.run("/compact");
+    s.run("What is next?");
+    let seen = corrections_seen(&s.requests());
+    let text = seen.first().expect("no request carried the corrections");
+    assert!(
+        text.contains("`sh run_tests.sh billing`, exited 101")
+            && text.contains("All billing tests pass"),
+        "{text}"
+    );
+}
+
+/// The same session with a summary true to the record: nothing is said.
+#[test]
+#[cfg_attr(
+    cg_no_claude,
+    ignore = "needs the Claude Code CLI: .ci/run installs it (npm install --prefix .e2e @anthropic-ai/claude-code@2.1.328)"
+)]
+fn a_true_summary_of_a_failing_project_script_gets_nothing_in_the_real_cli() {
+    let Some(s) = Session::new(&[]) else { return };
+    with_run_tests(&s);
+    s.run("PROJECTSCRIPT TRUEBILLING run the billing tests");
+    s.run("/compact");
+    s.run("What is next?");
+    assert!(corrections_seen(&s.requests()).is_empty());
+}
+
+/// The race of issue #38: the failing script is the last call when the context fills, so the CLI
+/// compacts right after it and PreCompact may run before its result is written. The restored
+/// snapshot shows the run failed (restore reads what the record gained after the save), and the
+/// summary's claim is corrected at the next tool call.
+#[test]
+#[cfg_attr(
+    cg_no_claude,
+    ignore = "needs the Claude Code CLI: .ci/run installs it (npm install --prefix .e2e @anthropic-ai/claude-code@2.1.328)"
+)]
+fn a_failing_script_right_before_an_automatic_compaction_is_restored_and_corrected_in_the_real_cli()
+{
+    let Some(s) = Session::new(&[]) else { return };
+    with_run_tests(&s);
+    s.run("PROJECTSCRIPT FILLCONTEXT run the billing tests");
+    // The turn ends after the compaction (the stand-in answers it with text): the corrections
+    // go with the next prompt.
+    s.run("What is next?");
+    let reqs = s.requests();
+    assert!(reqs.iter().any(is_summarizer), "no automatic compaction");
+    let snap = s.restored();
+    assert!(
+        snap.contains("sh run_tests.sh billing  [FAILED]"),
+        "the failing run in the restored snapshot:\n{snap}"
+    );
+    let seen = corrections_seen(&reqs);
+    let text = seen.first().expect("no request carried the corrections");
+    assert!(
+        text.contains("`sh run_tests.sh billing`, exited 101"),
+        "{text}"
     );
 }

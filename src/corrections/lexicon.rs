@@ -1,0 +1,258 @@
+//! The words the judge reads claims by, in one place, by meaning and then by language: English,
+//! German, Spanish, French and Portuguese as lowercased words; Chinese, Japanese and Korean as
+//! substrings (their words are not spaced). A sentence in a language not here claims nothing we
+//! can read: the judge says less, never more.
+//!
+//! Kept compact on purpose (one line a language): a reviewer adds a word where its language is.
+
+/// Words that, anywhere in a sentence, make it no assertion of a present or past state: the
+/// future, a wish, a purpose, a condition, a request, an instruction reported.
+#[rustfmt::skip]
+pub(crate) const NOT_ASSERTED: &[&str] = &[
+    // English
+    "will", "would", "should", "shall", "must", "might", "may", "could", "can", "cannot", "going",
+    "gonna", "need", "needs", "needed", "want", "wants", "wanted", "expect", "expects", "expected",
+    "hope", "hopes", "hoping", "hopefully", "try", "tries", "trying", "tried", "attempt",
+    "attempts", "attempted", "attempting", "plan", "plans", "planned", "planning", "intend",
+    "intends", "goal", "goals", "aim", "aims", "objective", "target", "ensure", "ensures",
+    "ensuring", "verify", "verifying", "if", "unless", "until", "whether", "whenever", "suppose",
+    "supposed", "ought", "require", "requires", "required", "requirement", "ask", "asks", "asked",
+    "requested", "instructed", "instruction", "told", "said", "says",
+    "stop", "next", "todo", "pending", "remaining", "remain", "remains", "outstanding",
+    "unfinished", "incomplete", "wip", "blocked", "eventually", "later", "soon", "meant",
+    "intended", "criteria", "criterion", "definition", "acceptance", "let", "lets", "make", "sure",
+    // About another moment than now: what held earlier may not hold at the compaction.
+    "previous", "previously", "ago", "earlier", "originally", "initially", "formerly", "regressed",
+    // German
+    "soll", "sollen", "sollte", "sollten", "muss", "müssen", "wird", "werden", "falls",
+    "wenn", "sobald", "bis", "ziel", "geplant",
+    // Spanish
+    "debe", "deben", "debería", "será", "serán", "para", "si", "cuando", "hasta", "objetivo",
+    "pendiente", "pendientes",
+    // French
+    "doit", "doivent", "devrait", "devraient", "va", "vont", "sera", "seront", "pour", "afin",
+    "quand", "lorsque", "jusqu", "objectif", "faut", "attente",
+    // Portuguese
+    "deve", "devem", "deveria", "vai", "vão", "para", "quando", "até", "pendentes",
+    // Italian
+    "dovrebbe", "dovrebbero", "sarà", "saranno", "per", "finché", "obiettivo", "bisogna",
+];
+
+/// The same for unspaced scripts, found as substrings.
+#[rustfmt::skip]
+pub(crate) const NOT_ASSERTED_UNSPACED: &[&str] = &[
+    "需要", "应该", "应当", "将会", "以便", "为了", "确保", "如果", "一旦", "直到", "目标", "希望", "计划",
+    "要求", "待办", "待处理", "下一步", "只有", "仅",
+    "必要", "べき", "予定", "ように", "ために", "場合", "たら", "目標", "次に", "依頼", "だけ", "のみ", "みなす",
+    "해야", "예정", "필요", "하려면", "위해", "다음", "경우", "목표", "요청",
+];
+
+/// Past forms that make a "when" clause tell what happened ("when I ran it, all tests passed").
+#[rustfmt::skip]
+pub(crate) const PAST: &[&str] = &[
+    "passed", "succeeded", "completed", "finished", "fixed", "ran", "was", "were", "did", "had",
+];
+
+/// Words that make a condition of a present sentence ("the test passes when add returns a+b").
+#[rustfmt::skip]
+pub(crate) const CONDITION: &[&str] = &[
+    "when", "once", "whenever", "wenn", "sobald", "cuando", "quand", "lorsque", "dès", "quando",
+];
+
+/// Words that, in the same clause, say a thing is not so, or not yet, or failed.
+#[rustfmt::skip]
+pub(crate) const NEGATION: &[&str] = &[
+    // English
+    "not", "no", "never", "none", "nothing", "neither", "nor", "without", "cannot", "fail",
+    "fails", "failed", "failing", "failure", "failures", "broken", "breaks", "error", "errors",
+    "red", "flaky", "yet", "partial", "partially", "skipped", "disabled", "ignored",
+    // German
+    "nicht", "kein", "keine", "keinen", "nie", "noch", "fehlgeschlagen", "fehler", "schlägt",
+    // Spanish
+    "nunca", "ningún", "ninguna", "sin", "aún", "todavía", "falla", "fallan", "fallo", "fallaron",
+    // French
+    "ne", "pas", "jamais", "aucun", "aucune", "sans", "encore", "échoue", "échouent", "échec",
+    "échoué", "erreur", "erreurs",
+    // Portuguese
+    "não", "nenhum", "nenhuma", "sem", "ainda", "falha", "falham", "falhou", "falharam", "erro",
+    "erros",
+    // Italian
+    "non", "nessun", "nessuna", "senza", "ancora", "fallisce", "falliscono", "fallito", "falliti",
+    "errore", "errori",
+];
+
+/// The same for unspaced scripts.
+#[rustfmt::skip]
+pub(crate) const NEGATION_UNSPACED: &[&str] = &[
+    "不", "没", "未", "无", "尚", "还没", "失败", "错误",
+    "ない", "ません", "失敗", "エラー",
+    "않", "못", "아직", "실패", "오류", "없",
+];
+
+/// Phrases in which a negation word says something good ("no failures", "0 errors").
+#[rustfmt::skip]
+pub(crate) const GOOD_NEGATIONS: &[[&str; 2]] = &[
+    ["no", "failures"], ["no", "failure"], ["no", "errors"], ["no", "error"], ["no", "warnings"],
+    ["no", "regressions"], ["no", "issues"], ["no", "problems"], ["without", "errors"],
+    ["without", "failures"], ["without", "warnings"], ["without", "issues"], ["0", "failed"],
+    ["0", "failures"], ["0", "errors"], ["0", "failing"], ["0", "fail"], ["nothing", "fails"],
+    ["nothing", "failed"], ["zero", "failures"], ["keine", "fehler"], ["sin", "errores"],
+    ["sin", "fallos"], ["aucune", "erreur"], ["aucun", "échec"], ["sem", "erros"],
+    ["sem", "falhas"], ["nenhuma", "falha"], ["nessun", "errore"], ["nessun", "fallimento"],
+    ["ningún", "fallo"],
+];
+
+/// Words that limit a claim to a part ("only the parser tests pass", "most tasks are done").
+#[rustfmt::skip]
+pub(crate) const PARTIAL: &[&str] = &[
+    "only", "except", "excluding", "some", "most", "several", "few", "half", "majority",
+    "mostly", "almost", "nearly", "partly", "but", "besides", "other", "remaining", "first",
+    "part", "nur", "außer", "solo", "excepto", "seulement", "sauf", "apenas", "exceto",
+];
+
+/// Words that say a check passed.
+#[rustfmt::skip]
+pub(crate) const PASS: &[&str] = &[
+    "pass", "passes", "passed", "passing", "green", "succeed", "succeeds", "succeeded",
+    "successful", "successfully", "clean", "cleanly",
+    "bestehen", "besteht", "bestanden", "grün", "erfolgreich",
+    "pasan", "pasa", "pasaron", "pasando", "exitosa", "exitosas", "exitosamente", "verde",
+    "passent", "passe", "passé", "passés", "réussi", "réussis", "réussissent", "vert", "ok",
+    "passam", "passaram", "passou", "passando", "sucesso",
+    "passano", "passati", "superati", "superato", "riusciti",
+];
+
+/// The same for unspaced scripts.
+#[rustfmt::skip]
+pub(crate) const PASS_UNSPACED: &[&str] = &[
+    "通过", "成功", "通過", "パス", "通った", "通りました", "통과", "성공",
+];
+
+/// Phrases that say a check passed without a pass word ("no failures", "all green").
+#[rustfmt::skip]
+pub(crate) const PASS_PHRASES: &[[&str; 2]] = &[
+    ["no", "failures"], ["zero", "failures"], ["0", "failures"], ["0", "failed"],
+    ["laufen", "durch"], ["läuft", "durch"], ["sin", "fallos"], ["aucun", "échec"],
+    ["sem", "falhas"], ["nenhuma", "falha"], ["ningún", "fallo"], ["nessun", "errore"],
+];
+
+/// Words that say work is finished.
+#[rustfmt::skip]
+pub(crate) const DONE: &[&str] = &[
+    "done", "completed", "complete", "finished", "implemented", "fixed", "resolved", "shipped",
+    "merged", "addressed", "wrapped", "delivered",
+    "erledigt", "fertig", "abgeschlossen", "implementiert", "behoben",
+    "completado", "completada", "completados", "completadas", "terminado", "terminada", "hecho",
+    "hecha", "implementado", "implementada", "corregido", "arreglado", "listo", "lista",
+    "terminados", "terminadas", "hechos", "hechas", "implementados", "implementadas",
+    "terminé", "terminée", "terminés", "terminées", "fait", "faite", "faits", "faites", "fini",
+    "finie", "finis", "finies", "complété", "complétée", "complétés", "complétées", "implémenté",
+    "implémentée", "implémentés", "implémentées", "corrigé", "corrigée", "résolu", "résolue",
+    "concluído", "concluída", "concluídos", "concluídas", "feito", "feita", "feitos", "feitas",
+    "finalizado", "finalizada", "finalizados", "finalizadas", "implementado", "corrigido",
+    "corrigida", "resolvido", "resolvida", "pronto", "pronta", "prontos", "prontas",
+    "cochée", "coché", "cochés", "cochées", "riscada", "riscado", "riscadas", "riscados",
+    "fatto", "fatta", "fatti", "completato", "completata", "completati", "finito", "finita",
+    "risolto", "risolta", "corretto", "terminato", "terminata", "concluso", "conclusa",
+];
+
+/// The same for unspaced scripts.
+#[rustfmt::skip]
+pub(crate) const DONE_UNSPACED: &[&str] = &[
+    "完成", "搞定", "做完", "已实现", "实现了", "已修复", "修复了", "已添加", "添加了",
+    "完了", "済み", "実装しました", "修正しました", "追加しました", "終わり", "終わった", "終えた", "終了",
+    "완료", "끝났", "끝냈", "마쳤", "마무리",
+];
+
+/// Nouns of work in general, for "all tasks are done".
+#[rustfmt::skip]
+pub(crate) const WORK: &[&str] = &[
+    "task", "tasks", "todo", "todos", "item", "items", "work", "request", "requests", "step",
+    "steps", "change", "changes", "requirement", "requirements", "feature", "features",
+    "everything", "checklist", "job", "list",
+    "aufgaben", "aufgabe", "arbeit", "tareas", "tarea", "trabajo", "pasos",
+    "tâches", "tâche", "travail", "étapes", "tarefas", "tarefa", "trabalho", "etapas",
+    "attività", "compiti", "compito", "lavoro", "passi",
+];
+
+/// The same for unspaced scripts.
+#[rustfmt::skip]
+pub(crate) const WORK_UNSPACED: &[&str] = &[
+    "任务", "工作", "事项", "タスク", "作業", "項目", "작업", "항목",
+];
+
+/// Words that say all of something.
+#[rustfmt::skip]
+pub(crate) const ALL: &[&str] = &[
+    "all", "every", "everything", "each", "fully", "entirely",
+    "alle", "sämtliche", "todas", "todos", "todo", "tous", "toutes", "tout", "tudo", "tutti",
+    "tutte", "tutto",
+];
+
+/// The same for unspaced scripts.
+#[rustfmt::skip]
+pub(crate) const ALL_UNSPACED: &[&str] = &["全部", "所有", "都", "すべて", "全て", "모두", "모든", "전부"];
+
+/// Nouns that name a kind of check: tests.
+#[rustfmt::skip]
+pub(crate) const TEST_NOUNS: &[&str] = &[
+    "test", "tests", "suite", "testsuite", "specs", "spec", "pytest", "unittests", "unittest",
+    "pruebas", "prueba", "testes", "teste",
+];
+
+/// Test nouns in unspaced scripts.
+pub(crate) const TEST_NOUNS_UNSPACED: &[&str] = &["测试", "テスト", "테스트"];
+
+/// Nouns that name a build.
+#[rustfmt::skip]
+pub(crate) const BUILD_NOUNS: &[&str] = &[
+    "build", "builds", "compiles", "compile", "compilation", "kompiliert", "compila",
+    "compilação", "compilación",
+];
+
+/// Build nouns in unspaced scripts.
+pub(crate) const BUILD_NOUNS_UNSPACED: &[&str] = &["构建", "编译", "ビルド", "コンパイル", "빌드"];
+
+/// Words before a check noun that do not narrow which check is meant.
+#[rustfmt::skip]
+pub(crate) const GENERIC: &[&str] = &[
+    "all", "the", "our", "my", "its", "their", "existing", "both", "full", "whole", "entire",
+    "every", "each", "of", "and", "now", "test", "tests", "project", "repo", "code", "this",
+    "these", "those", "complete", "suite", "a", "an", "again", "also", "still", "alle", "die",
+    "der", "las", "los", "todas", "todos", "les", "tous", "os", "as", "de", "des",
+    // Runners and build tools name how the tests ran, not which.
+    "cargo", "npm", "yarn", "pnpm", "go", "pytest", "jest", "vitest", "mocha", "rspec", "make",
+    "gradle", "maven", "mvn", "dotnet", "mix", "bun", "deno", "tox", "nextest", "unittest",
+];
+
+/// Words that say work was committed or pushed.
+#[rustfmt::skip]
+pub(crate) const COMMITTED: &[&str] = &["committed", "commited", "committet", "eingecheckt", "commité", "commitado"];
+#[rustfmt::skip]
+pub(crate) const COMMITTED_UNSPACED: &[&str] = &["已提交", "提交了", "コミットしました", "コミット済み", "커밋했"];
+#[rustfmt::skip]
+pub(crate) const PUSHED: &[&str] = &["pushed", "gepusht", "gepushed", "poussé", "pusheado", "pushado"];
+#[rustfmt::skip]
+pub(crate) const PUSHED_UNSPACED: &[&str] = &["已推送", "推送了", "プッシュしました", "プッシュ済み", "푸시했"];
+
+/// Verbs that say a file was fixed: a claim the problem in it is gone.
+#[rustfmt::skip]
+pub(crate) const FIXED: &[&str] = &[
+    "fixed", "resolved", "corrected", "repaired", "patched", "behoben", "korrigiert", "corregido",
+    "corregida", "arreglado", "arreglada", "corrigé", "corrigée", "corrigido", "corrigida",
+    "修复", "修正", "直した", "고쳤", "수정했", "解决",
+];
+
+/// Verbs that say a file was changed.
+#[rustfmt::skip]
+pub(crate) const CHANGED: &[&str] = &[
+    "created", "added", "modified", "updated", "edited", "wrote", "written", "changed", "applied",
+    "rewrote", "rewritten", "refactored", "implemented", "replaced", "documented",
+    "aktualisiert", "geändert", "hinzugefügt", "erstellt", "angepasst", "bearbeitet",
+    "actualizó", "actualizado", "actualizada", "modificado", "modificada", "añadido", "creado",
+    "cambiado", "modifié", "modifiée", "ajouté", "ajoutée", "créé", "créée", "mis", "atualizado",
+    "atualizada", "modificado", "adicionado", "criado", "alterado", "aggiornato", "aggiornata",
+    "modificato", "modificata", "aggiunto", "aggiunta", "scritto", "documentato",
+    "更新", "修改", "添加", "改了", "変更", "追加した", "업데이트", "변경했", "추가했", "적어",
+    "작성했", "기록했", "문서화했", "書いた", "記載",
+];

@@ -1,0 +1,1108 @@
+//! Which claims of the compaction summary the record contradicts (issues #27, #38; D025, D055).
+//!
+//! A correction is told to the model under "trust the record", so it must never be false: when
+//! in doubt, nothing is said. The summary is read as the document it is ([`summary`]): only the
+//! sections that state the work's status hold claims; requests, the user's messages and code are
+//! quoted, pending and next steps keep work open. A claim is an assertion of a finished state,
+//! with its subject ([`claims`]): checks that pass, a task or checklist item done, all work done,
+//! a count of what remains, a file changed or fixed, work committed or pushed. The evidence is the
+//! record's structure ([`evidence`]): which commands ran a check and how each ended, what was
+//! edited after it, the task tools' states. A correction states the evidence ("the last run of
+//! `sh run_tests.sh billing` exited 101, and nothing was edited after it"), never a verdict.
+
+mod claims;
+pub mod digest;
+mod evidence;
+mod lexicon;
+mod summary;
+mod words;
+
+use crate::text::{cut_line, folded_line, utf16_len};
+use claims::{
+    Verb, asserted, asserted_without, body_says_none, change_verb, check_noun, check_noun_unspaced,
+    count_claim, negated, partial, paths, remaining_count, says_all_done, says_done, says_git,
+    says_pass,
+};
+use digest::Digest;
+use evidence::{Check, GitEnd, Outcome, Run, git_runs, may_write, runs};
+use std::collections::HashSet;
+use summary::{Document, Role, Sentence, Shape};
+use words::{Script, key_words, script, stem, stems};
+
+/// The most UTF-16 code units of the corrections section (heading included): with a snapshot at
+/// its 9,000-unit target, both stay within the 10,000 the client inlines.
+pub const MAX_UNITS: usize = 1_000;
+/// The heading of the section, in the snapshot and in the hook output that carries it alone.
+pub const HEADING: &str = "## Corrections to the compaction summary";
+/// The longest summary judged: Claude Code's and Codex's run to tens of KB; anything far larger
+/// is no summary the model continues from, and reading it would cost a hook its budget.
+const MAX_SUMMARY: usize = 1024 * 1024;
+/// The longest quote of a summary sentence in a correction.
+const CLAIM_CHARS: usize = 110;
+
+/// What kind of claim a correction answers (the user's line names them by kind).
+#[derive(Debug, Clone, Copy, PartialEq, Eq, serde::Serialize, serde::Deserialize)]
+#[serde(rename_all = "snake_case")]
+pub enum Kind {
+    /// An open item the summary calls done.
+    CalledDone,
+    /// The summary says all work is done while items are open.
+    AllDone,
+    /// The summary counts fewer open items than the record has.
+    Remaining,
+    /// Tests, a build, a lint or a type check said to pass after the last run failed.
+    Passing,
+    /// A file said to be fixed whose last edit came before a failing test run.
+    Fixed,
+    /// A file said to be changed whose last edit failed, with no change recorded.
+    Changed,
+    /// Work said to be committed or pushed after the last `git commit`/`git push` failed.
+    Committed,
+    /// The user's latest instruction does not appear in the summary.
+    LatestLeftOut,
+}
+
+/// One correction: what the summary says, and what the record shows.
+#[derive(Debug, Clone, PartialEq, Eq, serde::Serialize, serde::Deserialize)]
+pub struct Correction {
+    /// What kind of claim it answers.
+    pub kind: Kind,
+    /// The open items it concerns ([`Kind::CalledDone`], [`Kind::AllDone`]).
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub items: Vec<String>,
+    /// One line for the model, with the evidence.
+    pub text: String,
+}
+
+/// Whether the latest-instruction check is told to the model. Off: on summaries nobody tuned on
+/// it was not precise (a paraphrase, a translation, a partial quote all look "left out" to a word
+/// comparison), and the snapshot already carries the instruction in its words (D055).
+const TELL_LATEST_LEFT_OUT: bool = false;
+
+/// The corrections the record supports, in a fixed order: items called done, all work called
+/// done, counts, checks said to pass, files said fixed or changed, commits and pushes.
+pub fn corrections(d: &Digest, summary: &str) -> Vec<Correction> {
+    if summary.len() > MAX_SUMMARY {
+        return Vec::new(); // no summary a client writes; judging it would cost, not help
+    }
+    let doc = summary::read(summary);
+    let judge = Judge::new(d, &doc);
+    let mut out = Vec::new();
+    judge.called_done(&mut out);
+    judge.all_done(&mut out);
+    judge.remaining(&mut out);
+    judge.passing(&mut out);
+    judge.changed(&mut out);
+    judge.git(&mut out);
+    if TELL_LATEST_LEFT_OUT && latest_left_out(d, summary) == Some(true) {
+        let latest = d.latest.as_deref().unwrap_or_default();
+        out.push(Correction {
+            kind: Kind::LatestLeftOut,
+            items: Vec::new(),
+            text: format!(
+                "The summary does not mention the user's latest instruction: \"{}\"",
+                folded_line(latest, 300)
+            ),
+        });
+    }
+    out
+}
+
+/// An open item of the record: a task of the task list, or an unchecked box of the agent's
+/// newest checklist.
+struct Item<'a> {
+    text: &'a str,
+    /// How it stands: "in progress", "pending", "open" (tasks) or "unchecked" (checklist).
+    state: &'static str,
+    key: Key,
+}
+
+impl Item<'_> {
+    fn checklist(&self) -> bool {
+        self.state == "unchecked"
+    }
+
+    /// How it stands in the record, said to the model.
+    fn where_it_stands(&self) -> String {
+        if self.checklist() {
+            "unchecked in the agent's checklist".to_owned()
+        } else {
+            format!("{} in the task list", self.state)
+        }
+    }
+}
+
+/// The summary and the record, side by side.
+struct Judge<'a> {
+    d: &'a Digest,
+    doc: &'a Document,
+    /// The sentences that can claim a finished state: in a section that states status, and no
+    /// quotation of the user's latest instruction.
+    claims: Vec<&'a Sentence>,
+    /// The open items.
+    items: Vec<Item<'a>>,
+    /// The finished items' keys (completed tasks, checked boxes).
+    done: Vec<Key>,
+    /// The actions' check runs.
+    runs: Vec<Run<'a>>,
+}
+
+impl<'a> Judge<'a> {
+    fn new(d: &'a Digest, doc: &'a Document) -> Self {
+        let latest = d.latest.as_deref().map(super::corrections::words::words);
+        let claims = doc
+            .sentences
+            .iter()
+            .filter(|s| s.role.states_status())
+            .filter(|s| !latest.as_deref().is_some_and(|l| quotes(s, l)))
+            .collect();
+        let checklist = d.open_kind == "checklist items";
+        let mut items: Vec<Item> = d
+            .open
+            .iter()
+            .enumerate()
+            .map(|(i, t)| Item {
+                text: t,
+                state: match d.states.get(i).map(String::as_str) {
+                    Some("in_progress") => "in progress",
+                    Some("pending") => "pending",
+                    _ if checklist => "unchecked",
+                    _ => "open",
+                },
+                key: Key::of(t),
+            })
+            .collect();
+        items.extend(d.unchecked.iter().map(|t| Item {
+            text: t,
+            state: "unchecked",
+            key: Key::of(t),
+        }));
+        Judge {
+            d,
+            doc,
+            claims,
+            items,
+            done: d.done.iter().map(|t| Key::of(t)).collect(),
+            runs: runs(&d.actions),
+        }
+    }
+
+    /// Whether the sentence names the item: in its own words, or in a quoted span that is the
+    /// item's name ("The \"Add docs\" task"), not a quotation of a longer message that
+    /// happens to hold its words.
+    fn refers_to(key: &Key, s: &Sentence) -> bool {
+        s.clauses.iter().any(|c| key.named_by(c))
+            || s.quoted.iter().any(|q| {
+                let w = words::words(q);
+                key.named_by(&w) && key_words(q).len() * 2 <= key.words.len() * 3 + 2
+            })
+    }
+
+    /// Whether the summary keeps `key` open: names it where work is pending or next, or names it
+    /// in its status as open or not done.
+    fn kept_open(&self, key: &Key) -> bool {
+        self.doc.sentences.iter().any(|s| {
+            (s.role.keeps_open() && Self::refers_to(key, s))
+                || (s.role.states_status()
+                    && Self::refers_to(key, s)
+                    && (s.marked_open
+                        || s.clauses
+                            .iter()
+                            .any(|c| key.named_by(c) && negated(c, &s.own))))
+        })
+    }
+
+    /// The keys of every item but the `i`th, open or finished: what a sentence naming the `i`th
+    /// must tell it apart from.
+    fn others(&self, i: usize) -> Vec<&Key> {
+        self.items
+            .iter()
+            .enumerate()
+            .filter(|(j, _)| *j != i)
+            .map(|(_, it)| &it.key)
+            .chain(self.done.iter())
+            .collect()
+    }
+
+    /// Open items the summary calls done by name.
+    fn called_done(&self, out: &mut Vec<Correction>) {
+        for (i, item) in self.items.iter().enumerate() {
+            let key = &item.key;
+            if !key.usable() || self.kept_open(key) {
+                continue;
+            }
+            let others = self.others(i);
+            let claim = self.claims.iter().find(|s| {
+                if !asserted_without(s, &key.words) {
+                    return false;
+                }
+                let own = &s.clauses;
+                let done_here = |c: &Vec<String>| {
+                    key.named_by_exactly(c, &others)
+                        && (says_done(c, &s.own, key.verb.as_deref()) || s.marked_done)
+                        && !negated(c, &s.own)
+                        && !partial_done(c)
+                };
+                // The item named in quotes ("The \"Add docs\" task is done"): the sentence's own
+                // words say done, and none of them says otherwise.
+                let quoted_name = s
+                    .quoted
+                    .iter()
+                    .any(|q| key.named_by_exactly(&words::words(q), &others));
+                let done_by_quote = quoted_name
+                    && own
+                        .iter()
+                        .any(|c| says_done(c, &s.own, None) || s.marked_done)
+                    && !own.iter().any(|c| negated(c, &s.own) || partial_done(c));
+                // A label and its verdict ("Login bug: fixed."): named by the whole sentence,
+                // one clause is the verdict alone.
+                let whole: Vec<String> = own.concat();
+                let labelled = own.len() > 1
+                    && key.named_by_exactly(&whole, &others)
+                    && own.iter().any(|c| verdict_only(c, &s.own))
+                    && !own.iter().any(|c| negated(c, &s.own) || partial_done(c));
+                own.iter().any(done_here) || done_by_quote || labelled
+            });
+            if let Some(s) = claim {
+                out.push(Correction {
+                    kind: Kind::CalledDone,
+                    items: vec![item.text.to_owned()],
+                    text: format!(
+                        "The summary calls \"{}\" done ({}); the record still has it {}.",
+                        folded_line(item.text, 80),
+                        quoted_claim(s),
+                        item.where_it_stands()
+                    ),
+                });
+            }
+        }
+    }
+
+    /// Open items the summary does not keep open (never names in its status, or names as
+    /// done), while it says all work is done or that nothing is pending.
+    fn all_done(&self, out: &mut Vec<Correction>) {
+        if self.items.is_empty() {
+            return;
+        }
+        let claim: Option<String> = self
+            .claims
+            .iter()
+            .find(|s| says_all_done(s))
+            .map(|s| quoted_claim(s))
+            .or_else(|| {
+                (self.doc.shape == Shape::Sections)
+                    .then(|| {
+                        self.doc
+                            .sections
+                            .iter()
+                            .find(|(role, body)| *role == Role::Pending && body_says_none(body))
+                            .map(|(_, body)| {
+                                format!("\"Pending Tasks: {}\"", folded_line(body[0].trim(), 40))
+                            })
+                    })
+                    .flatten()
+            });
+        let Some(claim) = claim else { return };
+        let left: Vec<&Item> = self
+            .items
+            .iter()
+            .filter(|it| it.key.mentionable() && !self.names_as_open(&it.key))
+            .collect();
+        if left.is_empty() {
+            return;
+        }
+        out.push(Correction {
+            kind: Kind::AllDone,
+            items: left.iter().map(|it| it.text.to_owned()).collect(),
+            text: format!(
+                "The summary says {claim}; the record still has {}.",
+                listed(&left)
+            ),
+        });
+    }
+
+    /// Whether the summary names the item as open anywhere it states the work's state: in its
+    /// pending work or next steps, or in its status without calling it done ("currently adding
+    /// the billing tests"). Its request and the user's words do not count: they restate what was
+    /// asked, not how it stands.
+    fn names_as_open(&self, key: &Key) -> bool {
+        self.doc.sentences.iter().any(|s| {
+            let status = matches!(s.role, Role::Status | Role::Files | Role::Unknown);
+            if !(status || s.role.keeps_open()) || !Self::refers_to(key, s) {
+                return false;
+            }
+            if s.role.keeps_open() || s.marked_open {
+                return true;
+            }
+            let own = &s.clauses;
+            let done = s.marked_done
+                || own
+                    .iter()
+                    .any(|c| says_done(c, &s.own, key.verb.as_deref()) && !negated(c, &s.own));
+            !done
+        })
+    }
+
+    /// A count of what remains below the record's: "1 unchecked checklist item remains" when the
+    /// checklist has two.
+    fn remaining(&self, out: &mut Vec<Correction>) {
+        if out.iter().any(|c| c.kind == Kind::AllDone) {
+            return;
+        }
+        for s in &self.doc.sentences {
+            if !matches!(s.role, Role::Status | Role::Pending | Role::Unknown) {
+                continue;
+            }
+            let Some(n) = remaining_count(s) else {
+                continue;
+            };
+            // Counted among the checklist's boxes, or the task list's tasks, as the sentence says.
+            let lower = s.own.to_lowercase();
+            let of_checklist = lower.contains("checklist") || lower.contains("unchecked");
+            let counted: Vec<&Item> = self
+                .items
+                .iter()
+                .filter(|it| it.checklist() == of_checklist)
+                .collect();
+            if n == 0 || n >= counted.len() {
+                continue;
+            }
+            out.push(Correction {
+                kind: Kind::Remaining,
+                items: Vec::new(),
+                text: format!(
+                    "The summary says {}; the record has {}.",
+                    quoted_claim(s),
+                    listed(&counted)
+                ),
+            });
+            return;
+        }
+    }
+
+    /// Checks the summary says pass whose last run of that scope failed, with nothing edited
+    /// after it.
+    fn passing(&self, out: &mut Vec<Correction>) {
+        if self.runs.is_empty() {
+            return;
+        }
+        let mut said: HashSet<usize> = HashSet::new();
+        for s in &self.claims {
+            let excepted = words::words(&s.own)
+                .iter()
+                .any(|w| matches!(w.as_str(), "except" | "excluding" | "besides" | "apart"));
+            if !asserted(s) || excepted {
+                continue;
+            }
+            // "`poetry run pytest -q` ✔": a command the record ran as a check, and a mark that
+            // says done, with no words of its own.
+            let marked = s.marked_done && words::words(&s.own).is_empty();
+            let verdicts: Vec<Vec<String>> = if marked {
+                vec![vec!["passes".to_owned()]]
+            } else {
+                s.clauses.clone()
+            };
+            for clause in &verdicts {
+                if !says_pass(clause, &s.own) || negated(clause, &s.own) || partial(clause) {
+                    continue;
+                }
+                let count = count_claim(clause, &s.own);
+                // A command the record ran, named in code (`mix ci` passes): that command's last
+                // run. Else the check named in this clause, or, when the clause has only the verb
+                // ("Ran the billing tests: everything passes"), in the sentence before it.
+                let run = match self.named_run(s) {
+                    Some(r) => Some(r),
+                    None => claimed_check(clause, s)
+                        .or_else(|| claimed_check(&s.clauses.concat(), s))
+                        .and_then(|(check, scope)| self.last_run(check, &scope)),
+                };
+                let Some(run) = run else { continue };
+                if self.admits_failure_near(s, run) {
+                    break;
+                }
+                let Outcome::Failed { how } = &run.outcome else {
+                    continue;
+                };
+                // "11 tests pass" is true of a run that passed 11 and failed 1: a count is
+                // contradicted only by a report that passed fewer.
+                if count.is_some_and(|n| {
+                    evidence::passed_count(&run.action.output).is_none_or(|p| p >= n)
+                }) {
+                    continue;
+                }
+                if self.changed_after(run.at) || !said.insert(run.at) {
+                    continue;
+                }
+                out.push(Correction {
+                    kind: Kind::Passing,
+                    items: Vec::new(),
+                    text: format!(
+                        "The summary says {}; the last {} in the record, {}, {how}, and nothing was edited after it.",
+                        quoted_claim(s),
+                        run.check.noun(),
+                        shown_command(&run.action.summary)
+                    ),
+                });
+                break;
+            }
+        }
+    }
+
+    /// The last run of a command the sentence names in code, when the record ran it as a check
+    /// (`mix ci`, `bun run check`, `sh run_tests.sh billing`).
+    fn named_run(&self, s: &Sentence) -> Option<&Run<'a>> {
+        s.code.iter().find_map(|code| {
+            let words = evidence::command_words(code);
+            self.runs.iter().rev().find(|r| words.contains(&r.words))
+        })
+    }
+
+    /// Whether the summary says, next to a claim or where it states what is open, that checks
+    /// fail ("- 11 tests pass" / "- 1 fails"): then the claim is a partial report. A failure of
+    /// another command named in code ("`npm run lint` fails") says nothing of `run`.
+    fn admits_failure_near(&self, s: &Sentence, run: &Run) -> bool {
+        const FAIL: &[&str] = &[
+            "fail", "fails", "failing", "failed", "failure", "failures", "broken", "red",
+        ];
+        // The sentences within two lines of the claim, and those that state open work.
+        let lines = &self.doc.sentences;
+        let from = lines.partition_point(|o| o.line + 2 < s.line);
+        let to = lines.partition_point(|o| o.line <= s.line + 2);
+        let near = lines[from..to]
+            .iter()
+            .chain(lines.iter().filter(|o| o.role.keeps_open()));
+        near.into_iter().any(|o| {
+            // A failure of a check: a fail word with a check's noun, a count or a test's name
+            // beside it ("1 fails", "test_add failed"), not "retry failed batches".
+            let about_checks = |c: &[String]| {
+                c.iter()
+                    .any(|w| check_noun(w).is_some() || w.chars().all(|ch| ch.is_ascii_digit()))
+                    || o.code.iter().any(|n| n.to_lowercase().contains("test"))
+                    || check_noun_unspaced(&o.own).is_some()
+                    // "All tests pass except the billing tests, which fail."
+                    || std::ptr::eq(o, s)
+                        && words::words(&o.own).iter().any(|w| check_noun(w).is_some())
+            };
+            let other_command = !o.code.is_empty()
+                && o.code
+                    .iter()
+                    .all(|c| !evidence::command_words(c).contains(&run.words))
+                && o.code.iter().any(|c| {
+                    evidence::command_words(c).iter().any(|w| !w.is_empty()) && c.contains(' ')
+                });
+            !other_command
+                && !matches!(o.role, Role::Request | Role::UserMessages)
+                && o.clauses.iter().any(|c| {
+                    let ws: Vec<&str> = c.iter().map(String::as_str).collect();
+                    (0..ws.len()).any(|i| FAIL.contains(&ws[i]) && !claims::names_a_check(&ws, i))
+                        && about_checks(c)
+                        && !c.windows(2).any(|p| {
+                            matches!(p[0].as_str(), "0" | "no" | "zero" | "without")
+                                && p[1].starts_with("fail")
+                        })
+                })
+        })
+    }
+
+    /// The run a claim about `scope` speaks of: the last run of `check` over that scope. "All
+    /// tests pass" speaks of the whole suite's last run, or, in a session that only ever ran one
+    /// command of that check, of that command's; "the billing tests pass" of the last run that
+    /// names billing, or of a whole-suite run whose report names billing among its failures.
+    fn last_run(&self, check: Option<Check>, scope: &Scope) -> Option<&Run<'a>> {
+        let of_check = || {
+            self.runs
+                .iter()
+                .rev()
+                .filter(|r| check.is_none_or(|c| c == r.check))
+        };
+        match scope {
+            Scope::Command(words) => of_check().find(|r| &r.words == words),
+            Scope::Whole => of_check().find(|r| r.scope.is_empty()).or_else(|| {
+                let mut all = of_check();
+                let last = all.next()?;
+                all.all(|r| r.words == last.words).then_some(last)
+            }),
+            Scope::Named(q) => {
+                let named = of_check().find(|r| {
+                    let have: HashSet<String> =
+                        r.scope.iter().map(|w| stem(w).to_owned()).collect();
+                    q.iter().all(|w| have.contains(w))
+                });
+                named.or_else(|| {
+                    let whole = of_check().find(|r| r.scope.is_empty())?;
+                    let output = whole.action.output.to_lowercase();
+                    (matches!(whole.outcome, Outcome::Failed { .. })
+                        && q.iter().all(|w| output.contains(w.as_str())))
+                    .then_some(whole)
+                })
+            }
+        }
+    }
+
+    /// Whether anything after the action at `at` may have changed files.
+    fn changed_after(&self, at: usize) -> bool {
+        self.d.actions[at + 1..].iter().any(may_write)
+    }
+
+    /// Whether the action at `at` or any after it may have written `name` (a file's last path
+    /// component): an edit tool naming it, a command naming it that may write, or a script,
+    /// which may write anything.
+    fn written_from(&self, at: usize, name: &str) -> bool {
+        self.d.actions[at.min(self.d.actions.len())..]
+            .iter()
+            .any(|a| {
+                if crate::tools::is_edit(&a.tool) {
+                    !a.error && a.summary.split(", ").any(|f| base_name(f) == name)
+                } else {
+                    crate::tools::is_shell(&a.tool)
+                        && !a.error
+                        && (a.summary.contains(name) && may_write(a) || runs_a_script(a))
+                }
+            })
+    }
+
+    /// Files said changed (or fixed) that the record shows unchanged: the last edit of the file
+    /// failed and nothing wrote it after; or the last test run, which failed and names the file,
+    /// came after its last write (a fix) or the file was never written at all.
+    fn changed(&self, out: &mut Vec<Correction>) {
+        let mut said = HashSet::new();
+        let failing = self
+            .runs
+            .iter()
+            .rev()
+            .find(|r| r.check == Check::Test)
+            .filter(|r| matches!(r.outcome, Outcome::Failed { .. }));
+        for s in self.claims.iter().filter(|s| asserted(s)) {
+            let Some(verb) = change_verb(s) else { continue };
+            if s.clauses.iter().any(|c| negated(c, &s.own)) {
+                continue;
+            }
+            for p in paths(s) {
+                let name = base_name(&p);
+                if name.len() < 3 || said.contains(name) {
+                    continue;
+                }
+                let in_files = self.d.files.iter().any(|f| base_name(f) == name);
+                let never_written =
+                    self.d.files_complete && !in_files && !self.written_from(0, name);
+                // The last edit of it failed, and nothing wrote it after.
+                let last_edit = self.d.actions.iter().enumerate().rev().find(|(_, a)| {
+                    crate::tools::is_edit(&a.tool)
+                        && a.summary.split(", ").any(|f| base_name(f) == name)
+                });
+                if let Some((at, edit)) = last_edit
+                    && edit.error
+                    && !in_files
+                    && !self.written_from(at + 1, name)
+                {
+                    said.insert(name.to_owned());
+                    out.push(Correction {
+                        kind: Kind::Changed,
+                        items: Vec::new(),
+                        text: format!(
+                            "The summary says {}; the last edit of `{}` ({}) failed, and no change to it is recorded.",
+                            quoted_claim(s),
+                            folded_line(name, 80),
+                            edit.tool
+                        ),
+                    });
+                    continue;
+                }
+                // A fix the last (failing) test run contradicts.
+                let Some(run) = failing else { continue };
+                let Outcome::Failed { how } = &run.outcome else {
+                    continue;
+                };
+                let file_stem = name.split('.').next().unwrap_or(name).to_lowercase();
+                let related = file_stem.len() >= 3
+                    && (run.scope.iter().any(|w| w.contains(&file_stem))
+                        || run.action.output.to_lowercase().contains(&file_stem));
+                let unwritten_since = !self.written_from(run.at + 1, name);
+                if !related
+                    || !unwritten_since
+                    || !(verb == Verb::Fixed || never_written)
+                    || self.admits_failure_near(s, run)
+                {
+                    continue;
+                }
+                said.insert(name.to_owned());
+                let since = if never_written {
+                    "and no change to it is recorded"
+                } else {
+                    "and it was not edited after that run"
+                };
+                out.push(Correction {
+                    kind: Kind::Fixed,
+                    items: Vec::new(),
+                    text: format!(
+                        "The summary says {}; the last test run in the record, {}, {how}, {since} (`{}`).",
+                        quoted_claim(s),
+                        shown_command(&run.action.summary),
+                        folded_line(name, 80)
+                    ),
+                });
+            }
+        }
+    }
+
+    /// Work said committed or pushed whose last `git commit` / `git push` failed.
+    fn git(&self, out: &mut Vec<Correction>) {
+        for (sub, noun) in [("commit", "commit"), ("push", "push")] {
+            let Some(s) = self.claims.iter().find(|s| {
+                asserted(s) && says_git(s, sub) && !s.clauses.iter().any(|c| negated(c, &s.own))
+            }) else {
+                continue;
+            };
+            let git = git_runs(&self.d.actions, sub);
+            let Some((_, run, GitEnd::Failed)) = git.last() else {
+                continue;
+            };
+            let how = match run.exit {
+                Some(c) => format!("exited {c}"),
+                None => "failed".to_owned(),
+            };
+            out.push(Correction {
+                kind: Kind::Committed,
+                items: Vec::new(),
+                text: format!(
+                    "The summary says {}; the last `git {noun}` in the record, {}, {how}, and none succeeded after it.",
+                    quoted_claim(s),
+                    shown_command(&run.summary)
+                ),
+            });
+        }
+    }
+}
+
+/// Whether a shell action runs a script that is no test run (it may write any file).
+fn runs_a_script(a: &crate::extract::Action) -> bool {
+    may_write(a) && !a.summary.contains('>') && {
+        let w = words::words(&a.summary);
+        w.first().is_some_and(|p| {
+            matches!(
+                p.as_str(),
+                "python" | "python3" | "node" | "ruby" | "perl" | "sh" | "bash" | "deno" | "bun"
+            )
+        })
+    }
+}
+
+/// Whether a clause says a thing is only partly done.
+fn partial_done(c: &[String]) -> bool {
+    c.iter().any(|w| {
+        matches!(
+            w.as_str(),
+            "partially"
+                | "partly"
+                | "mostly"
+                | "almost"
+                | "nearly"
+                | "started"
+                | "begun"
+                | "some"
+                | "only"
+                | "except"
+                | "excluding"
+        )
+    })
+}
+
+/// Whether a clause is a verdict alone ("Login bug: fixed.", "Write the renderer: completed"):
+/// done words and nothing else of substance.
+fn verdict_only(c: &[String], own: &str) -> bool {
+    !c.is_empty()
+        && says_done(c, own, None)
+        && c.iter().all(|w| {
+            lexicon::DONE.contains(&w.as_str())
+                || matches!(
+                    w.as_str(),
+                    "now" | "all" | "fully" | "status" | "is" | "was" | "been" | "has"
+                )
+        })
+}
+
+/// What a claim says passes: the kind of check (`None`: any) and its scope.
+fn claimed_check(clause: &[String], s: &Sentence) -> Option<(Option<Check>, Scope)> {
+    // A command named in code: `cargo test billing` passes.
+    for code in &s.code {
+        let ws: Vec<String> = code.split_whitespace().map(str::to_owned).collect();
+        let actions = [crate::extract::Action {
+            tool: "Bash".into(),
+            summary: code.clone(),
+            ..crate::extract::Action::default()
+        }];
+        if let Some(r) = runs(&actions).into_iter().next() {
+            return Some((
+                Some(r.check),
+                Scope::Command(r.words.clone()).or_whole(&ws, &r),
+            ));
+        }
+    }
+    let (pos, kind) = clause
+        .iter()
+        .enumerate()
+        .find_map(|(i, w)| check_noun(w).map(|k| (i, k)))
+        .or_else(|| check_noun_unspaced(&s.own).map(|k| (0, Some(k))))?;
+    // The words before the noun that narrow it ("billing tests"), and after "for"/"in" ("tests
+    // for the importer").
+    let mut q: Vec<String> = Vec::new();
+    for w in clause[..pos].iter().rev() {
+        if claims::GENERIC.contains(&w.as_str()) || w.chars().all(|c| c.is_ascii_digit()) {
+            break;
+        }
+        if matches!(
+            w.as_str(),
+            "pass"
+                | "passes"
+                | "passed"
+                | "passing"
+                | "failing"
+                | "failed"
+                | "broken"
+                | "flaky"
+                | "previously"
+                | "new"
+                | "old"
+                | "remaining"
+                | "other"
+                | "ran"
+                | "run"
+        ) {
+            break;
+        }
+        q.push(stem(w).to_owned());
+    }
+    let after = &clause[pos + 1..];
+    if let Some(f) = after.iter().position(|w| {
+        matches!(
+            w.as_str(),
+            "for" | "in" | "of" | "de" | "del" | "von" | "für" | "im"
+        )
+    }) {
+        for w in after[f + 1..].iter().take(3) {
+            if claims::GENERIC.contains(&w.as_str()) {
+                continue;
+            }
+            if says_pass(std::slice::from_ref(w), "") || matches!(w.as_str(), "now" | "are" | "is")
+            {
+                break;
+            }
+            q.push(stem(w).to_owned());
+        }
+    }
+    // A test name or file in the sentence narrows it too.
+    for p in paths(s) {
+        for w in words::words(&p) {
+            if !matches!(w.as_str(), "py" | "rs" | "js" | "ts" | "go" | "rb" | "sh") {
+                q.push(stem(&w).to_owned());
+            }
+        }
+    }
+    let q: Vec<String> = q.into_iter().filter(|w| !w.is_empty()).collect();
+    Some((
+        kind,
+        if q.is_empty() {
+            Scope::Whole
+        } else {
+            Scope::Named(q)
+        },
+    ))
+}
+
+/// What part of a check a claim speaks of.
+enum Scope {
+    /// The whole suite ("all tests pass").
+    Whole,
+    /// A part named by these word stems ("billing tests").
+    Named(Vec<String>),
+    /// The exact command named in code.
+    Command(Vec<String>),
+}
+
+impl Scope {
+    /// A claim naming a command of the whole suite (`cargo test`) speaks of the whole suite.
+    fn or_whole(self, _code: &[String], r: &Run) -> Scope {
+        if r.scope.is_empty() {
+            Scope::Whole
+        } else {
+            self
+        }
+    }
+}
+
+/// An item's identifying words, its leading verb, and the words no other item has.
+struct Key {
+    words: Vec<String>,
+    verb: Option<String>,
+}
+
+impl Key {
+    fn of(item: &str) -> Key {
+        let words = key_words(item);
+        let verb = super::corrections::words::words(item)
+            .first()
+            .filter(|w| w.is_ascii() && w.len() >= 3)
+            .map(|w| stem(w).to_owned());
+        Key { words, verb }
+    }
+
+    /// Enough words to be told from other text in a clause that calls it done: two, or one
+    /// long word ("renderer").
+    fn usable(&self) -> bool {
+        self.words.len() >= 2 || self.words.iter().any(|w| w.chars().count() >= 5)
+    }
+
+    /// Enough to tell whether a text mentions it at all: one word of three letters or more.
+    fn mentionable(&self) -> bool {
+        self.words.len() >= 2 || self.words.iter().any(|w| w.chars().count() >= 3)
+    }
+
+    /// How many of its words `have` holds.
+    fn found_in(&self, have: &HashSet<String>) -> usize {
+        self.words
+            .iter()
+            .filter(|w| have.contains(w.as_str()))
+            .count()
+    }
+
+    /// Whether the clause names it: all its words, or three in four when it has more than four.
+    fn named_by(&self, clause: &[String]) -> bool {
+        if !self.usable() {
+            return false;
+        }
+        let found = self
+            .words
+            .iter()
+            .filter(|k| clause.iter().any(|w| stem(w) == k.as_str()))
+            .count();
+        let n = self.words.len();
+        self.usable()
+            && if n > 4 {
+                found * 4 >= n * 3
+            } else {
+                found == n
+            }
+    }
+
+    /// [`Key::named_by`], and no other item (open or done) is named by it as well: the words
+    /// that tell this item from the others are there.
+    fn named_by_exactly(&self, clause: &[String], others: &[&Key]) -> bool {
+        if !self.named_by(clause) {
+            return false;
+        }
+        let have: HashSet<String> = clause.iter().map(|w| stem(w).to_owned()).collect();
+        let mine = self.found_in(&have);
+        others.iter().all(|o| {
+            let theirs = o.found_in(&have);
+            // Another item named at least as fully, by as many words: the clause may be about it.
+            !(o.usable() && o.named_by(clause) && theirs * self.words.len() >= mine * o.words.len())
+        })
+    }
+}
+
+/// Whether a sentence quotes the user's latest instruction: eight of its words in a row are in
+/// the instruction, or four or more that make four fifths of the sentence. A task or a noun
+/// phrase taken from the instruction ("fix add() off-by-one", "the store tests") is no
+/// quotation by itself.
+fn quotes(s: &Sentence, latest: &[String]) -> bool {
+    // Its own words and what it quotes; a command or path in code is a name both may share.
+    let mine = words::words(&format!("{} {}", s.own, s.quoted.join(" ")));
+    if mine.len() < 3 || latest.len() < 3 {
+        return false;
+    }
+    let run = longest_common_run(&mine, latest);
+    run >= 8 || (run >= 4 && run * 10 >= mine.len() * 8)
+}
+
+/// The length of the longest run of words `a` and `b` share.
+fn longest_common_run(a: &[String], b: &[String]) -> usize {
+    // Bounded inputs (a sentence, an instruction cut at 2,000 characters): the plain
+    // dynamic program over one row.
+    let mut best = 0;
+    let mut row = vec![0usize; b.len() + 1];
+    for x in a {
+        let mut prev = 0;
+        for (j, y) in b.iter().enumerate() {
+            let cur = row[j + 1];
+            row[j + 1] = if x == y { prev + 1 } else { 0 };
+            best = best.max(row[j + 1]);
+            prev = cur;
+        }
+    }
+    best
+}
+
+/// "2 open tasks: \"a\" (in progress), \"b\" (pending)": items with their states, at most
+/// four named.
+fn listed(items: &[&Item]) -> String {
+    let n = items.len();
+    let noun = match (items.iter().all(|it| it.checklist()), n == 1) {
+        (true, true) => "unchecked checklist item",
+        (true, false) => "unchecked checklist items",
+        (false, true) => "open item",
+        (false, false) => "open items",
+    };
+    let noun = if items.iter().all(|it| !it.checklist()) {
+        if n == 1 { "open task" } else { "open tasks" }
+    } else {
+        noun
+    };
+    let shown: Vec<String> = items
+        .iter()
+        .take(4)
+        .map(|it| format!("\"{}\" ({})", folded_line(it.text, 60), it.state))
+        .collect();
+    let more = if n > 4 {
+        format!(" and {} more", n - 4)
+    } else {
+        String::new()
+    };
+    format!("{n} {noun}: {}{more}", shown.join(", "))
+}
+
+fn quoted_claim(s: &Sentence) -> String {
+    format!(
+        "\"{}\"",
+        folded_line(s.text.trim(), CLAIM_CHARS).replace('"', "'")
+    )
+}
+
+/// A command for a correction: one line, in backticks, cut.
+fn shown_command(cmd: &str) -> String {
+    format!("`{}`", folded_line(cmd, 90).replace('`', "'"))
+}
+
+/// The final path component of a path-like text.
+fn base_name(p: &str) -> &str {
+    p.trim_matches(|c: char| c == '`' || c == '\'' || c == '"' || c == ',')
+        .rsplit(['/', '\\'])
+        .next()
+        .unwrap_or(p)
+}
+
+// ---- What the user's line says besides the corrections (D018).
+
+/// Whether the summary leaves out the latest instruction, for the user's line (the model is not
+/// told, D055): `None` when there is none, it is too short to tell (fewer than five identifying
+/// words), or the summary is in another language or has no recognised structure; `Some(true)`
+/// only when not one of its identifying words appears in the summary (a paraphrase, a partial
+/// quotation or a quoted log keeps some).
+pub(crate) fn latest_left_out(d: &Digest, summary: &str) -> Option<bool> {
+    let latest = d.latest.as_deref()?;
+    let doc = summary::read(summary);
+    if doc.shape != Shape::Sections
+        || script(latest) != script(&doc.text)
+        || script(latest) == Some(Script::Unspaced)
+        || words::language(&doc.text) != words::language(latest).or(Some(words::Language::English))
+    {
+        return None;
+    }
+    let key: Vec<String> = key_words(latest)
+        .into_iter()
+        .filter(|w| !COURTESY.contains(&w.as_str()))
+        .take(40)
+        .collect();
+    if key.len() < 5 {
+        return None;
+    }
+    let everything = stems(&doc.text);
+    Some(!key.iter().any(|w| everything.contains(w)))
+}
+
+/// Words of a request that say nothing of what is asked.
+const COURTESY: &[&str] = &[
+    "please", "thank", "thanks", "now", "also", "just", "after", "before", "again", "could",
+    "would", "you", "make", "sure", "let", "know", "want", "need", "like", "okay", "yes",
+];
+
+/// Whether the summary describes a span of the record that newer messages follow (Claude Code's
+/// precomputed summary), not the record up to the compaction: then it is judged against the
+/// record as `save` read it, when the span ended (D055).
+pub fn covers_a_span(summary: &str) -> bool {
+    summary::read(summary).covers_a_span
+}
+
+/// Whether the summary mentions `text` (an open item, a plan title), for the user's line:
+/// `Some(false)` only when none of its identifying words appears anywhere in a summary written in
+/// the same language (a paraphrase keeps some; a translation keeps none, so another language
+/// says nothing); `None` when it cannot tell.
+pub(crate) fn mentions(summary: &str, text: &str) -> Option<bool> {
+    let key = Key::of(text);
+    let body = summary::body(summary);
+    if !key.mentionable()
+        || script(text) != script(&body)
+        || script(text) == Some(Script::Unspaced)
+        || words::language(&body) != words::language(text).or(Some(words::Language::English))
+    {
+        return None;
+    }
+    let have = stems(&body);
+    Some(key.words.iter().any(|w| have.contains(w)))
+}
+
+/// The corrections as the section the model reads, within [`MAX_UNITS`], ending in a blank line;
+/// `None` when there are none. Lines that do not fit are counted, never cut in half.
+pub fn section(list: &[Correction]) -> Option<String> {
+    if list.is_empty() {
+        return None;
+    }
+    let mut s = format!(
+        "{HEADING}\n\nThe record from before the compaction contradicts these statements of the summary; trust the record, and check before you rely on the summary:\n"
+    );
+    let reserve = utf16_len("- ... and 99 more (not shown for space)\n\n");
+    for (n, c) in list.iter().enumerate() {
+        let line = cut_line(&format!("- {}\n", folded_line(&c.text, 600)), 420);
+        if utf16_len(&s) + utf16_len(&line) + reserve > MAX_UNITS {
+            s.push_str(&format!(
+                "- ... and {} more (not shown for space)\n",
+                list.len() - n
+            ));
+            break;
+        }
+        s.push_str(&line);
+    }
+    s.push('\n');
+    Some(s)
+}
+
+/// Whether `text` is a corrections section as [`section`] writes it (a file read back may be
+/// damaged or planted: nothing else is handed to the model).
+pub fn is_section(text: &str) -> bool {
+    text.starts_with(HEADING)
+        && utf16_len(text) <= MAX_UNITS
+        && text.ends_with("\n\n")
+        && !text.contains("\n# ")
+}
+
+/// `snapshot` with the corrections section right after its title line, where the model reads
+/// first (the snapshot's own end line stays last).
+pub fn inserted(snapshot: &str, section: &str) -> String {
+    match snapshot.split_once("\n\n") {
+        Some((title, rest)) => format!("{title}\n\n{section}{rest}"),
+        None => format!("{section}{snapshot}"),
+    }
+}
+
+/// How each sentence of `summary` was read (role, asserted, clauses), for debugging the judge.
+#[doc(hidden)]
+pub fn explain(summary: &str) -> String {
+    let doc = summary::read(summary);
+    let mut out = format!("shape: {:?}\n", doc.shape);
+    for s in &doc.sentences {
+        out.push_str(&format!(
+            "{:>4} {:?} asserted={} done={} open={} | {} | clauses={:?} code={:?}\n",
+            s.line,
+            s.role,
+            asserted(s),
+            s.marked_done,
+            s.marked_open,
+            s.text,
+            s.clauses,
+            s.code
+        ));
+    }
+    out
+}
+
+#[cfg(test)]
+mod tests;
