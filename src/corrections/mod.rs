@@ -1,12 +1,12 @@
 //! Which claims of the compaction summary the record contradicts (issues #27, #38; D025, D055).
 //!
 //! A correction is told to the model under "trust the record", so it must never be false: when
-//! in doubt, nothing is said. The summary is read as the document it is ([`summary`]): only the
+//! in doubt, nothing is said. The summary is read as the document it is (`summary`): only the
 //! sections that state the work's status hold claims; requests, the user's messages and code are
 //! quoted, pending and next steps keep work open. A claim is an assertion of a finished state,
-//! with its subject ([`claims`]): checks that pass, a task or checklist item done, all work done,
+//! with its subject (`claims`): checks that pass, a task or checklist item done, all work done,
 //! a count of what remains, a file changed or fixed, work committed or pushed. The evidence is the
-//! record's structure ([`evidence`]): which commands ran a check and how each ended, what was
+//! record's structure (`evidence`): which commands ran a check and how each ended, what was
 //! edited after it, the task tools' states. A correction states the evidence ("the last run of
 //! `sh run_tests.sh billing` exited 101, and nothing was edited after it"), never a verdict.
 
