@@ -34,9 +34,12 @@ use words::{Script, key_words, script, stem, stems};
 pub const MAX_UNITS: usize = 1_000;
 /// The heading of the section, in the snapshot and in the hook output that carries it alone.
 pub const HEADING: &str = "## Corrections to the compaction summary";
-/// The longest summary judged: Claude Code's and Codex's run to tens of KB; anything far larger
-/// is no summary the model continues from, and reading it would cost a hook its budget.
-const MAX_SUMMARY: usize = 1024 * 1024;
+/// The longest summary judged: Claude Code's and Codex's run to tens of KB (the summarizer's
+/// output is capped at tens of thousands of tokens); anything far larger is no summary the model
+/// continues from, and judging it costs time that grows with it (an adversarial 1 MB summary took
+/// over 5 s in a release build on a loaded two-core machine, 250 KB took 1.4 s, 60 KB 0.2 s).
+/// A longer one is not judged at all, and the audit says nothing about it (`cmd::audit`).
+pub const MAX_SUMMARY: usize = 256 * 1024;
 /// The longest quote of a summary sentence in a correction.
 const CLAIM_CHARS: usize = 110;
 
