@@ -703,15 +703,21 @@ fn a_summary_too_long_to_judge_in_time_is_not_judged_and_not_called_right() {
         audit.stdout
     };
     // Within the cap the same claims are corrected.
-    let small = judged(&format!("1. Primary Request and Intent:\n   Retry batches.\n{claims}"));
+    let small = judged(&format!(
+        "1. Primary Request and Intent:\n   Retry batches.\n{claims}"
+    ));
     assert!(small.contains("the model is told"), "{small}");
     let _ = fs::remove_file(pending(&sb, "s1"));
-    let filler = "   - Looked at the importer's retry loop and its backoff settings.\n".repeat(4_500);
+    let filler =
+        "   - Looked at the importer's retry loop and its backoff settings.\n".repeat(4_500);
     let long = format!("1. Primary Request and Intent:\n{filler}{claims}");
     assert!(long.len() > 256 * 1024 && long.len() < 4 << 20);
     let out = judged(&long);
     assert!(!out.contains("the summary"), "{out}");
-    assert!(!pending(&sb, "s1").exists(), "no corrections from an unjudged summary");
+    assert!(
+        !pending(&sb, "s1").exists(),
+        "no corrections from an unjudged summary"
+    );
 }
 
 // ---- 13. A big PostToolUse input.
