@@ -269,6 +269,7 @@ cg_notify_once() {
 cg_read_failure() {
     cg_tool=
     [ -f "$cg_data/failed-$1" ] || return 1
+    # shellcheck disable=SC2034 # cg_tool is read by bin/compact-guardian-provision
     IFS='	' read -r cg_kind cg_detail cg_tool <"$cg_data/failed-$1"
 }
 

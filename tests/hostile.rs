@@ -1089,9 +1089,11 @@ fn a_planted_digest_cannot_stall_the_audit_or_reach_the_terminal_raw() {
     let post = serde_json::json!({"session_id": "s1", "transcript_path": t,
         "hook_event_name": "PostCompact", "compact_summary": summary})
     .to_string();
-    // Bounded, as in a session: the comparison that met the watchdog would now end in its
-    // "gave up" line instead of the audit's own (`check`), whatever the machine's speed.
-    let r = sb.cmd(&["audit"]).bounded().stdin(post).run();
+    // Unbounded (D036): the comparison is bounded by design (30 items read back, the summary to
+    // 1 MiB), so a debug build on a loaded machine takes what it takes; a comparison that grew
+    // with the planted items would still meet the harness's hang guard, and the audit's own
+    // line must come out (`check`). Its cost in a release build is measured in the benchmark.
+    let r = sb.cmd(&["audit"]).stdin(post).run();
     check(&r, "planted digest");
     assert!(
         !r.stdout.contains('\u{1b}') && !r.stdout.contains("\\u001b"),

@@ -684,6 +684,42 @@ fn a_long_summary_is_read_whole_and_a_cut_one_is_never_judged() {
     );
 }
 
+#[test]
+fn a_summary_too_long_to_judge_in_time_is_not_judged_and_not_called_right() {
+    // An adversarial 1 MB summary took over 5 s to judge in a release build (the watchdog ended
+    // the audit); over `corrections::MAX_SUMMARY` (256 KiB) it is read whole but not judged, and
+    // the user is not told that nothing in it contradicts the record.
+    let sb = Sandbox::new();
+    let t = sb.transcript("t.jsonl", &failing_session());
+    let claims = "7. Current Work:\n   - The renderer is done.\n   - All billing tests pass.\n";
+    let judged = |summary: &str| {
+        sb.save(&hook("s1", &t)).assert_fail_open();
+        sb.restore(&start_hook("s1", &t)).assert_fail_open();
+        let audit = sb
+            .cmd(&["audit"])
+            .stdin(post_compact("s1", &t, "manual", summary))
+            .run();
+        audit.assert_fail_open();
+        audit.stdout
+    };
+    // Within the cap the same claims are corrected.
+    let small = judged(&format!(
+        "1. Primary Request and Intent:\n   Retry batches.\n{claims}"
+    ));
+    assert!(small.contains("the model is told"), "{small}");
+    let _ = fs::remove_file(pending(&sb, "s1"));
+    let filler =
+        "   - Looked at the importer's retry loop and its backoff settings.\n".repeat(4_500);
+    let long = format!("1. Primary Request and Intent:\n{filler}{claims}");
+    assert!(long.len() > 256 * 1024 && long.len() < 4 << 20);
+    let out = judged(&long);
+    assert!(!out.contains("the summary"), "{out}");
+    assert!(
+        !pending(&sb, "s1").exists(),
+        "no corrections from an unjudged summary"
+    );
+}
+
 // ---- 13. A big PostToolUse input.
 
 #[test]

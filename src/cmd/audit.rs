@@ -68,10 +68,13 @@ pub fn audit(
             .compact_summary
             .as_deref()
             .is_none_or(|s| s.trim().is_empty())
-            && summary.as_deref().is_some_and(|s| s.len() + 4 >= MAX_TEXT));
+            && summary.as_deref().is_some_and(|s| s.len() + 4 >= MAX_TEXT))
+        || summary
+            .as_deref()
+            .is_some_and(|s| s.len() > corrections::MAX_SUMMARY);
     if cut {
         debug(cfg.debug, || {
-            "the summary was longer than what is read of it: not compared".to_owned()
+            "the summary was longer than what is read or judged of it: not compared".to_owned()
         });
     }
     let summary = summary.filter(|_| !cut);

@@ -1,12 +1,12 @@
 //! Which claims of the compaction summary the record contradicts (issues #27, #38; D025, D055).
 //!
 //! A correction is told to the model under "trust the record", so it must never be false: when
-//! in doubt, nothing is said. The summary is read as the document it is ([`summary`]): only the
+//! in doubt, nothing is said. The summary is read as the document it is (`summary`): only the
 //! sections that state the work's status hold claims; requests, the user's messages and code are
 //! quoted, pending and next steps keep work open. A claim is an assertion of a finished state,
-//! with its subject ([`claims`]): checks that pass, a task or checklist item done, all work done,
+//! with its subject (`claims`): checks that pass, a task or checklist item done, all work done,
 //! a count of what remains, a file changed or fixed, work committed or pushed. The evidence is the
-//! record's structure ([`evidence`]): which commands ran a check and how each ended, what was
+//! record's structure (`evidence`): which commands ran a check and how each ended, what was
 //! edited after it, the task tools' states. A correction states the evidence ("the last run of
 //! `sh run_tests.sh billing` exited 101, and nothing was edited after it"), never a verdict.
 
@@ -34,9 +34,12 @@ use words::{Script, key_words, script, stem, stems};
 pub const MAX_UNITS: usize = 1_000;
 /// The heading of the section, in the snapshot and in the hook output that carries it alone.
 pub const HEADING: &str = "## Corrections to the compaction summary";
-/// The longest summary judged: Claude Code's and Codex's run to tens of KB; anything far larger
-/// is no summary the model continues from, and reading it would cost a hook its budget.
-const MAX_SUMMARY: usize = 1024 * 1024;
+/// The longest summary judged: Claude Code's and Codex's run to tens of KB (the summarizer's
+/// output is capped at tens of thousands of tokens); anything far larger is no summary the model
+/// continues from, and judging it costs time that grows with it (an adversarial 1 MB summary took
+/// over 5 s in a release build on a loaded two-core machine, 250 KB took 1.4 s, 60 KB 0.2 s).
+/// A longer one is not judged at all, and the audit says nothing about it (`cmd::audit`).
+pub const MAX_SUMMARY: usize = 256 * 1024;
 /// The longest quote of a summary sentence in a correction.
 const CLAIM_CHARS: usize = 110;
 
