@@ -89,12 +89,13 @@ pub fn restore(hook: &Hook, cfg: &Config, deadline: Instant, out: &mut impl Writ
     let digest: Option<Digest> = snaps
         .and_then(|s| s.take_digest(MAX_DIGEST_BYTES))
         .and_then(|b| Digest::read(&b));
-    // A summary read only in part is never judged as if whole (D043).
-    let summary = hook
-        .input
-        .compact_summary
-        .as_deref()
-        .filter(|s| !s.trim().is_empty() && !hook.input.summary_cut);
+    // A summary read only in part is never judged as if whole (D043), nor one too long to judge
+    // within the budget.
+    let summary = hook.input.compact_summary.as_deref().filter(|s| {
+        !s.trim().is_empty()
+            && !hook.input.summary_cut
+            && s.len() <= crate::corrections::MAX_SUMMARY
+    });
     // With the session at hand, the evidence is brought up to the compaction, as the other
     // clients' audit does (D056).
     let judged = match (&digest, summary, transcript) {
