@@ -93,6 +93,18 @@ pub(crate) fn asserted(s: &Sentence) -> bool {
     if has(&ws, CONDITION) && !has(&ws, PAST) {
         return false;
     }
+    // "After the suite passes, cut v1.8.0": a clause of time that opens the sentence with a
+    // check passing in the present is a condition too; "After the fix, all tests pass" is not.
+    // The clause is short and another follows it.
+    let parts = clauses(&s.own);
+    if ws.first().is_some_and(|w| TEMPORAL.contains(&w.as_str()))
+        && parts.len() > 1
+        && parts[0].len() <= 5
+        && (has(&parts[0], PASS) || has(&parts[0], DONE))
+        && !has(&parts[0], PAST)
+    {
+        return false;
+    }
     let lower = s.own.to_lowercase();
     if lower.contains("so that")
         || lower.contains("in order")
@@ -228,10 +240,19 @@ pub(crate) fn count_claim(clause: &[String], own: &str) -> Option<u64> {
     if all {
         return None;
     }
+    // "exits 0" is an exit code, not a count of tests.
     clause
         .iter()
-        .find(|w| w.chars().all(|c| c.is_ascii_digit()))
-        .and_then(|w| w.parse().ok())
+        .enumerate()
+        .find(|(i, w)| {
+            w.chars().all(|c| c.is_ascii_digit())
+                && !(*i > 0
+                    && matches!(
+                        clause[i - 1].as_str(),
+                        "exits" | "exited" | "exit" | "returns" | "returned" | "code"
+                    ))
+        })
+        .and_then(|(_, w)| w.parse().ok())
 }
 
 /// Whether a clause says checks pass.
@@ -486,9 +507,22 @@ pub(crate) fn remaining_count(s: &Sentence) -> Option<usize> {
 /// Whether a sentence says work was committed (`commit`) or pushed (`push`).
 pub(crate) fn says_git(s: &Sentence, what: &str) -> bool {
     let ws = words(&s.own);
+    // A label and what it names ("**Commit:** \"Add retries\" on `main`", "Push: `origin/x`"):
+    // the label alone, then the message quoted or the ref in code.
+    let labelled = |label: &str| {
+        ws.len() <= 3
+            && ws.first().is_some_and(|w| w == label)
+            && s.text
+                .trim_start_matches(['-', '*', ' '])
+                .to_lowercase()
+                .starts_with(&format!("{label}:"))
+            && (!s.quoted.is_empty() || !s.code.is_empty())
+            && !ws.iter().any(|w| NEGATION.contains(&w.as_str()))
+    };
     match what {
         "commit" => {
-            has(&ws, COMMITTED)
+            labelled("commit")
+                || has(&ws, COMMITTED)
                 || has_unspaced(&s.own, COMMITTED_UNSPACED)
                 || (has(&ws, &["commit", "commits"])
                     && has(
@@ -507,7 +541,8 @@ pub(crate) fn says_git(s: &Sentence, what: &str) -> bool {
                     ))
         }
         "push" => {
-            has(&ws, PUSHED)
+            labelled("push")
+                || has(&ws, PUSHED)
                 || has_unspaced(&s.own, PUSHED_UNSPACED)
                 || (has(&ws, &["push"])
                     && has(
@@ -539,9 +574,16 @@ pub(crate) enum Verb {
 /// The change a sentence claims, if any.
 pub(crate) fn change_verb(s: &Sentence) -> Option<Verb> {
     let ws = words(&s.own);
+    // "the project being changed": a participle that names, in progress, not a change made.
+    let ws: Vec<&String> = ws
+        .iter()
+        .enumerate()
+        .filter(|(i, _)| *i == 0 || ws[i - 1] != "being")
+        .map(|(_, w)| w)
+        .collect();
     let any = |list: &[&str]| {
         list.iter()
-            .any(|v| ws.iter().any(|w| w == v) || (!v.is_ascii() && s.own.contains(v)))
+            .any(|v| ws.iter().any(|w| *w == v) || (!v.is_ascii() && s.own.contains(v)))
     };
     // "`docs/x.md` now describes the new behaviour": what a file holds now, said of a change.
     const NOW: &[&str] = &["now", "ora", "ahora", "jetzt", "maintenant", "agora"];
