@@ -467,7 +467,25 @@ pub(crate) fn remaining_count(s: &Sentence) -> Option<usize> {
     if has(&ws, &["not", "no", "will", "should", "if", "none"]) {
         return None;
     }
-    if has(&ws, OPEN) {
+    // "nicht abgehakt", "non cochée", "sin marcar": a box not checked is open.
+    const UNCHECKED: &[[&str; 2]] = &[
+        ["nicht", "abgehakt"],
+        ["nicht", "angehakt"],
+        ["non", "coché"],
+        ["non", "cochée"],
+        ["non", "cochés"],
+        ["non", "cochées"],
+        ["sin", "marcar"],
+        ["non", "spuntata"],
+        ["non", "spuntate"],
+        ["non", "spuntato"],
+        ["não", "marcado"],
+        ["não", "marcada"],
+    ];
+    let unchecked = ws
+        .windows(2)
+        .any(|p| UNCHECKED.iter().any(|[a, b]| p[0] == *a && p[1] == *b));
+    if has(&ws, OPEN) || unchecked {
         for (i, w) in ws.iter().enumerate() {
             let Some(n) = number(w) else { continue };
             // The noun within the next four words.
@@ -507,18 +525,7 @@ pub(crate) fn remaining_count(s: &Sentence) -> Option<usize> {
 /// Whether a sentence says work was committed (`commit`) or pushed (`push`).
 pub(crate) fn says_git(s: &Sentence, what: &str) -> bool {
     let ws = words(&s.own);
-    // A label and what it names ("**Commit:** \"Add retries\" on `main`", "Push: `origin/x`"):
-    // the label alone, then the message quoted or the ref in code.
-    let labelled = |label: &str| {
-        ws.len() <= 3
-            && ws.first().is_some_and(|w| w == label)
-            && s.text
-                .trim_start_matches(['-', '*', ' '])
-                .to_lowercase()
-                .starts_with(&format!("{label}:"))
-            && (!s.quoted.is_empty() || !s.code.is_empty())
-            && !ws.iter().any(|w| NEGATION.contains(&w.as_str()))
-    };
+    let labelled = |label: &str| git_label(s, label);
     match what {
         "commit" => {
             labelled("commit")
@@ -560,6 +567,22 @@ pub(crate) fn says_git(s: &Sentence, what: &str) -> bool {
         }
         _ => false,
     }
+}
+
+/// A label and what it names ("**Commit:** \"Add retries\" on `main`", "Push: `origin/x`"):
+/// the label alone (`commit`, `push`), then the message quoted or the ref in code. Its verb is
+/// the label's, not an instruction.
+pub(crate) fn git_label(s: &Sentence, label: &str) -> bool {
+    let ws = words(&s.own);
+    ws.len() <= 3
+        && ws.first().is_some_and(|w| w == label)
+        && s.text
+            .trim_start_matches(['-', '*', ' '])
+            .to_lowercase()
+            .starts_with(&format!("{label}:"))
+        && (!s.quoted.is_empty() || !s.code.is_empty())
+        && !ws.iter().any(|w| NEGATION.contains(&w.as_str()))
+        && !has(&ws, NOT_ASSERTED)
 }
 
 /// What a sentence says was done to a file.

@@ -244,6 +244,15 @@ impl<'a> Judge<'a> {
                     return false;
                 }
                 let own = &s.clauses;
+                // An item's own words say nothing of its state ("Retry failed batches").
+                let negated = |c: &Vec<String>, own: &str| {
+                    let rest: Vec<String> = c
+                        .iter()
+                        .filter(|w| !key.words.iter().any(|k| k == stem(w)))
+                        .cloned()
+                        .collect();
+                    negated(&rest, own)
+                };
                 let done_here = |c: &Vec<String>| {
                     key.named_by_exactly(c, &others)
                         && (says_done(c, &s.own, key.verb.as_deref()) || s.marked_done)
@@ -731,7 +740,9 @@ impl<'a> Judge<'a> {
     fn git(&self, out: &mut Vec<Correction>) {
         for (sub, noun) in [("commit", "commit"), ("push", "push")] {
             let Some(s) = self.claims.iter().find(|s| {
-                asserted(s) && says_git(s, sub) && !s.clauses.iter().any(|c| negated(c, &s.own))
+                (asserted(s) || claims::git_label(s, sub))
+                    && says_git(s, sub)
+                    && !s.clauses.iter().any(|c| negated(c, &s.own))
             }) else {
                 continue;
             };
