@@ -201,7 +201,11 @@ fn imperative(ws: &[String]) -> bool {
         "confirm",
         "investigate",
     ];
-    ws.first().is_some_and(|w| VERBS.contains(&w.as_str()))
+    // "Push done", "Commit fatto": the verb is a noun the verdict follows.
+    let verdict_next = ws
+        .get(1)
+        .is_some_and(|w| DONE.contains(&w.as_str()) || PASS.contains(&w.as_str()));
+    ws.first().is_some_and(|w| VERBS.contains(&w.as_str())) && !verdict_next
 }
 
 /// Whether a clause says a thing is not so (or failed, or not yet).
@@ -257,7 +261,11 @@ pub(crate) fn count_claim(clause: &[String], own: &str) -> Option<u64> {
 
 /// Whether a clause says checks pass.
 pub(crate) fn says_pass(clause: &[String], own: &str) -> bool {
-    has(clause, PASS)
+    // German "läuft jetzt durch": a separable verb, its particle at the clause's end.
+    let durch = has(clause, &["läuft", "laufen", "lief", "liefen"])
+        && clause.last().is_some_and(|w| w == "durch");
+    durch
+        || has(clause, PASS)
         || has_unspaced(own, PASS_UNSPACED)
         || clause
             .windows(2)

@@ -215,7 +215,7 @@ impl<'a> Judge<'a> {
                     && (s.marked_open
                         || s.clauses
                             .iter()
-                            .any(|c| key.named_by(c) && negated(c, &s.own))))
+                            .any(|c| key.named_by(c) && key.negated_beside(c, &s.own))))
         })
     }
 
@@ -244,15 +244,7 @@ impl<'a> Judge<'a> {
                     return false;
                 }
                 let own = &s.clauses;
-                // An item's own words say nothing of its state ("Retry failed batches").
-                let negated = |c: &Vec<String>, own: &str| {
-                    let rest: Vec<String> = c
-                        .iter()
-                        .filter(|w| !key.words.iter().any(|k| k == stem(w)))
-                        .cloned()
-                        .collect();
-                    negated(&rest, own)
-                };
+                let negated = |c: &Vec<String>, own: &str| key.negated_beside(c, own);
                 let done_here = |c: &Vec<String>| {
                     key.named_by_exactly(c, &others)
                         && (says_done(c, &s.own, key.verb.as_deref()) || s.marked_done)
@@ -858,8 +850,13 @@ fn verdict_only(c: &[String], own: &str) -> bool {
                     w.as_str(),
                     "now" | "all" | "fully" | "status" | "is" | "was" | "been" | "has"
                 )
-                // "Wrapped up: ..."
+                // "Wrapped up: ...", "Crossed off the list: ...", "Riscada da lista: ..."
                 || w == "up" && c.iter().any(|x| x == "wrapped")
+                || matches!(
+                    w.as_str(),
+                    "off" | "the" | "list" | "from" | "da" | "de" | "la" | "lista" | "liste"
+                        | "dalla" | "von" | "der"
+                )
         })
 }
 
@@ -997,6 +994,17 @@ impl Key {
     /// Enough to tell whether a text mentions it at all: one word of three letters or more.
     fn mentionable(&self) -> bool {
         self.words.len() >= 2 || self.words.iter().any(|w| w.chars().count() >= 3)
+    }
+
+    /// Whether a clause naming it says it is not so, by words other than its own: an item's
+    /// name says nothing of its state ("Retry failed batches", "Run without a network").
+    fn negated_beside(&self, clause: &[String], own: &str) -> bool {
+        let rest: Vec<String> = clause
+            .iter()
+            .filter(|w| !self.words.iter().any(|k| k == stem(w)))
+            .cloned()
+            .collect();
+        negated(&rest, own)
     }
 
     /// How many of its words `have` holds.
