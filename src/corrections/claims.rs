@@ -99,7 +99,7 @@ pub(crate) fn asserted(s: &Sentence) -> bool {
     let parts = clauses(&s.own);
     if ws.first().is_some_and(|w| TEMPORAL.contains(&w.as_str()))
         && parts.len() > 1
-        && parts[0].len() <= 5
+        && parts[0].len() <= 6
         && (has(&parts[0], PASS) || has(&parts[0], DONE))
         && !has(&parts[0], PAST)
     {
