@@ -1070,9 +1070,12 @@ fn quotes(s: &Sentence, latest: &[String], names: &[Key]) -> bool {
     if named.is_empty() {
         return true;
     }
+    // Its words of substance outside the names (stop words join a name's words as well).
     let rest: Vec<String> = mine
         .iter()
-        .filter(|w| !named.iter().any(|k| k.words.iter().any(|n| n == stem(w))))
+        .filter(|w| {
+            !key_words(w).is_empty() && !named.iter().any(|k| k.words.iter().any(|n| n == stem(w)))
+        })
         .cloned()
         .collect();
     longest_common_run(&rest, latest) >= 2
