@@ -435,10 +435,12 @@ impl<'a> Judge<'a> {
                 // ("Ran the billing tests: everything passes"), in the sentence before it.
                 // "Tests have been executed; all of them pass": a pronoun for the check the
                 // sentence before it on the same line names.
-                let before = k
-                    .checked_sub(1)
-                    .map(|j| self.claims[j])
-                    .filter(|b| b.line == s.line && pronoun(clause));
+                // So is a verdict with no subject but "all" on the next line ("- Ran `pytest
+                // -q`." / "- Everything passes.").
+                let before = k.checked_sub(1).map(|j| self.claims[j]).filter(|b| {
+                    b.line == s.line && pronoun(clause)
+                        || b.line + 1 == s.line && bare_verdict(clause, &s.own)
+                });
                 let run = match self.named_run(s) {
                     Some(r) => Some(r),
                     None => claimed_check(clause, s)
@@ -807,6 +809,21 @@ fn only_runs(own: &str) -> bool {
     words::words(&rest)
         .iter()
         .all(|w| RUN.contains(&w.as_str()))
+}
+
+/// Whether a clause is a verdict on everything and nothing else ("Everything passes now.",
+/// "All green.", "Tout passe."): its subject is what the sentence before it ran.
+fn bare_verdict(clause: &[String], own: &str) -> bool {
+    says_pass(clause, own)
+        && clause.iter().any(|w| lexicon::ALL.contains(&w.as_str()))
+        && clause.iter().all(|w| {
+            lexicon::ALL.contains(&w.as_str())
+                || lexicon::PASS.contains(&w.as_str())
+                || matches!(
+                    w.as_str(),
+                    "now" | "again" | "is" | "are" | "still" | "jetzt"
+                )
+        })
 }
 
 /// Whether a clause's subject is a pronoun ("all of them pass", "they pass", "sie laufen").

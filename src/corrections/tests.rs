@@ -511,6 +511,7 @@ fn pass_phrases_exit_codes_separable_verbs_and_pronouns() {
         "`sh run_tests.sh billing` exits 0 now.",
         "`sh run_tests.sh billing` läuft jetzt durch.",
         "The billing tests were run; all of them pass.",
+        "- Ran `sh run_tests.sh billing`.\n   - Everything passes now.",
     ] {
         assert!(
             kinds(&nine(s)).contains(&Kind::Passing),
@@ -523,6 +524,8 @@ fn pass_phrases_exit_codes_separable_verbs_and_pronouns() {
         "`sh run_tests.sh billing` läuft noch nicht durch.",
         "The billing tests were run; some of them pass.",
         "Edited the parser; all of them pass.",
+        "- Edited `src/billing/rounding.rs`.\n   - Everything passes now.",
+        "- Ran `sh run_tests.sh billing`.\n   - Edited the parser.\n   - Everything passes now.",
     ] {
         assert!(!kinds(&nine(s)).contains(&Kind::Passing), "{s}");
     }
