@@ -80,7 +80,7 @@ fn half(name: &str, floor: f64) {
     ignore = "needs the shared corpus of real transcripts in ../shared/transcripts"
 )]
 fn the_tune_half_gets_no_false_correction_and_keeps_its_recall() {
-    half("tune", 0.85);
+    half("tune", 0.93);
 }
 
 #[test]
@@ -89,5 +89,14 @@ fn the_tune_half_gets_no_false_correction_and_keeps_its_recall() {
     ignore = "needs the shared corpus of real transcripts in ../shared/transcripts"
 )]
 fn the_tune2_half_gets_no_false_correction_and_keeps_its_recall() {
-    half("tune2", 0.80);
+    half("tune2", 0.87);
+}
+
+#[test]
+#[cfg_attr(
+    cg_no_corpus,
+    ignore = "needs the shared corpus of real transcripts in ../shared/transcripts"
+)]
+fn the_tune3_half_gets_no_false_correction_and_keeps_its_recall() {
+    half("tune3", 0.86);
 }

@@ -128,6 +128,10 @@ def composer_class(case: dict):
         import compose_heldout
 
         return compose_heldout.Composer
+    if case.get("half") == "tune3":
+        import compose_tune3
+
+        return compose_tune3.Composer
     if case.get("half") == "tune2":
         import compose_tune2
 
@@ -203,7 +207,7 @@ def fit(comp, case) -> str:
     raise SetError(f"{case['id']}: Claude Code summary is {n} bytes, outside {CLAUDE_BYTES}")
 
 
-HALVES = ("tune", "tune2", "heldout")
+HALVES = ("tune", "tune2", "tune3", "heldout")
 
 
 def load_cases(half: str) -> list[dict]:

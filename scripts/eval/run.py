@@ -1,6 +1,6 @@
 """Runs the evaluation set through the release binary as the clients' hooks do, and judges.
 
-    python3 scripts/eval/run.py [tune|tune2|heldout|all] [--detail] [--assert] [--bin PATH] [--case ID]
+    python3 scripts/eval/run.py [tune|tune2|tune3|heldout|all] [--detail] [--assert] [--bin PATH] [--case ID]
 
 Claude Code, per case: `save` (PreCompact) on the record as it stood when PreCompact ran; the
 record's later lines; `restore` (SessionStart compact); the compaction's boundary and summary
@@ -189,7 +189,7 @@ def report(results: list[dict], half: str, detail: bool):
     for r in results:
         by[(r["half"], r["client"])].append(r)
     print(f"compact-guardian corrections, evaluation set ({half}): {len(results)} summaries")
-    for h in ("tune", "tune2", "heldout"):
+    for h in ("tune", "tune2", "tune3", "heldout"):
         rs = [r for r in results if r["half"] == h]
         if not rs:
             continue
@@ -198,7 +198,7 @@ def report(results: list[dict], half: str, detail: bool):
             cs = by[(h, client)]
             if cs:
                 print(f"  {client:7s} ({len(cs)}: {sum(r['verdict'] == 'true' for r in cs)} true, {sum(r['verdict'] == 'false' for r in cs)} false) {fmt(aggregate(cs))}")
-    show = [r for r in results if r["half"] in ("tune", "tune2") or detail]
+    show = [r for r in results if r["half"] in ("tune", "tune2", "tune3") or detail]
     if not show:
         return
     print("\nPer class (true summaries: corrected/cases; false summaries' disproved claims: corrected/claims)")
@@ -233,7 +233,7 @@ def report(results: list[dict], half: str, detail: bool):
 
 def main():
     ap = argparse.ArgumentParser(description="Run the corrections evaluation set through the release binary.")
-    ap.add_argument("half", nargs="?", default="tune", choices=["tune", "tune2", "heldout", "all"])
+    ap.add_argument("half", nargs="?", default="tune", choices=["tune", "tune2", "tune3", "heldout", "all"])
     ap.add_argument("--detail", action="store_true", help="per-case detail for the held-out half too")
     ap.add_argument("--assert", dest="check", action="store_true", help="exit 1 when a true summary gets a correction")
     ap.add_argument("--bin", default=str(REPO / "target/release/compact-guardian"))
@@ -259,7 +259,7 @@ def main():
         Path(a.json).write_text(json.dumps(results, ensure_ascii=False, indent=1))
     if a.check:
         bad = [r["id"] for r in results if r["verdict"] == "true" and r["lines"]]
-        if bad and (a.half in ("tune", "tune2") or a.detail):
+        if bad and (a.half in ("tune", "tune2", "tune3") or a.detail):
             print(f"\nASSERT: true summaries got corrections: {bad}")
         if bad:
             print(f"\nASSERT FAILED: {len(bad)} true summaries got a correction")

@@ -93,6 +93,18 @@ pub(crate) fn asserted(s: &Sentence) -> bool {
     if has(&ws, CONDITION) && !has(&ws, PAST) {
         return false;
     }
+    // "After the suite passes, cut v1.8.0": a clause of time that opens the sentence with a
+    // check passing in the present is a condition too; "After the fix, all tests pass" is not.
+    // The clause is short and another follows it.
+    let parts = clauses(&s.own);
+    if ws.first().is_some_and(|w| TEMPORAL.contains(&w.as_str()))
+        && parts.len() > 1
+        && parts[0].len() <= 6
+        && (has(&parts[0], PASS) || has(&parts[0], DONE))
+        && !has(&parts[0], PAST)
+    {
+        return false;
+    }
     let lower = s.own.to_lowercase();
     if lower.contains("so that")
         || lower.contains("in order")
@@ -189,7 +201,11 @@ fn imperative(ws: &[String]) -> bool {
         "confirm",
         "investigate",
     ];
-    ws.first().is_some_and(|w| VERBS.contains(&w.as_str()))
+    // "Push done", "Commit fatto": the verb is a noun the verdict follows.
+    let verdict_next = ws
+        .get(1)
+        .is_some_and(|w| DONE.contains(&w.as_str()) || PASS.contains(&w.as_str()));
+    ws.first().is_some_and(|w| VERBS.contains(&w.as_str())) && !verdict_next
 }
 
 /// Whether a clause says a thing is not so (or failed, or not yet).
@@ -228,15 +244,28 @@ pub(crate) fn count_claim(clause: &[String], own: &str) -> Option<u64> {
     if all {
         return None;
     }
+    // "exits 0" is an exit code, not a count of tests.
     clause
         .iter()
-        .find(|w| w.chars().all(|c| c.is_ascii_digit()))
-        .and_then(|w| w.parse().ok())
+        .enumerate()
+        .find(|(i, w)| {
+            w.chars().all(|c| c.is_ascii_digit())
+                && !(*i > 0
+                    && matches!(
+                        clause[i - 1].as_str(),
+                        "exits" | "exited" | "exit" | "returns" | "returned" | "code"
+                    ))
+        })
+        .and_then(|(_, w)| w.parse().ok())
 }
 
 /// Whether a clause says checks pass.
 pub(crate) fn says_pass(clause: &[String], own: &str) -> bool {
-    has(clause, PASS)
+    // German "läuft jetzt durch": a separable verb, its particle at the clause's end.
+    let durch = has(clause, &["läuft", "laufen", "lief", "liefen"])
+        && clause.last().is_some_and(|w| w == "durch");
+    durch
+        || has(clause, PASS)
         || has_unspaced(own, PASS_UNSPACED)
         || clause
             .windows(2)
@@ -446,7 +475,25 @@ pub(crate) fn remaining_count(s: &Sentence) -> Option<usize> {
     if has(&ws, &["not", "no", "will", "should", "if", "none"]) {
         return None;
     }
-    if has(&ws, OPEN) {
+    // "nicht abgehakt", "non cochée", "sin marcar": a box not checked is open.
+    const UNCHECKED: &[[&str; 2]] = &[
+        ["nicht", "abgehakt"],
+        ["nicht", "angehakt"],
+        ["non", "coché"],
+        ["non", "cochée"],
+        ["non", "cochés"],
+        ["non", "cochées"],
+        ["sin", "marcar"],
+        ["non", "spuntata"],
+        ["non", "spuntate"],
+        ["non", "spuntato"],
+        ["não", "marcado"],
+        ["não", "marcada"],
+    ];
+    let unchecked = ws
+        .windows(2)
+        .any(|p| UNCHECKED.iter().any(|[a, b]| p[0] == *a && p[1] == *b));
+    if has(&ws, OPEN) || unchecked {
         for (i, w) in ws.iter().enumerate() {
             let Some(n) = number(w) else { continue };
             // The noun within the next four words.
@@ -486,9 +533,11 @@ pub(crate) fn remaining_count(s: &Sentence) -> Option<usize> {
 /// Whether a sentence says work was committed (`commit`) or pushed (`push`).
 pub(crate) fn says_git(s: &Sentence, what: &str) -> bool {
     let ws = words(&s.own);
+    let labelled = |label: &str| git_label(s, label);
     match what {
         "commit" => {
-            has(&ws, COMMITTED)
+            labelled("commit")
+                || has(&ws, COMMITTED)
                 || has_unspaced(&s.own, COMMITTED_UNSPACED)
                 || (has(&ws, &["commit", "commits"])
                     && has(
@@ -507,7 +556,8 @@ pub(crate) fn says_git(s: &Sentence, what: &str) -> bool {
                     ))
         }
         "push" => {
-            has(&ws, PUSHED)
+            labelled("push")
+                || has(&ws, PUSHED)
                 || has_unspaced(&s.own, PUSHED_UNSPACED)
                 || (has(&ws, &["push"])
                     && has(
@@ -527,6 +577,22 @@ pub(crate) fn says_git(s: &Sentence, what: &str) -> bool {
     }
 }
 
+/// A label and what it names ("**Commit:** \"Add retries\" on `main`", "Push: `origin/x`"):
+/// the label alone (`commit`, `push`), then the message quoted or the ref in code. Its verb is
+/// the label's, not an instruction.
+pub(crate) fn git_label(s: &Sentence, label: &str) -> bool {
+    let ws = words(&s.own);
+    ws.len() <= 3
+        && ws.first().is_some_and(|w| w == label)
+        && s.text
+            .trim_start_matches(['-', '*', ' '])
+            .to_lowercase()
+            .starts_with(&format!("{label}:"))
+        && (!s.quoted.is_empty() || !s.code.is_empty())
+        && !ws.iter().any(|w| NEGATION.contains(&w.as_str()))
+        && !has(&ws, NOT_ASSERTED)
+}
+
 /// What a sentence says was done to a file.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub(crate) enum Verb {
@@ -539,9 +605,16 @@ pub(crate) enum Verb {
 /// The change a sentence claims, if any.
 pub(crate) fn change_verb(s: &Sentence) -> Option<Verb> {
     let ws = words(&s.own);
+    // "the project being changed": a participle that names, in progress, not a change made.
+    let ws: Vec<&String> = ws
+        .iter()
+        .enumerate()
+        .filter(|(i, _)| *i == 0 || ws[i - 1] != "being")
+        .map(|(_, w)| w)
+        .collect();
     let any = |list: &[&str]| {
         list.iter()
-            .any(|v| ws.iter().any(|w| w == v) || (!v.is_ascii() && s.own.contains(v)))
+            .any(|v| ws.iter().any(|w| *w == v) || (!v.is_ascii() && s.own.contains(v)))
     };
     // "`docs/x.md` now describes the new behaviour": what a file holds now, said of a change.
     const NOW: &[&str] = &["now", "ora", "ahora", "jetzt", "maintenant", "agora"];

@@ -397,6 +397,9 @@ fn check_of(words: &[String]) -> Option<(Check, usize)> {
                     || t.ends_with("test") && t.len() > 4
             }) {
                 Some((Check::Test, words.len()))
+            } else if prog == "rake" && args.is_empty() {
+                // Ruby projects' default rake task is their test suite.
+                Some((Check::Test, words.len()))
             } else if targets
                 .iter()
                 .any(|t| matches!(*t, "build" | "compile" | "package" | "all"))

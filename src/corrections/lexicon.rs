@@ -53,6 +53,14 @@ pub(crate) const PAST: &[&str] = &[
     "passed", "succeeded", "completed", "finished", "fixed", "ran", "was", "were", "did", "had",
 ];
 
+/// Words that open a clause of time ("after the suite passes, ..."): a condition when the
+/// clause says a check passes in the present.
+#[rustfmt::skip]
+pub(crate) const TEMPORAL: &[&str] = &[
+    "after", "before", "nachdem", "bevor", "après", "avant", "después", "antes", "dopo", "prima",
+    "depois",
+];
+
 /// Words that make a condition of a present sentence ("the test passes when add returns a+b").
 #[rustfmt::skip]
 pub(crate) const CONDITION: &[&str] = &[
@@ -132,6 +140,7 @@ pub(crate) const PASS_UNSPACED: &[&str] = &[
 #[rustfmt::skip]
 pub(crate) const PASS_PHRASES: &[[&str; 2]] = &[
     ["no", "failures"], ["zero", "failures"], ["0", "failures"], ["0", "failed"],
+    ["exits", "0"], ["exited", "0"], ["returns", "0"],
     ["laufen", "durch"], ["läuft", "durch"], ["sin", "fallos"], ["aucun", "échec"],
     ["sem", "falhas"], ["nenhuma", "falha"], ["ningún", "fallo"], ["nessun", "errore"],
 ];
@@ -231,7 +240,10 @@ pub(crate) const COMMITTED: &[&str] = &["committed", "commited", "committet", "e
 #[rustfmt::skip]
 pub(crate) const COMMITTED_UNSPACED: &[&str] = &["已提交", "提交了", "コミットしました", "コミット済み", "커밋했"];
 #[rustfmt::skip]
-pub(crate) const PUSHED: &[&str] = &["pushed", "gepusht", "gepushed", "poussé", "pusheado", "pushado"];
+pub(crate) const PUSHED: &[&str] = &[
+    "pushed", "gepusht", "gepushed", "poussé", "poussée", "poussés", "poussées", "pusheado",
+    "pusheada", "pushado", "pushada", "pushato",
+];
 #[rustfmt::skip]
 pub(crate) const PUSHED_UNSPACED: &[&str] = &["已推送", "推送了", "プッシュしました", "プッシュ済み", "푸시했"];
 

@@ -153,11 +153,18 @@ struct Judge<'a> {
 impl<'a> Judge<'a> {
     fn new(d: &'a Digest, doc: &'a Document) -> Self {
         let latest = d.latest.as_deref().map(super::corrections::words::words);
+        let names: Vec<Key> = d
+            .open
+            .iter()
+            .chain(&d.unchecked)
+            .chain(&d.done)
+            .map(|t| Key::of(t))
+            .collect();
         let claims = doc
             .sentences
             .iter()
             .filter(|s| s.role.states_status())
-            .filter(|s| !latest.as_deref().is_some_and(|l| quotes(s, l)))
+            .filter(|s| !latest.as_deref().is_some_and(|l| quotes(s, l, &names)))
             .collect();
         let checklist = d.open_kind == "checklist items";
         let mut items: Vec<Item> = d
@@ -211,7 +218,7 @@ impl<'a> Judge<'a> {
                     && (s.marked_open
                         || s.clauses
                             .iter()
-                            .any(|c| key.named_by(c) && negated(c, &s.own))))
+                            .any(|c| key.named_by(c) && key.negated_beside(c, &s.own))))
         })
     }
 
@@ -240,6 +247,7 @@ impl<'a> Judge<'a> {
                     return false;
                 }
                 let own = &s.clauses;
+                let negated = |c: &Vec<String>, own: &str| key.negated_beside(c, own);
                 let done_here = |c: &Vec<String>| {
                     key.named_by_exactly(c, &others)
                         && (says_done(c, &s.own, key.verb.as_deref()) || s.marked_done)
@@ -353,7 +361,10 @@ impl<'a> Judge<'a> {
             return;
         }
         for s in &self.doc.sentences {
-            if !matches!(s.role, Role::Status | Role::Pending | Role::Unknown) {
+            if !matches!(
+                s.role,
+                Role::Status | Role::Pending | Role::Next | Role::Unknown
+            ) {
                 continue;
             }
             let Some(n) = remaining_count(s) else {
@@ -361,7 +372,13 @@ impl<'a> Judge<'a> {
             };
             // Counted among the checklist's boxes, or the task list's tasks, as the sentence says.
             let lower = s.own.to_lowercase();
-            let of_checklist = lower.contains("checklist") || lower.contains("unchecked");
+            // Boxes are a checklist's; with no task open, open items are the checklist's.
+            let of_checklist = lower.contains("checklist")
+                || lower.contains("unchecked")
+                || words::words(&lower)
+                    .iter()
+                    .any(|w| matches!(w.as_str(), "box" | "boxes" | "checkbox" | "checkboxes"))
+                || self.items.iter().all(Item::checklist);
             let counted: Vec<&Item> = self
                 .items
                 .iter()
@@ -390,16 +407,22 @@ impl<'a> Judge<'a> {
             return;
         }
         let mut said: HashSet<usize> = HashSet::new();
-        for s in &self.claims {
+        for (k, s) in self.claims.iter().enumerate() {
             let excepted = words::words(&s.own)
                 .iter()
                 .any(|w| matches!(w.as_str(), "except" | "excluding" | "besides" | "apart"));
-            if !asserted(s) || excepted {
+            // "| Run `mix test` | ✅ |": a table row whose status cell says done, naming a
+            // command the record ran as a check, with no other words than running it.
+            let row = s.marked_done
+                && s.text.starts_with('|')
+                && only_runs(&s.own)
+                && self.named_run(s).is_some();
+            if !(asserted(s) || row) || excepted {
                 continue;
             }
             // "`poetry run pytest -q` ✔": a command the record ran as a check, and a mark that
             // says done, with no words of its own.
-            let marked = s.marked_done && words::words(&s.own).is_empty();
+            let marked = s.marked_done && words::words(&s.own).is_empty() || row;
             let verdicts: Vec<Vec<String>> = if marked {
                 vec![vec!["passes".to_owned()]]
             } else {
@@ -413,14 +436,23 @@ impl<'a> Judge<'a> {
                 // A command the record ran, named in code (`mix ci` passes): that command's last
                 // run. Else the check named in this clause, or, when the clause has only the verb
                 // ("Ran the billing tests: everything passes"), in the sentence before it.
+                // "Tests have been executed; all of them pass": a pronoun for the check the
+                // sentence before it on the same line names.
+                // So is a verdict with no subject but "all" on the next line ("- Ran `pytest
+                // -q`." / "- Everything passes.").
+                let before = k.checked_sub(1).map(|j| self.claims[j]).filter(|b| {
+                    b.line == s.line && pronoun(clause)
+                        || b.line + 1 == s.line && bare_verdict(clause, &s.own)
+                });
                 let run = match self.named_run(s) {
                     Some(r) => Some(r),
                     None => claimed_check(clause, s)
                         .or_else(|| claimed_check(&s.clauses.concat(), s))
+                        .or_else(|| before.and_then(|b| claimed_check(&b.clauses.concat(), b)))
                         .and_then(|(check, scope)| self.last_run(check, &scope)),
                 };
                 let Some(run) = run else { continue };
-                if self.admits_failure_near(s, run) {
+                if self.admits_failure_near(s, run) || self.reports_later_failure(s, run) {
                     break;
                 }
                 let Outcome::Failed { how } = &run.outcome else {
@@ -507,6 +539,56 @@ impl<'a> Judge<'a> {
         })
     }
 
+    /// Whether the summary reports, after the claim, a run of the same command that failed
+    /// ("Ran `phpunit` (OK)" ... "Ran `phpunit` (Failures: 1)"): the claim is a step of the
+    /// command's history, not its last word.
+    fn reports_later_failure(&self, s: &Sentence, run: &Run) -> bool {
+        const FAIL: &[&str] = &[
+            "fail",
+            "fails",
+            "failing",
+            "failed",
+            "failure",
+            "failures",
+            "broken",
+            "red",
+            "falló",
+            "fallo",
+            "falla",
+            "fallan",
+            "fallaron",
+            "échoue",
+            "échouent",
+            "échoué",
+            "échec",
+            "fehlgeschlagen",
+            "scheitert",
+            "falhou",
+            "falha",
+            "falham",
+            "fallito",
+            "fallisce",
+            "falliti",
+        ];
+        const NONE: &[&str] = &[
+            "0", "no", "zero", "without", "aucun", "aucune", "sans", "ningún", "ninguna", "sin",
+            "kein", "keine", "ohne", "nenhum", "nenhuma", "sem", "nessun", "nessuna", "senza",
+        ];
+        self.doc.sentences.iter().any(|o| {
+            o.line > s.line
+                && o.role.states_status()
+                && o.code
+                    .iter()
+                    .any(|c| evidence::command_words(c).contains(&run.words))
+                && o.clauses.iter().any(|c| {
+                    (0..c.len()).any(|i| {
+                        FAIL.contains(&c[i].as_str())
+                            && !(i > 0 && NONE.contains(&c[i - 1].as_str()))
+                    })
+                })
+        })
+    }
+
     /// The run a claim about `scope` speaks of: the last run of `check` over that scope. "All
     /// tests pass" speaks of the whole suite's last run, or, in a session that only ever ran one
     /// command of that check, of that command's; "the billing tests pass" of the last run that
@@ -586,8 +668,11 @@ impl<'a> Judge<'a> {
                     continue;
                 }
                 let in_files = self.d.files.iter().any(|f| base_name(f) == name);
-                let never_written =
-                    self.d.files_complete && !in_files && !self.written_from(0, name);
+                // A file's name ("encoding/csv" is a package, "src/" a folder).
+                let never_written = self.d.files_complete
+                    && !in_files
+                    && name.contains('.')
+                    && !self.written_from(0, name);
                 // The last edit of it failed, and nothing wrote it after.
                 let last_edit = self.d.actions.iter().enumerate().rev().find(|(_, a)| {
                     crate::tools::is_edit(&a.tool)
@@ -652,7 +737,9 @@ impl<'a> Judge<'a> {
     fn git(&self, out: &mut Vec<Correction>) {
         for (sub, noun) in [("commit", "commit"), ("push", "push")] {
             let Some(s) = self.claims.iter().find(|s| {
-                asserted(s) && says_git(s, sub) && !s.clauses.iter().any(|c| negated(c, &s.own))
+                (asserted(s) || claims::git_label(s, sub))
+                    && says_git(s, sub)
+                    && !s.clauses.iter().any(|c| negated(c, &s.own))
             }) else {
                 continue;
             };
@@ -690,6 +777,68 @@ fn runs_a_script(a: &crate::extract::Action) -> bool {
     }
 }
 
+/// Whether a table row's own words say no more than running a check ("Run", "Lancer", "运行").
+fn only_runs(own: &str) -> bool {
+    const RUN: &[&str] = &[
+        "run",
+        "ran",
+        "rerun",
+        "re",
+        "execute",
+        "executed",
+        "the",
+        "full",
+        "whole",
+        "suite",
+        "tests",
+        "test",
+        "lancer",
+        "lancé",
+        "relancer",
+        "ejecutar",
+        "ejecutado",
+        "correr",
+        "ausführen",
+        "ausgeführt",
+        "rodar",
+        "rodado",
+        "eseguire",
+        "eseguito",
+    ];
+    let mut rest = own.to_owned();
+    for u in ["运行", "执行", "を実行", "実行", "실행"] {
+        rest = rest.replace(u, " ");
+    }
+    words::words(&rest)
+        .iter()
+        .all(|w| RUN.contains(&w.as_str()))
+}
+
+/// Whether a clause is a verdict on everything and nothing else ("Everything passes now.",
+/// "All green.", "Tout passe."): its subject is what the sentence before it ran.
+fn bare_verdict(clause: &[String], own: &str) -> bool {
+    says_pass(clause, own)
+        && clause.iter().any(|w| lexicon::ALL.contains(&w.as_str()))
+        && clause.iter().all(|w| {
+            lexicon::ALL.contains(&w.as_str())
+                || lexicon::PASS.contains(&w.as_str())
+                || matches!(
+                    w.as_str(),
+                    "now" | "again" | "is" | "are" | "still" | "jetzt"
+                )
+        })
+}
+
+/// Whether a clause's subject is a pronoun ("all of them pass", "they pass", "sie laufen").
+fn pronoun(clause: &[String]) -> bool {
+    clause.iter().any(|w| {
+        matches!(
+            w.as_str(),
+            "them" | "they" | "ellos" | "ellas" | "ils" | "elles" | "sie" | "eles" | "elas"
+        )
+    })
+}
+
 /// Whether a clause says a thing is only partly done.
 fn partial_done(c: &[String]) -> bool {
     c.iter().any(|w| {
@@ -720,6 +869,13 @@ fn verdict_only(c: &[String], own: &str) -> bool {
                 || matches!(
                     w.as_str(),
                     "now" | "all" | "fully" | "status" | "is" | "was" | "been" | "has"
+                )
+                // "Wrapped up: ...", "Crossed off the list: ...", "Riscada da lista: ..."
+                || w == "up" && c.iter().any(|x| x == "wrapped")
+                || matches!(
+                    w.as_str(),
+                    "off" | "the" | "list" | "from" | "da" | "de" | "la" | "lista" | "liste"
+                        | "dalla" | "von" | "der"
                 )
         })
 }
@@ -860,6 +1016,17 @@ impl Key {
         self.words.len() >= 2 || self.words.iter().any(|w| w.chars().count() >= 3)
     }
 
+    /// Whether a clause naming it says it is not so, by words other than its own: an item's
+    /// name says nothing of its state ("Retry failed batches", "Run without a network").
+    fn negated_beside(&self, clause: &[String], own: &str) -> bool {
+        let rest: Vec<String> = clause
+            .iter()
+            .filter(|w| !self.words.iter().any(|k| k == stem(w)))
+            .cloned()
+            .collect();
+        negated(&rest, own)
+    }
+
     /// How many of its words `have` holds.
     fn found_in(&self, have: &HashSet<String>) -> usize {
         self.words
@@ -907,14 +1074,31 @@ impl Key {
 /// the instruction, or four or more that make four fifths of the sentence. A task or a noun
 /// phrase taken from the instruction ("fix add() off-by-one", "the store tests") is no
 /// quotation by itself.
-fn quotes(s: &Sentence, latest: &[String]) -> bool {
+fn quotes(s: &Sentence, latest: &[String], names: &[Key]) -> bool {
     // Its own words and what it quotes; a command or path in code is a name both may share.
     let mine = words::words(&format!("{} {}", s.own, s.quoted.join(" ")));
     if mine.len() < 3 || latest.len() < 3 {
         return false;
     }
     let run = longest_common_run(&mine, latest);
-    run >= 8 || (run >= 4 && run * 10 >= mine.len() * 8)
+    if !(run >= 8 || (run >= 4 && run * 10 >= mine.len() * 8)) {
+        return false;
+    }
+    // An item's name the instruction holds ("Return 404 for unknown symbols — done"): what is
+    // shared is the name; the sentence quotes only if its other words are the instruction's too.
+    let named: Vec<&Key> = names.iter().filter(|k| k.named_by(&mine)).collect();
+    if named.is_empty() {
+        return true;
+    }
+    // Its words of substance outside the names (stop words join a name's words as well).
+    let rest: Vec<String> = mine
+        .iter()
+        .filter(|w| {
+            !key_words(w).is_empty() && !named.iter().any(|k| k.words.iter().any(|n| n == stem(w)))
+        })
+        .cloned()
+        .collect();
+    longest_common_run(&rest, latest) >= 2
 }
 
 /// The length of the longest run of words `a` and `b` share.

@@ -160,6 +160,11 @@ const ROLE_WORDS: &[(Role, &[&str])] = &[
             "siguiente paso",
             "próximo paso",
             "próximos pasos",
+            "siguientes pasos",
+            "prochaines étapes",
+            "prochaine étape",
+            "próximos passos",
+            "prossimi passi",
             "suggested next",
         ],
     ),
@@ -207,6 +212,12 @@ const ROLE_WORDS: &[(Role, &[&str])] = &[
             "pendiente",
             "restante",
             "por hacer",
+            "lo que falta",
+            "lo que queda",
+            "reste à faire",
+            "noch zu tun",
+            "o que falta",
+            "da fare",
         ],
     ),
     (
@@ -234,6 +245,7 @@ const ROLE_WORDS: &[(Role, &[&str])] = &[
             "의도",
             "목표",
             "제약",
+            "mission",
             "request",
             "intent",
             "goal",
@@ -271,6 +283,7 @@ const ROLE_WORDS: &[(Role, &[&str])] = &[
         Role::Files,
         &[
             "reference",
+            "pointer",
             "critical data",
             "参考",
             "参照",
@@ -363,6 +376,12 @@ const ROLE_WORDS: &[(Role, &[&str])] = &[
             "architecture",
             "background",
             "note",
+            "caveat",
+            "gotcha",
+            "pitfall",
+            "watch out",
+            "heads-up",
+            "heads up",
             "概念",
             "技术",
             "决策",
@@ -540,6 +559,9 @@ pub(crate) fn read(raw: &str) -> Document {
     // Markdown file shown in the summary holds fences of its own).
     let mut fence: Option<(&str, usize)> = None;
     let mut covers_a_span = false;
+    // The last list item's indentation and its first sentence: a status label nested under it
+    // ("- Export the hook\n  - status: done") says its state.
+    let mut parent: Option<(usize, usize)> = None;
     let numbered_nine = numbered_nine(&text);
     for (i, line) in text.lines().enumerate() {
         let trimmed = line.trim();
@@ -586,6 +608,7 @@ pub(crate) fn read(raw: &str) -> Document {
                 role = Role::Unknown;
             }
             sub = None;
+            parent = None;
             sections.push((role, Vec::new()));
             if h.rest.is_empty() {
                 continue;
@@ -619,6 +642,20 @@ pub(crate) fn read(raw: &str) -> Document {
             continue; // a block quote: someone's words, or a log
         }
         let here = sub.map_or(role, |(r, _)| r);
+        let item = trimmed.starts_with(['-', '*', '+', '•']);
+        if let Some((at, first)) = parent
+            && item
+            && indent > at
+            && status_label_done(trimmed)
+        {
+            for s in &mut sentences[first..] {
+                s.marked_done = true;
+            }
+        } else if item {
+            parent = Some((indent, sentences.len()));
+        } else {
+            parent = None;
+        }
         push_sentences(&mut sentences, line, here, i);
     }
     Document {
@@ -652,13 +689,75 @@ fn numbered_nine(text: &str) -> bool {
 const DONE_MARKS: &[&str] = &["[x]", "[X]", "✅", "✔", "☑", "✓", "~~"];
 const OPEN_MARKS: &[&str] = &["[ ]", "☐", "⏳", "🔄", "❌", "[~]"];
 
+/// The labels of a status line ("status: done", "状态：完成").
+const STATUS_LABELS: &[&str] = &[
+    "status",
+    "state",
+    "estado",
+    "statut",
+    "stato",
+    "stand",
+    "situação",
+    "状态",
+    "状態",
+    "상태",
+    "进度",
+    "進捗",
+];
+
+/// Whether a list item is a status label alone that says done ("- status: done", "- 状態：完了",
+/// "- Estado: hecho ✅"): said of the item it is nested under.
+fn status_label_done(line: &str) -> bool {
+    let item = line.trim().trim_start_matches(['-', '*', '+', '•', ' ']);
+    let Some((label, value)) = item.split_once(':').or_else(|| item.split_once('：')) else {
+        return false;
+    };
+    let label = label.trim().trim_matches(['*', '_']).to_lowercase();
+    let value = value
+        .trim()
+        .trim_matches(|c: char| {
+            matches!(c, '*' | '_' | '.' | '。' | '!' | ' ')
+                || DONE_MARKS.iter().any(|m| m.starts_with(c))
+        })
+        .trim()
+        .to_lowercase();
+    let done = (value.is_empty() && DONE_MARKS.iter().any(|m| item.contains(m)))
+        || super::lexicon::DONE.contains(&value.as_str())
+        || super::lexicon::DONE_UNSPACED.contains(&value.as_str());
+    STATUS_LABELS.contains(&label.as_str()) && done
+}
+
+/// Whether a table row's last cell says done ("| Run `mix test` | ✅ |"): a mark, alone or with
+/// a done or pass word.
+fn row_marked_done(line: &str) -> bool {
+    let t = line.trim();
+    if !t.starts_with('|') {
+        return false;
+    }
+    let Some(last) = t.trim_end_matches('|').rsplit('|').next() else {
+        return false;
+    };
+    let cell = last.trim();
+    let Some(m) = DONE_MARKS[..DONE_MARKS.len() - 1]
+        .iter()
+        .find(|m| cell.starts_with(**m))
+    else {
+        return false;
+    };
+    let rest = cell[m.len()..].trim().to_lowercase();
+    rest.is_empty()
+        || super::lexicon::DONE.contains(&rest.as_str())
+        || super::lexicon::PASS.contains(&rest.as_str())
+}
+
 /// Splits `line` into sentences with their role.
 fn push_sentences(out: &mut Vec<Sentence>, line: &str, role: Role, at: usize) {
     let item = line.trim().trim_start_matches(['-', '*', '+', '•', ' ']);
     let marked_done = DONE_MARKS
         .iter()
         .any(|m| item.starts_with(m) || line.contains(&format!(" {m}")) && item.ends_with(m))
-        || label_says(item, true);
+        || label_says(item, true)
+        || row_marked_done(line);
     let marked_open = OPEN_MARKS.iter().any(|m| item.starts_with(m)) || label_says(item, false);
     for piece in split_sentences(line.trim()) {
         let (own, code, quoted) = own_words(piece);

@@ -53,6 +53,13 @@ fn record() -> Digest {
     }
 }
 
+fn kinds_of(d: &Digest, summary: &str) -> Vec<Kind> {
+    corrections(d, summary)
+        .into_iter()
+        .map(|c| c.kind)
+        .collect()
+}
+
 fn kinds(summary: &str) -> Vec<Kind> {
     corrections(&record(), summary)
         .into_iter()
@@ -295,4 +302,278 @@ fn the_quoted_steering_instruction_is_no_claim() {
         "{:#?}",
         corrections(&record(), &s)
     );
+}
+
+/// A record whose open work is an agent's checklist (two boxes unchecked), and whose last push
+/// was refused.
+fn checklist_record() -> Digest {
+    let mut d = record();
+    d.open_kind = "checklist items".into();
+    d.open = vec![
+        "Write the changelog".into(),
+        "Retry failed batches with backoff".into(),
+    ];
+    d.states = vec![String::new(), String::new()];
+    d.actions.push(sh(
+        "git push origin main",
+        Some(1),
+        "! [remote rejected] main -> main (protected branch hook declined)",
+    ));
+    d
+}
+
+#[test]
+fn a_table_row_whose_status_cell_says_done_claims_the_run_passed() {
+    let table = "| Step | Status |\n   | --- | --- |\n   | Run `sh run_tests.sh billing` | ✅ |";
+    assert!(kinds(&nine(table)).contains(&Kind::Passing), "{table}");
+    // A row about something else than running it, or whose status is a failure: no claim.
+    for s in [
+        "| Step | Status |\n   | --- | --- |\n   | Add `sh run_tests.sh billing` to CI | ✅ |",
+        "| Step | Status |\n   | --- | --- |\n   | Run `sh run_tests.sh billing` | ❌ 1 failed |",
+    ] {
+        assert!(!kinds(&nine(s)).contains(&Kind::Passing), "{s}");
+    }
+}
+
+#[test]
+fn a_status_label_nested_under_an_item_says_its_state() {
+    for s in [
+        "- Add billing tests\n     - status: done",
+        "- Add billing tests\n     - 状态：完成",
+    ] {
+        assert!(kinds(&nine(s)).contains(&Kind::CalledDone), "{s}");
+    }
+    for s in [
+        "- Add billing tests\n     - status: in progress",
+        "- Fix half-even rounding\n     - status: done",
+        "- Add billing tests\n- status: done",
+    ] {
+        assert!(
+            !kinds(&nine(s)).contains(&Kind::CalledDone),
+            "{s}: {:#?}",
+            corrections(&record(), &nine(s))
+        );
+    }
+}
+
+#[test]
+fn a_commit_or_push_label_is_a_claim_not_an_instruction() {
+    let d = checklist_record();
+    for (s, n) in [
+        ("**Commit:** \"billing: rounding\" on `main`.", 1),
+        ("Push done: `origin/main`.", 1),
+        ("Push fatto su `origin/main`.", 1),
+        (
+            "**Commit:** \"billing: rounding\"; **Push:** `origin/main`.",
+            2,
+        ),
+    ] {
+        let c = corrections(&d, &nine(s));
+        assert_eq!(
+            c.iter().filter(|c| c.kind == Kind::Committed).count(),
+            n,
+            "{s}: {c:#?}"
+        );
+    }
+    for s in [
+        "Commit: not yet (\"billing: rounding\").",
+        "Commit the rounding fix, then push it.",
+        "Push: will go to `origin/main` once CI is green.",
+    ] {
+        assert!(
+            !corrections(&d, &nine(s))
+                .iter()
+                .any(|c| c.kind == Kind::Committed),
+            "{s}"
+        );
+    }
+}
+
+#[test]
+fn a_clause_of_time_with_a_check_passing_is_a_condition() {
+    for s in [
+        "After the billing tests pass, tag v1.2.",
+        "Nachdem die billing-Tests erfolgreich sind, v1.2 taggen.",
+    ] {
+        assert!(!kinds(&nine(s)).contains(&Kind::Passing), "{s}");
+    }
+    for s in [
+        "After the fix, all billing tests pass.",
+        "After I re-ran them, the billing tests passed.",
+    ] {
+        assert!(kinds(&nine(s)).contains(&Kind::Passing), "{s}");
+    }
+}
+
+#[test]
+fn an_item_named_in_the_latest_instruction_can_still_be_called_done() {
+    let mut d = record();
+    d.open = vec!["Return 404 for unknown symbols".into()];
+    d.states = vec!["in_progress".into()];
+    d.latest = Some(
+        "Can you do Return 404 for unknown symbols in the endpoints file? Then run the tests."
+            .into(),
+    );
+    let c = corrections(&d, &nine("**Return 404 for unknown symbols** — done."));
+    assert!(c.iter().any(|c| c.kind == Kind::CalledDone), "{c:#?}");
+    // The instruction itself, quoted with its other words: still a quotation.
+    let s = nine("Can you do Return 404 for unknown symbols in the endpoints file — done");
+    assert!(
+        !corrections(&d, &s)
+            .iter()
+            .any(|c| c.kind == Kind::CalledDone)
+    );
+}
+
+#[test]
+fn a_later_failing_run_the_summary_reports_makes_an_earlier_pass_history() {
+    for s in [
+        "- Ran `sh run_tests.sh billing` (all tests passed).\n   - Edited `src/billing/rounding.rs`.\n   - Ran `sh run_tests.sh billing` again: 1 failed.",
+        "- Ejecuté `sh run_tests.sh billing` (todos pasan).\n   - Ejecuté `sh run_tests.sh billing` otra vez: falló.",
+    ] {
+        assert!(
+            !kinds(&nine(s)).contains(&Kind::Passing),
+            "{s}: {:#?}",
+            corrections(&record(), &nine(s))
+        );
+    }
+    // A later run that did not fail ("sin fallos") is no admission.
+    let s = "- Ejecuté `sh run_tests.sh billing`: pasan todos.\n   - `sh run_tests.sh billing` sin fallos.";
+    assert!(kinds(&nine(s)).contains(&Kind::Passing), "{s}");
+}
+
+#[test]
+fn counts_of_open_boxes_in_other_words_and_languages() {
+    let d = checklist_record();
+    for s in [
+        "Only one box is still open: Write the changelog.",
+        "Genau ein Punkt der Checkliste ist noch nicht abgehakt: Write the changelog.",
+    ] {
+        let c = corrections(&d, &nine(s));
+        assert!(c.iter().any(|c| c.kind == Kind::Remaining), "{s}: {c:#?}");
+    }
+    // The Optional Next Step section counts too.
+    let s = nine("Rounding reworked.").replace(
+        "   Write the changelog.\n</summary>",
+        "   Exactly one checklist item remains unchecked: Write the changelog.\n</summary>",
+    );
+    assert!(
+        corrections(&d, &s)
+            .iter()
+            .any(|c| c.kind == Kind::Remaining)
+    );
+    for s in [
+        "Two boxes are still open: Write the changelog and Retry failed batches with backoff.",
+        "No box is open.",
+    ] {
+        assert!(
+            !corrections(&d, &nine(s))
+                .iter()
+                .any(|c| c.kind == Kind::Remaining),
+            "{s}"
+        );
+    }
+}
+
+#[test]
+fn an_items_own_words_do_not_negate_it() {
+    let d = checklist_record();
+    for s in [
+        "- [x] Retry failed batches with backoff",
+        "Riscada da lista: Retry failed batches with backoff.",
+        "Wrapped up: Retry failed batches with backoff.",
+    ] {
+        let c = corrections(&d, &nine(s));
+        assert!(
+            c.iter()
+                .any(|c| c.kind == Kind::CalledDone
+                    && c.items == ["Retry failed batches with backoff"]),
+            "{s}: {c:#?}"
+        );
+    }
+    for s in [
+        "Retry failed batches with backoff: not done.",
+        "- [ ] Retry failed batches with backoff",
+        "Riscada da lista: Fix half-even rounding.",
+    ] {
+        assert!(
+            !corrections(&d, &nine(s))
+                .iter()
+                .any(|c| c.kind == Kind::CalledDone),
+            "{s}"
+        );
+    }
+}
+
+#[test]
+fn pass_phrases_exit_codes_separable_verbs_and_pronouns() {
+    for s in [
+        "`sh run_tests.sh billing` exits 0 now.",
+        "`sh run_tests.sh billing` läuft jetzt durch.",
+        "The billing tests were run; all of them pass.",
+        "- Ran `sh run_tests.sh billing`.\n   - Everything passes now.",
+    ] {
+        assert!(
+            kinds(&nine(s)).contains(&Kind::Passing),
+            "{s}: {:#?}",
+            corrections(&record(), &nine(s))
+        );
+    }
+    for s in [
+        "`sh run_tests.sh billing` exits 1.",
+        "`sh run_tests.sh billing` läuft noch nicht durch.",
+        "The billing tests were run; some of them pass.",
+        "Edited the parser; all of them pass.",
+        "- Edited `src/billing/rounding.rs`.\n   - Everything passes now.",
+        "- Ran `sh run_tests.sh billing`.\n   - Edited the parser.\n   - Everything passes now.",
+    ] {
+        assert!(!kinds(&nine(s)).contains(&Kind::Passing), "{s}");
+    }
+}
+
+#[test]
+fn rakes_default_task_is_a_test_run() {
+    let mut d = record();
+    d.actions.push(sh(
+        "bundle exec rake",
+        Some(1),
+        "Failures:\n  1) Loan overdue\n74 examples, 1 failure",
+    ));
+    let c = corrections(&d, &nine("`bundle exec rake` ✔"));
+    assert!(
+        c.iter()
+            .any(|c| c.kind == Kind::Passing && c.text.contains("`bundle exec rake`")),
+        "{c:#?}"
+    );
+    // `rake -T` lists tasks; it runs nothing.
+    let mut d = record();
+    d.actions = vec![sh("bundle exec rake -T", Some(1), "")];
+    assert!(!kinds_of(&d, &nine("`bundle exec rake -T` ✔")).contains(&Kind::Passing));
+}
+
+#[test]
+fn headings_of_missions_caveats_and_next_steps_in_other_languages() {
+    use summary::{Role, role_of};
+    assert_eq!(role_of("Mission"), Some(Role::Request));
+    assert_eq!(role_of("Caveats"), Some(Role::Background));
+    assert_eq!(role_of("Gotchas"), Some(Role::Background));
+    assert_eq!(role_of("Pointers"), Some(Role::Files));
+    assert_eq!(role_of("Lo que falta (siguientes pasos)"), Some(Role::Next));
+    assert_eq!(role_of("Reste à faire"), Some(Role::Pending));
+    // A participle that names the project is no change made to it.
+    let s =
+        &summary::read("Stack of the project being changed: Rust, `encoding/csv`.").sentences[0];
+    assert_eq!(claims::change_verb(s), None);
+    let s = &summary::read("The parser was changed.").sentences[0];
+    assert_eq!(claims::change_verb(s), Some(claims::Verb::Changed));
+}
+
+/// `COMPACT_GUARDIAN_EXPLAIN=<file> cargo test --lib explain_a_summary -- --ignored --nocapture`:
+/// how each sentence of a summary is read (for whoever tunes the judge).
+#[test]
+#[ignore = "a tool: prints how a summary is read"]
+fn explain_a_summary() {
+    if let Some(p) = std::env::var_os("COMPACT_GUARDIAN_EXPLAIN") {
+        println!("{}", explain(&std::fs::read_to_string(p).unwrap()));
+    }
 }
