@@ -5,17 +5,17 @@
 //! restore comes later (D027). Records the outcome in the history. Fail-open like the other hooks.
 
 use super::hook;
-use crate::audit::{Digest, Evidence, MAX_DIGEST_BYTES, Restored, compare, message};
-use crate::config::Config;
+use crate::cmd::failopen::debug;
 use crate::corrections;
 use crate::extract::Part;
-use crate::failopen::debug;
-use crate::history::{self, Outcome, Step};
+use crate::input::config::Config;
 use crate::json::MAX_TEXT;
 use crate::pipeline;
+use crate::read::transcript::{self, Limits};
 use crate::render::WhyRebuilt;
+use crate::render::audit::{Digest, Evidence, MAX_DIGEST_BYTES, Restored, compare, message};
 use crate::store::Pending;
-use crate::transcript::{self, Limits};
+use crate::store::history::{self, Outcome, Step};
 use anyhow::Result;
 use std::borrow::Cow;
 use std::io::{Read, Write};
@@ -146,7 +146,7 @@ pub fn audit(
         let recorded = history::record(s.store(), &session, Step::Complete, deadline, |e| {
             e.audited = true;
             e.deferred |= codex;
-            e.audit_time = Some(history::now());
+            e.audit_time = Some(crate::platform::now());
             let Some(d) = &digest else {
                 return; // a repeated audit: the first one's counts stand
             };
@@ -219,7 +219,7 @@ pub fn audit(
 /// days later (measured on 2.1.332, docs/research), while a compaction's own summarizer answers
 /// within minutes. Such a summary describes the record as `save` read it, not as it is now.
 fn held_since_save(saved: &Digest) -> bool {
-    history::now().saturating_sub(saved.saved_at) > HELD_SUMMARY.as_secs()
+    crate::platform::now().saturating_sub(saved.saved_at) > HELD_SUMMARY.as_secs()
 }
 
 /// A summary used this long after its PreCompact was precomputed (see [`held_since_save`]).
@@ -261,7 +261,7 @@ fn caught_up(saved: &Digest, path: &Path, cfg: &Config, deadline: Instant) -> Di
 fn claude_line(
     digest: Option<&Digest>,
     restored: Restored,
-    findings: Option<&crate::audit::Findings>,
+    findings: Option<&crate::render::audit::Findings>,
     evidence: &Evidence,
     told: bool,
 ) -> Option<String> {

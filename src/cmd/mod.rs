@@ -1,7 +1,9 @@
 //! Subcommand dispatch and the process-level policy: hooks fail open, preview fails loudly.
 
 mod audit;
+mod cli;
 mod correct;
+mod failopen;
 mod hook;
 mod preview;
 mod restore;
@@ -15,17 +17,14 @@ pub use restore::restore;
 pub use save::save;
 pub use status::status;
 
-use crate::cli::{Cli, Command};
-use crate::config::Config;
-use crate::failopen::{run_hook, say};
+use crate::input::config::{Config, HARD_LIMIT_MARGIN};
 use clap::Parser;
+use cli::{Cli, Command};
+use failopen::{run_hook, say};
 use std::ffi::OsString;
 use std::io::{IsTerminal, Write};
 use std::process::ExitCode;
-use std::time::{Duration, Instant};
-
-/// How much longer than the soft budget a hook may run before the watchdog ends it.
-pub(crate) const HARD_LIMIT_MARGIN: Duration = Duration::from_secs(3);
+use std::time::Instant;
 
 /// What the exit code of a command a person (or a health check) runs says. Hooks always end in
 /// [`Exit::Done`] (fail open: `failopen`); clap's own errors exit 2.
@@ -57,7 +56,7 @@ pub fn run(args: Vec<OsString>) -> ExitCode {
     // gets clap's error naming the bad word (with a suggestion) and exit code 2.
     let is_hook = args
         .get(1)
-        .is_some_and(|a| crate::cli::HOOKS.iter().any(|h| a == h));
+        .is_some_and(|a| crate::cmd::cli::HOOKS.iter().any(|h| a == h));
     if args.len() <= 1 {
         // A person trying the command: show what it does (hooks always pass a subcommand).
         let _ = <Cli as clap::CommandFactory>::command().print_help();
@@ -166,7 +165,8 @@ fn stdin_or_refuse(hook: &str) -> anyhow::Result<std::io::StdinLock<'static>> {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::config::MAX_BUDGET;
+    use crate::input::config::MAX_BUDGET;
+    use std::time::Duration;
 
     #[test]
     fn the_largest_budget_ends_before_the_hook_timeout_in_hooks_json() {
@@ -181,7 +181,7 @@ mod tests {
             for group in groups.as_array().unwrap() {
                 for hook in group["hooks"].as_array().unwrap() {
                     let command = hook["command"].as_str().unwrap();
-                    if !crate::cli::HOOKS
+                    if !crate::cmd::cli::HOOKS
                         .iter()
                         .any(|sub| command.ends_with(&format!(" {sub}")))
                     {

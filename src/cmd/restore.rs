@@ -3,15 +3,15 @@
 //! from the transcript part that was just compacted ([`Part::Compacted`]).
 
 use super::hook::{self, Hook};
-use crate::audit::{Digest, MAX_DIGEST_BYTES, restore_line};
-use crate::config::Config;
+use crate::cmd::failopen::debug;
 use crate::extract::Part;
-use crate::failopen::debug;
-use crate::history::{self, Outcome};
+use crate::input::config::Config;
 use crate::pipeline;
+use crate::read::transcript::Limits;
+use crate::render::audit::{Digest, MAX_DIGEST_BYTES, restore_line};
 use crate::render::{Meta, Source, WhyRebuilt};
+use crate::store::history::{self, Outcome};
 use crate::store::{Pending, Taken};
-use crate::transcript::Limits;
 use anyhow::{Result, anyhow};
 use std::io::{IsTerminal, Read, Write};
 use std::path::Path;
@@ -145,9 +145,9 @@ pub fn restore(
             let session = hook.input.session_id.as_deref().unwrap_or_default();
             let step = history::Step::Complete;
             let recorded = history::record(snaps.store(), session, step, deadline, |e| {
-                e.restore_time = Some(history::now());
+                e.restore_time = Some(crate::platform::now());
                 if carried {
-                    e.corrected_time = Some(history::now());
+                    e.corrected_time = Some(crate::platform::now());
                 }
                 if e.restored == Some(Outcome::Snapshot) {
                     return; // a restore run again: the compaction's snapshot was restored

@@ -1,17 +1,17 @@
 //! `save`: the PreCompact hook. Hook JSON in, snapshot file out, summarizer directive on stdout.
 
 use super::hook;
-use crate::audit::Digest;
-use crate::config::Config;
+use crate::cmd::failopen::debug;
 use crate::extract::Part;
-use crate::failopen::debug;
-use crate::history;
+use crate::input::config::Config;
 use crate::pipeline;
-use crate::record::Format;
+use crate::read::record::Format;
+use crate::read::transcript::Limits;
+use crate::render::audit::Digest;
+use crate::render::steer::directive;
 use crate::render::{Meta, Source};
-use crate::steer::directive;
+use crate::store::history;
 use crate::text::{folded_line, utf16_len};
-use crate::transcript::Limits;
 use anyhow::{Context, Result};
 use std::io::{Read, Write};
 use std::path::Path;

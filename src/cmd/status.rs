@@ -3,10 +3,10 @@
 //! by client, whether the plugin is installed, whether Codex trusts its hooks, and everything of
 //! it left on disk (issue #39).
 
-use crate::config::Config;
-use crate::history::{self, Entry, Outcome};
-use crate::installs::{self, Client};
+use crate::input::config::Config;
 use crate::store::Store;
+use crate::store::history::{self, Entry, Outcome};
+use crate::store::installs::{self, Client};
 use crate::text::{folded_line, format_utc};
 use anyhow::Result;
 use serde_json::json;
@@ -135,7 +135,7 @@ fn shown_folder(cfg: &Config, clients: &[Client]) -> Option<PathBuf> {
     let claude_default = cfg
         .claude_root
         .as_ref()
-        .map(|r| r.join(crate::config::FOLDER));
+        .map(|r| r.join(crate::input::config::FOLDER));
     let client = |name: &str| clients.iter().find(|c| c.name == name);
     let installed = |name: &str| client(name).is_some_and(|c| !c.installed.is_empty());
     let anything = |name: &str| client(name).is_some_and(Client::anything);

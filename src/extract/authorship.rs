@@ -15,7 +15,7 @@
 //! lines, opened at a line start and closed at a line end; a tag mentioned inside a sentence, or
 //! never closed, is the user's text.
 
-use crate::record::{Kind, Record};
+use crate::read::record::{Kind, Record};
 
 pub use crate::snapshot::SNAPSHOT_MARKER;
 
@@ -358,7 +358,7 @@ fn tag_inner<'t>(text: &'t str, tag: &str) -> Option<&'t str> {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::record::parse_line;
+    use crate::read::record::parse_line;
 
     fn user(content: &str) -> Record {
         parse_line(

@@ -3,8 +3,8 @@
 //! result text or the `plan_mode_exit` attachment written beside it.
 
 use super::Plan;
-use crate::record::{Kind, Record, ToolUse};
-use crate::wants::PLAN_APPROVED;
+use crate::read::record::{Kind, Record, ToolUse};
+use crate::read::wants::PLAN_APPROVED;
 
 /// An approving result met before its `ExitPlanMode` call (results are newer than calls).
 struct Candidate {
@@ -90,7 +90,7 @@ fn approval(rec: &Record, exit_file: &mut Option<String>) -> Option<Candidate> {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::record::ToolResult;
+    use crate::read::record::ToolResult;
 
     fn approved(id: &str, is_error: bool) -> Record {
         Record {

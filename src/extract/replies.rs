@@ -4,7 +4,7 @@
 //! line that quotes it: that is the summary, not the agent's last reply, and is passed over.
 
 use super::CHECKLIST_MESSAGES;
-use crate::record::{Kind, Record};
+use crate::read::record::{Kind, Record};
 use crate::text::escaped_line;
 use std::collections::HashMap;
 

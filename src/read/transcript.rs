@@ -6,9 +6,9 @@
 //! so a FIFO or a device path can never hang a hook. Memory is the reader's chunk and line buffers
 //! plus whatever the fold keeps.
 
-use crate::record::{self, Format, Link, Record, Triage, parse_line};
-use crate::tail::{self, TailReader};
-use crate::wants::Wants;
+use crate::read::record::{self, Format, Link, Record, Triage, parse_line};
+use crate::read::tail::{self, TailReader};
+use crate::read::wants::Wants;
 use anyhow::{Context, Result, bail};
 use memchr::memmem::Finder;
 use serde::Serialize;
@@ -457,7 +457,7 @@ mod tests {
         let big = format!(
             r#"{{"type":"user","uuid":"p9","parentUuid":"p0","promptSource":"typed","message":{{"role":"user","content":[{image},{image},{image},{image},{{"type":"text","text":"make the header match these screenshots"}}]}}}}"#
         );
-        assert!(big.len() > crate::tail::MAX_LINE);
+        assert!(big.len() > crate::read::tail::MAX_LINE);
         let mut f = tempfile::NamedTempFile::new().unwrap();
         writeln!(f, "{}", prompt(0)).unwrap();
         writeln!(f, "{big}").unwrap();

@@ -13,12 +13,15 @@
 //! stays cut says where the whole text is (the transcript record). Pasted text is quoted line by
 //! line, so a `## heading` or a code fence in a prompt stays inside its item.
 
+pub mod audit;
+pub(crate) mod steer;
+
 use crate::extract::Extraction;
+use crate::extract::tasks::Status;
 use crate::snapshot::SNAPSHOT_MARKER;
 pub use crate::snapshot::{
     END_LINE, HARD_LIMIT, HARD_LIMIT_BYTES, HEADINGS, TARGET, is_snapshot, wholeness_error,
 };
-use crate::tasks::Status;
 pub use crate::text::utf16_len;
 use crate::text::{cut_line, folded_line, format_utc, room};
 
@@ -918,7 +921,7 @@ fn fit_lines(lines: &[String], room: usize, what: &str) -> String {
 mod tests {
     use super::*;
     use crate::extract::Action;
-    use crate::tasks::Task;
+    use crate::extract::tasks::Task;
     use std::time::{Duration, UNIX_EPOCH};
 
     fn meta() -> Meta {

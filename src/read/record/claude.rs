@@ -8,7 +8,7 @@ use super::{
     bounded, bounded_tail,
 };
 use crate::json::{self, LBool, LContent, LEnds, LList, LObj, LStr, LText, MAX_TEXT, repair_line};
-use crate::wants::{Far, FarSet, TASK_LIST_TOOLS, Wants};
+use crate::read::wants::{Far, FarSet, TASK_LIST_TOOLS, Wants};
 use serde::Deserialize;
 use std::borrow::Cow;
 
@@ -285,7 +285,7 @@ fn first_key_type(line: &[u8]) -> Option<&[u8]> {
 /// Byte patterns that can only occur in JSON structure, never inside a JSON string (where every
 /// quote is escaped). A line that has none of the interesting ones cannot matter.
 mod pat {
-    use crate::wants::RowNeedles;
+    use crate::read::wants::RowNeedles;
     use memchr::memmem::Finder;
     use std::sync::LazyLock;
 
@@ -381,7 +381,7 @@ fn by_facts(line: &[u8], f: &Facts, wants: Wants) -> Triage {
 }
 
 /// Whether the line is a call, result or record a far-back thing still wanted needs (the
-/// table in [`crate::wants`]): a task-list change, a file written, a plan, a commit, an error
+/// table in [`crate::read::wants`]): a task-list change, a file written, a plan, a commit, an error
 /// that undoes a call.
 fn still_wanted(line: &[u8], f: &Facts, wants: Wants) -> bool {
     let far = wants.far;
@@ -428,7 +428,7 @@ struct Types {
     tool_result: bool,
     queued: bool,
     system: bool,
-    /// Far-back things that want this record type ([`crate::wants::Spec::types`]).
+    /// Far-back things that want this record type ([`crate::read::wants::Spec::types`]).
     far: FarSet,
     /// A value not known to be harmless: the line is parsed.
     other: bool,

@@ -18,7 +18,7 @@
 
 use super::{Kind, Record, TodoItem, ToolResult, ToolUse, Triage, bounded, bounded_tail};
 use crate::json::{self, LContent, LList, LObj, LStr, LText, MAX_TEXT, bounded_string};
-use crate::wants::{CodexOutputs, RowNeedles, Wants};
+use crate::read::wants::{CodexOutputs, RowNeedles, Wants};
 use memchr::memmem::Finder;
 use serde::Deserialize;
 use serde_json::value::RawValue;
@@ -495,9 +495,9 @@ fn output(raw: Option<&RawValue>) -> Output {
 mod tests {
     use super::super::parse_line;
     use super::*;
+    use crate::extract::tasks::Status;
     use crate::extract::{Extraction, extract};
-    use crate::tasks::Status;
-    use crate::wants::{Far, FarSet};
+    use crate::read::wants::{Far, FarSet};
 
     /// Extraction from rollout lines in file order.
     fn ex(lines: &[String]) -> Extraction {
@@ -717,12 +717,15 @@ mod tests {
             "event_msg",
             serde_json::json!({"type":"user_message","message": format!("why does this fail?\n{paste}"),"images":[]}),
         );
-        assert!(big.len() > crate::tail::MAX_LINE);
+        assert!(big.len() > crate::read::tail::MAX_LINE);
         writeln!(f, "{big}").unwrap();
         let mut fold = crate::extract::Extractor::new(crate::extract::Part::Whole);
-        let stats =
-            crate::transcript::scan(f.path(), crate::transcript::Limits::default(), &mut fold)
-                .unwrap();
+        let stats = crate::read::transcript::scan(
+            f.path(),
+            crate::read::transcript::Limits::default(),
+            &mut fold,
+        )
+        .unwrap();
         assert_eq!(stats.shrunk_lines, 1);
         let got = fold.finish(Default::default());
         let latest = got.instructions.last().unwrap();
@@ -785,7 +788,7 @@ mod tests {
         }
         let reference = ex(&lines);
         let mut fold = crate::extract::Extractor::new(crate::extract::Part::Whole);
-        let stats = crate::transcript::scan(f.path(), Default::default(), &mut fold).unwrap();
+        let stats = crate::read::transcript::scan(f.path(), Default::default(), &mut fold).unwrap();
         let streamed = fold.finish(Default::default());
         assert_eq!(streamed.files_changed, reference.files_changed);
         assert_eq!(streamed.files_changed, ["old_ok.rs"]);

@@ -10,7 +10,7 @@
 //! rollouts (a rollout line is recognised by its start, so no file-level detection).
 
 use crate::json::floor_char_boundary;
-use crate::wants::Wants;
+use crate::read::wants::Wants;
 use serde::Serialize;
 
 /// A short, stable fingerprint of a record `uuid` (64 bits). Keeping 8 bytes instead of a
