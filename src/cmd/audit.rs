@@ -23,7 +23,7 @@ use std::path::Path;
 use std::time::{Duration, Instant};
 
 /// A restore this recent belongs to this compaction.
-const RECENT_RESTORE: Duration = Duration::from_secs(120);
+const RESTORED_BEFORE_AUDIT: Duration = Duration::from_secs(120);
 /// The most of a Codex rollout read back to its newest compaction summary (the `compacted` line
 /// was written just before this hook ran).
 const SUMMARY_SCAN_BYTES: u64 = 16 * 1024 * 1024;
@@ -175,7 +175,9 @@ pub fn audit(
         // Codex restores when the next turn starts, after this hook: a restored marker is an
         // earlier compaction's.
         _ if codex => Restored::Deferred,
-        _ if snaps.is_some_and(|s| s.recently_restored(RECENT_RESTORE)) => Restored::Snapshot,
+        _ if snaps.is_some_and(|s| s.recently_restored(RESTORED_BEFORE_AUDIT)) => {
+            Restored::Snapshot
+        }
         _ => Restored::Nothing,
     };
     // Nothing arrived: whether the folder could have held it is the first thing to know.

@@ -18,7 +18,7 @@ use std::path::Path;
 use std::time::{Duration, Instant, SystemTime};
 
 /// A snapshot restored this recently means this run is a duplicate hook, not a new compaction.
-const RECENT_RESTORE: Duration = Duration::from_secs(60);
+const DUPLICATE_HOOK_WINDOW: Duration = Duration::from_secs(60);
 /// A snapshot restored this recently belongs to the compaction a later restore runs for: a
 /// rebuild then says so instead of "no snapshot was saved".
 const RESTORED_THIS_COMPACTION: Duration = Duration::from_secs(15 * 60);
@@ -97,7 +97,7 @@ pub fn restore(
         Ok(snaps) if !printed => snaps.restored_ago(),
         _ => None,
     };
-    let already_restored = printed || restored_ago.is_some_and(|a| a <= RECENT_RESTORE);
+    let already_restored = printed || restored_ago.is_some_and(|a| a <= DUPLICATE_HOOK_WINDOW);
     // Why there is nothing to print (only when a rebuild follows), as the rebuilt header, the
     // history and the audit say it.
     let why = (!already_restored).then(|| match (&taken, &hook.snapshots) {

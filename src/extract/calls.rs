@@ -174,7 +174,7 @@ impl Files {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::read::record::{Kind, ToolResult};
+    use crate::read::record::{RecordKind, ToolResult};
 
     fn call(id: &str, name: &str, arg: &str) -> ToolUse {
         ToolUse {
@@ -195,7 +195,7 @@ mod tests {
                 plan_file: None,
                 ..ToolResult::default()
             }],
-            ..Record::empty(Kind::User)
+            ..Record::empty(RecordKind::User)
         }
     }
 

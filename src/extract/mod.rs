@@ -26,7 +26,7 @@ pub mod tasks;
 
 use crate::extract::authorship::prompt_text;
 use crate::extract::tasks::{Status, Task, TaskReplay};
-use crate::read::record::{Id, Kind, Link, Record, ToolUse};
+use crate::read::record::{Id, Link, Record, RecordKind, ToolUse};
 use crate::read::transcript::Fold;
 use crate::read::wants::{Far, FarSet, Wants};
 use branch::{Branch, Step};
@@ -329,7 +329,7 @@ impl Extractor {
         if rec.sidechain {
             return; // subagent traffic: never the user's conversation, not in its chain
         }
-        if rec.kind == Kind::CompactBoundary && !self.boundary_settled {
+        if rec.kind == RecordKind::CompactBoundary && !self.boundary_settled {
             // Met before any prompt: this compaction's own boundary (older CLIs write it before
             // the hook runs). What follows it is the summary and the /compact command, not the
             // compacted conversation: start over from here.
@@ -341,7 +341,7 @@ impl Extractor {
                 ..Extractor::new(self.part)
             };
         }
-        if rec.kind == (Kind::ToolsUsed { task_tools: false }) {
+        if rec.kind == (RecordKind::ToolsUsed { task_tools: false }) {
             // The CLI's own running list of tools used: the newest one met names every tool used
             // before it, so without a task tool there is no task call to look for (D016).
             self.tasks.settle();

@@ -147,7 +147,7 @@ pub(crate) fn newest_codex_summary(path: &Path, limits: Limits) -> Option<String
             }
         }
         fn record(&mut self, rec: Record) {
-            if self.0.is_none() && rec.kind == record::Kind::CompactBoundary {
+            if self.0.is_none() && rec.kind == record::RecordKind::CompactBoundary {
                 self.0 = rec.texts.into_iter().next();
             }
         }

@@ -48,7 +48,7 @@ impl Id {
 
 /// What kind of line this was, reduced to what extraction distinguishes.
 #[derive(Debug, Clone, PartialEq, Eq)]
-pub enum Kind {
+pub enum RecordKind {
     /// `type: user` (prompts, tool results, injected text).
     User,
     /// `type: assistant`.
@@ -168,7 +168,7 @@ pub struct PlanResult {
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct Record {
     /// What kind of record.
-    pub kind: Kind,
+    pub kind: RecordKind,
     /// Its `uuid`.
     pub uuid: Option<Id>,
     /// Its `uuid` as written, for records that may be a prompt (user and queued records): how a
@@ -206,7 +206,7 @@ pub struct Record {
 
 impl Record {
     /// A record of `kind` with nothing in it yet.
-    pub fn empty(kind: Kind) -> Record {
+    pub fn empty(kind: RecordKind) -> Record {
         Record {
             kind,
             uuid: None,
