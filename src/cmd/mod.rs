@@ -118,28 +118,32 @@ pub fn run(args: Vec<OsString>) -> ExitCode {
                 &mut std::io::stdout().lock(),
             )
         }),
-        Command::Status { json } => {
-            let mut out = std::io::stdout().lock();
-            match status(&cfg, json, &mut out).and_then(|healthy| Ok((healthy, out.flush()?))) {
-                Ok((true, ())) => Exit::Done,
-                Ok((false, ())) => Exit::NotProtected,
-                Err(e) => {
-                    say(&format!("compact-guardian status: {e:#}"));
-                    Exit::Failed
-                }
-            }
-            .into()
+        Command::Status { json } => print_status(&cfg, json).into(),
+        Command::Preview { json, transcript } => print_preview(&cfg, json, &transcript).into(),
+    }
+}
+
+/// `status`, for a person or a health check: exit 1 when compactions are not protected.
+fn print_status(cfg: &Config, json: bool) -> Exit {
+    let mut out = std::io::stdout().lock();
+    match status(cfg, json, &mut out).and_then(|healthy| Ok((healthy, out.flush()?))) {
+        Ok((true, ())) => Exit::Done,
+        Ok((false, ())) => Exit::NotProtected,
+        Err(e) => {
+            say(&format!("compact-guardian status: {e:#}"));
+            Exit::Failed
         }
-        Command::Preview { json, transcript } => {
-            let mut out = std::io::stdout().lock();
-            match preview(&transcript, json, &cfg, &mut out).and_then(|()| Ok(out.flush()?)) {
-                Ok(()) => Exit::Done,
-                Err(e) => {
-                    say(&format!("compact-guardian preview: {e:#}"));
-                    Exit::Failed
-                }
-            }
-            .into()
+    }
+}
+
+/// `preview`, for a person: fails loudly.
+fn print_preview(cfg: &Config, json: bool, transcript: &std::path::Path) -> Exit {
+    let mut out = std::io::stdout().lock();
+    match preview(transcript, json, cfg, &mut out).and_then(|()| Ok(out.flush()?)) {
+        Ok(()) => Exit::Done,
+        Err(e) => {
+            say(&format!("compact-guardian preview: {e:#}"));
+            Exit::Failed
         }
     }
 }

@@ -4,13 +4,14 @@ use super::hook;
 use crate::cmd::failopen::debug;
 use crate::extract::Part;
 use crate::input::config::Config;
-use crate::pipeline;
+use crate::input::hook_input::HookInput;
+use crate::pipeline::{self, Built};
 use crate::read::record::Format;
 use crate::read::transcript::Limits;
 use crate::render::audit::Digest;
 use crate::render::steer::directive;
 use crate::render::{Meta, Source};
-use crate::store::history;
+use crate::store::{Snapshots, history};
 use crate::text::{folded_line, utf16_len};
 use anyhow::{Context, Result};
 use std::io::{Read, Write};
@@ -45,8 +46,37 @@ pub fn save(input: impl Read, cfg: &Config, deadline: Instant, out: &mut impl Wr
     };
     let rendered = built.render(&meta);
     let units = rendered.as_deref().map_or(0, utf16_len);
-    let written = match rendered {
-        Some(text) => hook.snapshots.and_then(|s| match s.save(&text) {
+    let written = write(hook.snapshots, rendered, cfg);
+    // Codex does not pass PreCompact output to its summarizer (it would only be shown to the
+    // user, as noise): steer Claude Code only.
+    if cfg.steer
+        && built.stats.format == Format::ClaudeCode
+        && let Some(d) = directive(&built.extraction)
+    {
+        out.write_all(d.as_bytes())
+            .context("could not print the summarizer directive")?;
+        out.flush()
+            .context("could not print the summarizer directive")?;
+    }
+    if let Ok(snaps) = &written {
+        // Corrections still waiting are about an earlier summary: this compaction replaces it.
+        snaps.drop_corrections();
+        keep_digest(&hook.input, snaps, &built, units, cfg);
+        record(&hook.input, snaps, &built, units, started, deadline, cfg);
+        hook::remove_stale(snaps, deadline, cfg);
+    }
+    written.map(drop)
+}
+
+/// Writes the snapshot, or, with nothing to report, removes an older one that would otherwise be
+/// restored instead; the session's snapshots when that worked.
+fn write(
+    snapshots: Result<Snapshots>,
+    rendered: Option<String>,
+    cfg: &Config,
+) -> Result<Snapshots> {
+    match rendered {
+        Some(text) => snapshots.and_then(|s| match s.save(&text) {
             Ok(dest) => {
                 debug(cfg.debug, || {
                     format!("wrote {} ({} bytes)", dest.display(), text.len())
@@ -65,53 +95,50 @@ pub fn save(input: impl Read, cfg: &Config, deadline: Instant, out: &mut impl Wr
             debug(cfg.debug, || {
                 "nothing to report: no snapshot written".to_owned()
             });
-            hook.snapshots.and_then(|s| s.remove().map(|()| s))
+            snapshots.and_then(|s| s.remove().map(|()| s))
         }
-    };
-    // Codex does not pass PreCompact output to its summarizer (it would only be shown to the
-    // user, as noise): steer Claude Code only.
-    if cfg.steer
-        && built.stats.format == Format::ClaudeCode
-        && let Some(d) = directive(&built.extraction)
+    }
+}
+
+/// Keeps what the PostCompact audit compares the summary with.
+fn keep_digest(input: &HookInput, snaps: &Snapshots, built: &Built, units: usize, cfg: &Config) {
+    let digest = Digest {
+        transcript_len: Some(built.stats.file_bytes),
+        trigger: input.trigger.clone(),
+        focus: input.custom_instructions.clone(),
+        ..Digest::of(&built.extraction, built.stats.format, units > 0)
+    }
+    .bounded();
+    if let Err(e) = serde_json::to_vec(&digest)
+        .map_err(anyhow::Error::from)
+        .and_then(|b| snaps.save_digest(&b))
     {
-        out.write_all(d.as_bytes())
-            .context("could not print the summarizer directive")?;
-        out.flush()
-            .context("could not print the summarizer directive")?;
+        // An older digest would hold the summary to an older compaction's work.
+        snaps.drop_digest();
+        debug(cfg.debug, || format!("digest not kept: {e:#}"));
     }
-    if let Ok(snaps) = &written {
-        // Corrections still waiting are about an earlier summary: this compaction replaces it.
-        snaps.drop_corrections();
-        // What the PostCompact audit compares the summary with, and the history entry.
-        let digest = Digest {
-            transcript_len: Some(built.stats.file_bytes),
-            trigger: hook.input.trigger.clone(),
-            focus: hook.input.custom_instructions.clone(),
-            ..Digest::of(&built.extraction, built.stats.format, units > 0)
-        }
-        .bounded();
-        if let Err(e) = serde_json::to_vec(&digest)
-            .map_err(anyhow::Error::from)
-            .and_then(|b| snaps.save_digest(&b))
-        {
-            // An older digest would hold the summary to an older compaction's work.
-            snaps.drop_digest();
-            debug(cfg.debug, || format!("digest not kept: {e:#}"));
-        }
-        let session = hook.input.session_id.as_deref().unwrap_or_default();
-        let recorded =
-            history::record(snaps.store(), session, history::Step::Save, deadline, |e| {
-                e.trigger = hook.input.trigger.as_deref().map(|t| folded_line(t, 20));
-                e.save_ran = true;
-                e.saved = units > 0;
-                e.snapshot_units = units;
-                e.save_ms = started.elapsed().as_millis() as u64;
-                e.scanned_bytes = built.stats.bytes_scanned;
-            });
-        if let Err(e) = recorded {
-            debug(cfg.debug, || format!("history not updated: {e:#}"));
-        }
-        hook::remove_stale(snaps, deadline, cfg);
+}
+
+/// Adds this compaction's entry to the history.
+fn record(
+    input: &HookInput,
+    snaps: &Snapshots,
+    built: &Built,
+    units: usize,
+    started: Instant,
+    deadline: Instant,
+    cfg: &Config,
+) {
+    let session = input.session_id.as_deref().unwrap_or_default();
+    let recorded = history::record(snaps.store(), session, history::Step::Save, deadline, |e| {
+        e.trigger = input.trigger.as_deref().map(|t| folded_line(t, 20));
+        e.save_ran = true;
+        e.saved = units > 0;
+        e.snapshot_units = units;
+        e.save_ms = started.elapsed().as_millis() as u64;
+        e.scanned_bytes = built.stats.bytes_scanned;
+    });
+    if let Err(e) = recorded {
+        debug(cfg.debug, || format!("history not updated: {e:#}"));
     }
-    written.map(drop)
 }

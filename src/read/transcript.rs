@@ -208,23 +208,7 @@ pub fn scan(path: &Path, limits: Limits, fold: &mut impl Fold) -> Result<ScanSta
             if clock.out_of_time(line.len()) || line.iter().all(u8::is_ascii_whitespace) {
                 return;
             }
-            match record::triage(line, wants) {
-                Triage::Skip => stats.skipped_unparsed += 1,
-                Triage::Link(link) => {
-                    stats.link_lines += 1;
-                    fold.link(link);
-                }
-                Triage::Parse => {
-                    stats.parsed_lines += 1;
-                    match parse_line(line) {
-                        Some(rec) => fold.record(rec),
-                        None => {
-                            stats.skipped_lines += 1;
-                            fold.unreadable(line);
-                        }
-                    }
-                }
-            }
+            take_line(line, wants, fold, &mut stats);
         };
         // Once only a few names can matter (tasks or plans far back), the chunk is searched for
         // them whole and only the lines holding one are triaged (D016).
@@ -259,6 +243,27 @@ pub fn scan(path: &Path, limits: Limits, fold: &mut impl Fold) -> Result<ScanSta
     stats.oversized_lines = reader.oversized_lines();
     stats.shrunk_lines = reader.shrunk_lines();
     Ok(stats)
+}
+
+/// One line for the fold, as its triage says: skipped unparsed, a link, or parsed into a record.
+fn take_line(line: &[u8], wants: Wants, fold: &mut impl Fold, stats: &mut ScanStats) {
+    match record::triage(line, wants) {
+        Triage::Skip => stats.skipped_unparsed += 1,
+        Triage::Link(link) => {
+            stats.link_lines += 1;
+            fold.link(link);
+        }
+        Triage::Parse => {
+            stats.parsed_lines += 1;
+            match parse_line(line) {
+                Some(rec) => fold.record(rec),
+                None => {
+                    stats.skipped_lines += 1;
+                    fold.unreadable(line);
+                }
+            }
+        }
+    }
 }
 
 /// The deadline, looked at every [`Clock::EVERY`] lines or bytes, not on every line.
