@@ -12,7 +12,7 @@
 //! - [`Snapshots::take_fresh`] prints only a snapshot this tool rendered (its heading, within the
 //!   inline limit). It claims the file by renaming it to a private name first, so of any number of
 //!   racing restores exactly one gets it; it deletes it only once printing succeeded and puts it
-//!   back otherwise. Corrections are handed over the same way ([`Snapshots::hand_over_corrections`]):
+//!   back otherwise. Corrections are handed over the same way (`Snapshots::hand_over_corrections`):
 //!   of any number of racing hooks exactly one prints them, and a failed print loses nothing.
 //! - What was promised to the user waits for its client up to [`DEFERRED_TTL`] (D040): a session's
 //!   corrections, until its next prompt or tool call (or Codex's restore), and a snapshot whose
@@ -269,7 +269,7 @@ impl Store {
     ///
     /// A holder marks the file's modification time when it takes the lock. A queue of hooks
     /// each holding it for a write (milliseconds) keeps that time fresh; a lock held for longer
-    /// than [`STUCK_HOLDER`] is held by something that does not let go (a hung process, another
+    /// than `STUCK_HOLDER` is held by something that does not let go (a hung process, another
     /// program): it is not waited for (issue #41: a held lock cost every hook its whole wait).
     pub fn lock(&self, name: &str, wait: Duration) -> Option<fs::File> {
         self.ensure_dir().ok()?;
