@@ -216,7 +216,7 @@ fn record(
     history::record(snaps.store(), session, Step::Complete, deadline, |e| {
         e.audited = true;
         e.deferred |= codex;
-        e.audit_time = Some(crate::platform::now());
+        e.audit_time = Some(history::now());
         let Some(d) = digest else {
             return; // a repeated audit: the first one's counts stand
         };
@@ -298,7 +298,7 @@ impl Verdict<'_> {
 /// days later (measured on 2.1.332, docs/research), while a compaction's own summarizer answers
 /// within minutes. Such a summary describes the record as `save` read it, not as it is now.
 fn held_since_save(saved: &Digest) -> bool {
-    crate::platform::now().saturating_sub(saved.saved_at) > HELD_SUMMARY.as_secs()
+    history::now().saturating_sub(saved.saved_at) > HELD_SUMMARY.as_secs()
 }
 
 /// A summary used this long after its PreCompact was precomputed (see [`held_since_save`]).

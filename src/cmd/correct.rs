@@ -95,7 +95,7 @@ pub fn correct(
         session,
         history::Step::Deliver,
         deadline,
-        |e| e.corrected_time = Some(crate::platform::now()),
+        |e| e.corrected_time = Some(history::now()),
     );
     if let Err(e) = recorded {
         debug(cfg.debug, || format!("history not updated: {e:#}"));

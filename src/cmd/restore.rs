@@ -197,9 +197,9 @@ fn record(hook: &Hook, snaps: &Snapshots, done: Done, cfg: &Config, deadline: In
     let session = hook.input.session_id.as_deref().unwrap_or_default();
     let step = history::Step::Complete;
     let recorded = history::record(snaps.store(), session, step, deadline, |e| {
-        e.restore_time = Some(crate::platform::now());
+        e.restore_time = Some(history::now());
         if carried {
-            e.corrected_time = Some(crate::platform::now());
+            e.corrected_time = Some(history::now());
         }
         if e.restored == Some(Outcome::Snapshot) {
             return; // a restore run again: the compaction's snapshot was restored

@@ -11,7 +11,8 @@
 //! lock held by something that does not let go is not waited for. Without the lock it writes
 //! anyway rather than hold up the session.
 
-use crate::platform::now;
+/// Seconds since the epoch (the clock lives in `platform`; every command reads it here).
+pub(crate) use crate::platform::now;
 use crate::store::{DEFERRED_TTL, Store};
 use serde::{Deserialize, Serialize};
 use std::time::{Duration, Instant};

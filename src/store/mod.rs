@@ -624,7 +624,7 @@ impl Snapshots {
         self.drop_corrections();
     }
 
-    /// Keeps `bytes` as this session's digest (see [`crate::render::audit`]).
+    /// Keeps `bytes` as this session's digest (see [`crate::audit`]).
     pub(crate) fn save_digest(&self, bytes: &[u8]) -> Result<PathBuf> {
         self.store.write_file(&self.digest_name(), bytes)
     }
