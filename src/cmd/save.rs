@@ -46,7 +46,29 @@ pub fn save(input: impl Read, cfg: &Config, deadline: Instant, out: &mut impl Wr
     };
     let rendered = built.render(&meta);
     let units = rendered.as_deref().map_or(0, utf16_len);
-    let written = write(hook.snapshots, rendered, cfg);
+    let written = match rendered {
+        Some(text) => hook.snapshots.and_then(|s| match s.save(&text) {
+            Ok(dest) => {
+                debug(cfg.debug, || {
+                    format!("wrote {} ({} bytes)", dest.display(), text.len())
+                });
+                Ok(s)
+            }
+            Err(e) => {
+                // A full disk, a file-size limit: an earlier compaction's snapshot and digest
+                // must not be restored and audited as this one's (issue #41).
+                s.discard();
+                Err(e)
+            }
+        }),
+        None => {
+            // Nothing at all to report: no snapshot, and no older one left to be restored instead.
+            debug(cfg.debug, || {
+                "nothing to report: no snapshot written".to_owned()
+            });
+            hook.snapshots.and_then(|s| s.remove().map(|()| s))
+        }
+    };
     // Codex does not pass PreCompact output to its summarizer (it would only be shown to the
     // user, as noise): steer Claude Code only.
     if cfg.steer
@@ -66,38 +88,6 @@ pub fn save(input: impl Read, cfg: &Config, deadline: Instant, out: &mut impl Wr
         hook::remove_stale(snaps, deadline, cfg);
     }
     written.map(drop)
-}
-
-/// Writes the snapshot, or, with nothing to report, removes an older one that would otherwise be
-/// restored instead; the session's snapshots when that worked.
-fn write(
-    snapshots: Result<Snapshots>,
-    rendered: Option<String>,
-    cfg: &Config,
-) -> Result<Snapshots> {
-    match rendered {
-        Some(text) => snapshots.and_then(|s| match s.save(&text) {
-            Ok(dest) => {
-                debug(cfg.debug, || {
-                    format!("wrote {} ({} bytes)", dest.display(), text.len())
-                });
-                Ok(s)
-            }
-            Err(e) => {
-                // A full disk, a file-size limit: an earlier compaction's snapshot and digest
-                // must not be restored and audited as this one's (issue #41).
-                s.discard();
-                Err(e)
-            }
-        }),
-        None => {
-            // Nothing at all to report: no snapshot, and no older one left to be restored instead.
-            debug(cfg.debug, || {
-                "nothing to report: no snapshot written".to_owned()
-            });
-            snapshots.and_then(|s| s.remove().map(|()| s))
-        }
-    }
 }
 
 /// Keeps what the PostCompact audit compares the summary with.
