@@ -220,7 +220,7 @@ cg_release_url() {
 
 # A JSON string body: backslashes, quotes and control characters escaped.
 # Whether Codex runs this plugin: its root lies under Codex's home ($CODEX_HOME, else ~/.codex),
-# as src/config.rs decides it. Sets cg_codex to that home.
+# as src/input/config.rs decides it. Sets cg_codex to that home.
 cg_run_by_codex() {
     cg_codex=${CODEX_HOME:-}
     [ -n "$cg_codex" ] || { [ -n "${HOME:-}" ] && cg_codex=$HOME/.codex; } || return 1
@@ -229,7 +229,7 @@ cg_run_by_codex() {
 }
 
 # Appends "<epoch> <why>" to compact-guardian-unprotected.log in the snapshot folder (resolved as
-# the binary resolves it, src/config.rs), keeping the last 20 lines: a compaction no binary
+# the binary resolves it, src/input/config.rs), keeping the last 20 lines: a compaction no binary
 # protected, for `status`. Best effort, never fails.
 cg_record_unprotected() {
     cg_dir=${COMPACT_GUARDIAN_DIR:-}

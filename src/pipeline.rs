@@ -2,8 +2,8 @@
 //! into the extraction fold, then render. Each command adds only its I/O and policy.
 
 use crate::extract::{Extraction, Extractor, Part, Searched};
+use crate::read::transcript::{self, Limits, ScanStats};
 use crate::render::{Meta, render};
-use crate::transcript::{self, Limits, ScanStats};
 use anyhow::Result;
 use std::path::Path;
 

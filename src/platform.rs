@@ -1,5 +1,5 @@
 //! The only operating-system-specific code: file ownership, no-follow opens, private folders and
-//! whether stdout leads anywhere. Unix uses `rustix`; Windows uses the standard library's
+//! whether stdout leads anywhere; and the clock ([`now`]). Unix uses `rustix`; Windows uses the standard library's
 //! extensions. Everything else in the crate is portable.
 //!
 //! The promises, per platform:
@@ -192,4 +192,12 @@ pub fn survive_file_size_limit() {
 /// that restore does not consume a snapshot nobody will read.
 pub fn stdout_is_usable() -> bool {
     imp::stdout_is_usable()
+}
+
+/// Seconds since the epoch.
+pub fn now() -> u64 {
+    std::time::SystemTime::now()
+        .duration_since(std::time::UNIX_EPOCH)
+        .map(|d| d.as_secs())
+        .unwrap_or(0)
 }

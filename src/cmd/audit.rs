@@ -4,18 +4,20 @@
 //! it handed over and which prints PostCompact output as it is; a `systemMessage` in Codex, whose
 //! restore comes later (D027). Records the outcome in the history. Fail-open like the other hooks.
 
-use super::hook;
-use crate::audit::{Digest, Evidence, MAX_DIGEST_BYTES, Restored, compare, message};
-use crate::config::Config;
+use super::hook::{self, Hook};
+use crate::cmd::failopen::debug;
 use crate::corrections;
 use crate::extract::Part;
-use crate::failopen::debug;
-use crate::history::{self, Outcome, Step};
+use crate::input::config::Config;
 use crate::json::MAX_TEXT;
 use crate::pipeline;
+use crate::read::transcript::{self, Limits};
 use crate::render::WhyRebuilt;
-use crate::store::Pending;
-use crate::transcript::{self, Limits};
+use crate::render::audit::{
+    Digest, Evidence, Findings, MAX_DIGEST_BYTES, Restored, compare, message,
+};
+use crate::store::history::{self, Entry, Outcome, Step};
+use crate::store::{Pending, Snapshots};
 use anyhow::Result;
 use std::borrow::Cow;
 use std::io::{Read, Write};
@@ -23,7 +25,7 @@ use std::path::Path;
 use std::time::{Duration, Instant};
 
 /// A restore this recent belongs to this compaction.
-const RECENT_RESTORE: Duration = Duration::from_secs(120);
+const RESTORED_BEFORE_AUDIT: Duration = Duration::from_secs(120);
 /// The most of a Codex rollout read back to its newest compaction summary (the `compacted` line
 /// was written just before this hook ran).
 const SUMMARY_SCAN_BYTES: u64 = 16 * 1024 * 1024;
@@ -41,15 +43,65 @@ pub fn audit(
     let digest: Option<Digest> = snaps
         .and_then(|s| s.take_digest(MAX_DIGEST_BYTES))
         .and_then(|b| Digest::read(&b));
-    // Codex runs PostCompact before its restore (which waits for the next turn) and gives it no
-    // summary; it has written the summary into the rollout, though. Claude Code gives the
-    // summary here (it may be empty) and has already run its restore.
-    let transcript = hook.input.transcript_path.as_deref().map(Path::new);
     let codex = digest.as_ref().and_then(|d| d.client.as_deref()) == Some("codex")
         || hook.transcript_is_codex();
+    let summary = summary_to_judge(&hook, codex, digest.is_some(), cfg, deadline);
+    let transcript = hook.input.transcript_path.as_deref().map(Path::new);
+    let findings = judge(
+        digest.as_ref(),
+        summary.as_deref(),
+        transcript,
+        cfg,
+        deadline,
+    );
+    let told = keep_corrections(&hook, findings.as_ref(), codex, cfg);
+    if codex && let Some(s) = snaps {
+        // The compaction happened, and Codex restores at the next turn, however much later
+        // (the next prompt, or a resume): the snapshot waits for it (D026).
+        if let Err(e) = s.defer() {
+            debug(cfg.debug, || format!("deferral not marked: {e:#}"));
+        }
+    }
+    debug(cfg.debug, || described(digest.as_ref(), findings.as_ref()));
+    // One read of the history: this compaction's entry as save and restore left it, completed.
+    let entry = snaps.and_then(|s| {
+        let recorded = record(
+            s,
+            &session,
+            codex,
+            digest.as_ref(),
+            findings.as_ref(),
+            deadline,
+        );
+        recorded
+            .inspect_err(|e| debug(cfg.debug, || format!("history not updated: {e:#}")))
+            .ok()
+            .flatten()
+    });
+    let verdict = Verdict {
+        digest: digest.as_ref(),
+        restored: restored(entry.as_ref(), codex, snaps),
+        findings: findings.as_ref(),
+        evidence: evidence(&hook, digest.is_some(), entry.as_ref()),
+        told,
+    };
+    verdict.print(codex, out)
+}
+
+/// The summary to judge, or `None`. Codex runs PostCompact before its restore (which waits for
+/// the next turn) and gives it no summary; it has written the summary into the rollout, though.
+/// Claude Code gives the summary here (it may be empty) and has already run its restore.
+fn summary_to_judge<'a>(
+    hook: &'a Hook,
+    codex: bool,
+    has_digest: bool,
+    cfg: &Config,
+    deadline: Instant,
+) -> Option<Cow<'a, str>> {
+    let transcript = hook.input.transcript_path.as_deref().map(Path::new);
     let summary: Option<Cow<str>> = match hook.input.compact_summary.as_deref() {
         Some(s) if !s.trim().is_empty() => Some(Cow::Borrowed(s)),
-        _ if codex && digest.is_some() => transcript
+        _ if codex && has_digest => transcript
             .and_then(|p| {
                 let limits = Limits {
                     max_bytes: Some(SUMMARY_SCAN_BYTES),
@@ -77,50 +129,59 @@ pub fn audit(
             "the summary was longer than what is read or judged of it: not compared".to_owned()
         });
     }
-    let summary = summary.filter(|_| !cut);
-    // The evidence brought up to the compaction: a client may write the last result after
-    // PreCompact ran (Claude Code 2.1.332 in 14 of 14 runs), and the record up to this
-    // compaction's boundary is what the summary describes, unless it describes a span that
-    // ended when `save` ran (a precomputed summary).
-    let judged = match (&digest, summary.as_deref(), transcript) {
+    summary.filter(|_| !cut)
+}
+
+/// The summary compared with what `save` protected. The evidence is brought up to the
+/// compaction: a client may write the last result after PreCompact ran (Claude Code 2.1.332 in
+/// 14 of 14 runs), and the record up to this compaction's boundary is what the summary
+/// describes, unless it describes a span that ended when `save` ran (a precomputed summary).
+fn judge(
+    digest: Option<&Digest>,
+    summary: Option<&str>,
+    transcript: Option<&Path>,
+    cfg: &Config,
+    deadline: Instant,
+) -> Option<Findings> {
+    let judged = match (digest, summary, transcript) {
         (Some(d), Some(s), Some(path)) if !corrections::covers_a_span(s) && !held_since_save(d) => {
             Some(caught_up(d, path, cfg, deadline))
         }
         _ => None,
     };
-    let findings = judged
+    judged
         .as_ref()
-        .or(digest.as_ref())
-        .zip(summary.as_deref())
-        .map(|(d, s)| compare(d, s));
+        .or(digest)
+        .zip(summary)
+        .map(|(d, s)| compare(d, s))
+}
+
+/// Keeps the corrections for the model; whether they were kept. They go to the model through the
+/// next hook that can hand them over: Codex's restore, or, in Claude Code, whose restore has
+/// run, `correct` at the next prompt or tool call (D025).
+fn keep_corrections(hook: &Hook, findings: Option<&Findings>, codex: bool, cfg: &Config) -> bool {
     // Claude Code shows PostCompact output only after a manual `/compact`; after an automatic
     // one the summary's verdict travels with the corrections and `correct` shows it (D027).
     let unseen = !codex && hook.input.trigger.as_deref() == Some("auto");
-    // The corrections go to the model through the next hook that can hand them over: Codex's
-    // restore, or, in Claude Code, whose restore has run, `correct` at the next prompt or tool
-    // call (D025).
-    let pending = findings.as_ref().and_then(|f| {
+    let pending = findings.and_then(|f| {
         corrections::section(&f.corrections).map(|section| Pending {
             section,
             line: f.verdict(true).filter(|_| unseen),
             transcript: hook.input.transcript_path.clone(),
         })
     });
-    let told = match (pending, snaps) {
+    match (pending, hook.snapshots.as_ref().ok()) {
         (Some(p), Some(s)) => s
             .save_corrections(&p)
             .inspect_err(|e| debug(cfg.debug, || format!("corrections not kept: {e:#}")))
             .is_ok(),
         _ => false,
-    };
-    if codex && let Some(s) = snaps {
-        // The compaction happened, and Codex restores at the next turn, however much later
-        // (the next prompt, or a resume): the snapshot waits for it (D026).
-        if let Err(e) = s.defer() {
-            debug(cfg.debug, || format!("deferral not marked: {e:#}"));
-        }
     }
-    debug(cfg.debug, || match (&digest, &findings) {
+}
+
+/// What the audit found, for `COMPACT_GUARDIAN_DEBUG`.
+fn described(digest: Option<&Digest>, findings: Option<&Findings>) -> String {
+    match (digest, findings) {
         (None, _) => {
             "no digest: save did not run for this compaction, or an audit took it".to_owned()
         }
@@ -143,78 +204,96 @@ pub fn audit(
                 None => "not judged",
             }
         ),
-    });
-    // One read of the history: this compaction's entry as save and restore left it, completed.
-    let entry = snaps.and_then(|s| {
-        let recorded = history::record(s.store(), &session, Step::Complete, deadline, |e| {
-            e.audited = true;
-            e.deferred |= codex;
-            e.audit_time = Some(history::now());
-            let Some(d) = &digest else {
-                return; // a repeated audit: the first one's counts stand
-            };
-            e.open_items = d.open.len();
-            if let Some(f) = &findings {
-                e.called_done = f.called_done().len();
-                e.not_mentioned = f.not_mentioned.len();
-                e.latest_kept = f.latest_kept;
-                e.plan_kept = f.plan_kept;
-                e.corrections = f.corrections.len();
-            }
-        });
-        recorded
-            .inspect_err(|e| debug(cfg.debug, || format!("history not updated: {e:#}")))
-            .ok()
-            .flatten()
-    });
-    let restored = match entry.as_ref().and_then(|e| e.restored) {
+    }
+}
+
+/// Completes this compaction's history entry with the audit's counts; the entry as it now is.
+fn record(
+    snaps: &Snapshots,
+    session: &str,
+    codex: bool,
+    digest: Option<&Digest>,
+    findings: Option<&Findings>,
+    deadline: Instant,
+) -> Result<Option<Entry>> {
+    history::record(snaps.store(), session, Step::Complete, deadline, |e| {
+        e.audited = true;
+        e.deferred |= codex;
+        e.audit_time = Some(history::now());
+        let Some(d) = digest else {
+            return; // a repeated audit: the first one's counts stand
+        };
+        e.open_items = d.open.len();
+        if let Some(f) = findings {
+            e.called_done = f.called_done().len();
+            e.not_mentioned = f.not_mentioned.len();
+            e.latest_kept = f.latest_kept;
+            e.plan_kept = f.plan_kept;
+            e.corrections = f.corrections.len();
+        }
+    })
+}
+
+/// What reached the model for this compaction, as the history (or the restored marker) says.
+fn restored(entry: Option<&Entry>, codex: bool, snaps: Option<&Snapshots>) -> Restored {
+    match entry.and_then(|e| e.restored) {
         Some(Outcome::Snapshot) => Restored::Snapshot,
         Some(Outcome::Rebuilt) => Restored::Rebuilt(
             entry
-                .as_ref()
                 .and_then(|e| e.rebuilt_because)
                 .unwrap_or(WhyRebuilt::NotSaved),
         ),
         // Codex restores when the next turn starts, after this hook: a restored marker is an
         // earlier compaction's.
         _ if codex => Restored::Deferred,
-        _ if snaps.is_some_and(|s| s.recently_restored(RECENT_RESTORE)) => Restored::Snapshot,
+        _ if snaps.is_some_and(|s| s.recently_restored(RESTORED_BEFORE_AUDIT)) => {
+            Restored::Snapshot
+        }
         _ => Restored::Nothing,
-    };
-    // Nothing arrived: whether the folder could have held it is the first thing to know.
-    let folder_problem = match (&digest, &hook.snapshots) {
-        (Some(_), _) => None,
-        (None, Ok(s)) => s.store().write_problem(),
-        (None, Err(e)) => Some(format!("{e:#}")),
-    };
-    let evidence = Evidence {
-        save_ran: entry.as_ref().is_some_and(|e| e.save_ran),
-        nothing_to_save: entry.as_ref().is_some_and(|e| e.save_ran && !e.saved),
-        folder_problem,
-    };
-    if codex {
-        // Codex shows a hook's `systemMessage`; its restore has not run yet.
-        let verdict = message(
-            digest.as_ref(),
-            restored,
-            findings.as_ref(),
-            &evidence,
-            told,
-        );
-        writeln!(out, "{}", serde_json::json!({ "systemMessage": verdict }))?;
-    } else if let Some(line) = claude_line(
-        digest.as_ref(),
-        restored,
-        findings.as_ref(),
-        &evidence,
-        told,
-    ) {
-        // Claude Code prints PostCompact output as it is after a manual `/compact`: plain text
-        // reads there, where JSON would show raw.
-        writeln!(out, "{line}")?;
     }
-    out.flush()?;
-    Ok(())
+}
+
+/// Why nothing may have been protected: whether save ran, and, when nothing arrived, whether the
+/// folder could have held it (the first thing to know).
+fn evidence(hook: &Hook, has_digest: bool, entry: Option<&Entry>) -> Evidence {
+    let folder_problem = match (has_digest, &hook.snapshots) {
+        (true, _) => None,
+        (false, Ok(s)) => s.store().write_problem(),
+        (false, Err(e)) => Some(format!("{e:#}")),
+    };
+    Evidence {
+        save_ran: entry.is_some_and(|e| e.save_ran),
+        nothing_to_save: entry.is_some_and(|e| e.save_ran && !e.saved),
+        folder_problem,
+    }
+}
+
+/// Everything the user's line is made from.
+struct Verdict<'a> {
+    digest: Option<&'a Digest>,
+    restored: Restored,
+    findings: Option<&'a Findings>,
+    evidence: Evidence,
+    told: bool,
+}
+
+impl Verdict<'_> {
+    /// Prints the verdict the way the client shows it.
+    fn print(&self, codex: bool, out: &mut impl Write) -> Result<()> {
+        let (digest, restored, findings, evidence) =
+            (self.digest, self.restored, self.findings, &self.evidence);
+        if codex {
+            // Codex shows a hook's `systemMessage`; its restore has not run yet.
+            let verdict = message(digest, restored, findings, evidence, self.told);
+            writeln!(out, "{}", serde_json::json!({ "systemMessage": verdict }))?;
+        } else if let Some(line) = claude_line(digest, restored, findings, evidence, self.told) {
+            // Claude Code prints PostCompact output as it is after a manual `/compact`: plain
+            // text reads there, where JSON would show raw.
+            writeln!(out, "{line}")?;
+        }
+        out.flush()?;
+        Ok(())
+    }
 }
 
 /// Whether the summary this audit judges was probably written long before the compaction it is
@@ -264,7 +343,7 @@ pub(super) fn caught_up(saved: &Digest, path: &Path, cfg: &Config, deadline: Ins
 fn claude_line(
     digest: Option<&Digest>,
     restored: Restored,
-    findings: Option<&crate::audit::Findings>,
+    findings: Option<&Findings>,
     evidence: &Evidence,
     told: bool,
 ) -> Option<String> {

@@ -12,11 +12,11 @@
 //! (D040).
 
 use super::hook;
-use crate::config::Config;
-use crate::failopen::debug;
-use crate::history;
-use crate::hook_input::Stream;
+use crate::cmd::failopen::debug;
+use crate::input::config::Config;
+use crate::input::hook_input::Stream;
 use crate::store::Store;
+use crate::store::history;
 use anyhow::{Result, bail};
 use std::io::{Read, Write};
 use std::time::Instant;

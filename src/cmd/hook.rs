@@ -1,10 +1,10 @@
 //! What both hooks start from: the hook JSON on stdin, its session id, and that session's
 //! snapshots in the configured folder.
 
-use crate::config::Config;
-use crate::failopen::debug;
-use crate::hook_input::{self, HookInput};
-use crate::record::Format;
+use crate::cmd::failopen::debug;
+use crate::input::config::Config;
+use crate::input::hook_input::{self, HookInput};
+use crate::read::record::Format;
 use crate::store::{Snapshots, Store};
 use anyhow::{Context, Result};
 use std::io::Read;
@@ -26,7 +26,7 @@ impl Hook {
         self.input
             .transcript_path
             .as_deref()
-            .and_then(|p| crate::transcript::format_of(std::path::Path::new(p)))
+            .and_then(|p| crate::read::transcript::format_of(std::path::Path::new(p)))
             == Some(Format::Codex)
     }
 

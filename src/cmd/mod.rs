@@ -1,7 +1,9 @@
 //! Subcommand dispatch and the process-level policy: hooks fail open, preview fails loudly.
 
 mod audit;
+mod cli;
 mod correct;
+mod failopen;
 mod hook;
 mod opencode;
 mod preview;
@@ -16,17 +18,14 @@ pub use restore::restore;
 pub use save::save;
 pub use status::status;
 
-use crate::cli::{Cli, Command};
-use crate::config::Config;
-use crate::failopen::{run_hook, say};
+use crate::input::config::{Config, HARD_LIMIT_MARGIN};
 use clap::Parser;
+use cli::{Cli, Command};
+use failopen::{run_hook, say};
 use std::ffi::OsString;
 use std::io::{IsTerminal, Write};
 use std::process::ExitCode;
-use std::time::{Duration, Instant};
-
-/// How much longer than the soft budget a hook may run before the watchdog ends it.
-pub(crate) const HARD_LIMIT_MARGIN: Duration = Duration::from_secs(3);
+use std::time::Instant;
 
 /// What the exit code of a command a person (or a health check) runs says. Hooks always end in
 /// [`Exit::Done`] (fail open: `failopen`); clap's own errors exit 2.
@@ -58,7 +57,7 @@ pub fn run(args: Vec<OsString>) -> ExitCode {
     // gets clap's error naming the bad word (with a suggestion) and exit code 2.
     let is_hook = args
         .get(1)
-        .is_some_and(|a| crate::cli::HOOKS.iter().any(|h| a == h));
+        .is_some_and(|a| crate::cmd::cli::HOOKS.iter().any(|h| a == h));
     if args.len() <= 1 {
         // A person trying the command: show what it does (hooks always pass a subcommand).
         let _ = <Cli as clap::CommandFactory>::command().print_help();
@@ -120,39 +119,45 @@ pub fn run(args: Vec<OsString>) -> ExitCode {
                 &mut std::io::stdout().lock(),
             )
         }),
-        Command::Status { json } => {
-            let mut out = std::io::stdout().lock();
-            match status(&cfg, json, &mut out).and_then(|healthy| Ok((healthy, out.flush()?))) {
-                Ok((true, ())) => Exit::Done,
-                Ok((false, ())) => Exit::NotProtected,
-                Err(e) => {
-                    say(&format!("compact-guardian status: {e:#}"));
-                    Exit::Failed
-                }
-            }
-            .into()
+        Command::Status { json } => print_status(&cfg, json).into(),
+        Command::InstallOpencode { dir } => install_opencode(&cfg, dir).into(),
+        Command::Preview { json, transcript } => print_preview(&cfg, json, &transcript).into(),
+    }
+}
+
+/// `status`, for a person or a health check: exit 1 when compactions are not protected.
+fn print_status(cfg: &Config, json: bool) -> Exit {
+    let mut out = std::io::stdout().lock();
+    match status(cfg, json, &mut out).and_then(|healthy| Ok((healthy, out.flush()?))) {
+        Ok((true, ())) => Exit::Done,
+        Ok((false, ())) => Exit::NotProtected,
+        Err(e) => {
+            say(&format!("compact-guardian status: {e:#}"));
+            Exit::Failed
         }
-        Command::InstallOpencode { dir } => {
-            let mut out = std::io::stdout().lock();
-            match opencode::install(dir, &cfg, &mut out).and_then(|()| Ok(out.flush()?)) {
-                Ok(()) => Exit::Done,
-                Err(e) => {
-                    say(&format!("compact-guardian install-opencode: {e:#}"));
-                    Exit::Failed
-                }
-            }
-            .into()
+    }
+}
+
+/// `install-opencode`: writes the OpenCode plugin file; fails loudly.
+fn install_opencode(cfg: &Config, dir: Option<std::path::PathBuf>) -> Exit {
+    let mut out = std::io::stdout().lock();
+    match opencode::install(dir, cfg, &mut out).and_then(|()| Ok(out.flush()?)) {
+        Ok(()) => Exit::Done,
+        Err(e) => {
+            say(&format!("compact-guardian install-opencode: {e:#}"));
+            Exit::Failed
         }
-        Command::Preview { json, transcript } => {
-            let mut out = std::io::stdout().lock();
-            match preview(&transcript, json, &cfg, &mut out).and_then(|()| Ok(out.flush()?)) {
-                Ok(()) => Exit::Done,
-                Err(e) => {
-                    say(&format!("compact-guardian preview: {e:#}"));
-                    Exit::Failed
-                }
-            }
-            .into()
+    }
+}
+
+/// `preview`, for a person: fails loudly.
+fn print_preview(cfg: &Config, json: bool, transcript: &std::path::Path) -> Exit {
+    let mut out = std::io::stdout().lock();
+    match preview(transcript, json, cfg, &mut out).and_then(|()| Ok(out.flush()?)) {
+        Ok(()) => Exit::Done,
+        Err(e) => {
+            say(&format!("compact-guardian preview: {e:#}"));
+            Exit::Failed
         }
     }
 }
@@ -178,7 +183,8 @@ fn stdin_or_refuse(hook: &str) -> anyhow::Result<std::io::StdinLock<'static>> {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::config::MAX_BUDGET;
+    use crate::input::config::MAX_BUDGET;
+    use std::time::Duration;
 
     #[test]
     fn the_largest_budget_ends_before_the_hook_timeout_in_hooks_json() {
@@ -193,7 +199,7 @@ mod tests {
             for group in groups.as_array().unwrap() {
                 for hook in group["hooks"].as_array().unwrap() {
                     let command = hook["command"].as_str().unwrap();
-                    if !crate::cli::HOOKS
+                    if !crate::cmd::cli::HOOKS
                         .iter()
                         .any(|sub| command.ends_with(&format!(" {sub}")))
                     {

@@ -22,13 +22,13 @@
 
 use super::hook::Hook;
 use crate::audit::{Digest, Evidence, MAX_DIGEST_BYTES, Restored, compare, message};
-use crate::config::Config;
+use crate::cmd::failopen::debug;
 use crate::corrections;
 use crate::extract::Part;
-use crate::failopen::debug;
-use crate::history::{self, Outcome};
+use crate::input::config::Config;
 use crate::pipeline;
 use crate::render::{Meta, Source, WhyRebuilt};
+use crate::store::history::{self, Outcome};
 use crate::store::{Snapshots, Taken};
 use crate::transcript::Limits;
 use anyhow::{Context, Result};

@@ -2,11 +2,11 @@
 //! debugging. Unlike the hooks it reports errors with a non-zero exit, and reads without a time
 //! budget.
 
-use crate::config::Config;
 use crate::extract::{Extraction, Part};
+use crate::input::config::Config;
 use crate::pipeline;
+use crate::read::transcript::{Limits, ScanStats};
 use crate::render::{Meta, Source};
-use crate::transcript::{Limits, ScanStats};
 use anyhow::{Result, bail};
 use serde::Serialize;
 use std::io::Write;

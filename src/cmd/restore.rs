@@ -3,22 +3,22 @@
 //! from the transcript part that was just compacted ([`Part::Compacted`]).
 
 use super::hook::{self, Hook};
-use crate::audit::{Digest, MAX_DIGEST_BYTES, restore_line};
-use crate::config::Config;
+use crate::cmd::failopen::debug;
 use crate::extract::Part;
-use crate::failopen::debug;
-use crate::history::{self, Outcome};
+use crate::input::config::Config;
 use crate::pipeline;
+use crate::read::transcript::Limits;
+use crate::render::audit::{Digest, MAX_DIGEST_BYTES, restore_line};
 use crate::render::{Meta, Source, WhyRebuilt};
-use crate::store::{Pending, Taken};
-use crate::transcript::Limits;
+use crate::store::history::{self, Outcome};
+use crate::store::{Pending, Snapshots, Taken};
 use anyhow::{Result, anyhow};
 use std::io::{IsTerminal, Read, Write};
 use std::path::Path;
 use std::time::{Duration, Instant, SystemTime};
 
 /// A snapshot restored this recently means this run is a duplicate hook, not a new compaction.
-const RECENT_RESTORE: Duration = Duration::from_secs(60);
+const DUPLICATE_HOOK_WINDOW: Duration = Duration::from_secs(60);
 /// A snapshot restored this recently belongs to the compaction a later restore runs for: a
 /// rebuild then says so instead of "no snapshot was saved".
 const RESTORED_THIS_COMPACTION: Duration = Duration::from_secs(15 * 60);
@@ -40,8 +40,6 @@ pub fn restore(
     if hook.input.source.as_deref() == Some("resume") && !resumes_a_deferred_restore(&hook) {
         return Ok(()); // a resumed session is no compaction (Claude Code, or nothing waiting)
     }
-    // What went wrong with the snapshot folder, reported after the rebuild had its chance.
-    let mut problem = None;
     // Corrections of the summary found by an audit that ran first (Codex runs PostCompact
     // before this hook): they go at the top of whatever is printed.
     let mut corrections = hook
@@ -50,49 +48,14 @@ pub fn restore(
         .ok()
         .and_then(|s| s.take_corrections());
     let form = if text { Form::Plain } else { Form::of(&hook) };
-    let digest: Option<Digest> = hook
-        .snapshots
-        .as_ref()
-        .ok()
-        .and_then(|s| s.peek_digest(MAX_DIGEST_BYTES))
-        .and_then(|b| Digest::read(&b));
-    // What the record gained after `save` read it (a result Claude Code wrote while PreCompact
-    // ran) belongs in the snapshot: rendered again from the record up to the compaction.
-    let updated = digest
-        .as_ref()
-        .and_then(|d| up_to_the_compaction(&hook, d, cfg, deadline));
-    let digest = digest.filter(|_| form == Form::WithUserLine);
-    let taken = match &hook.snapshots {
-        Ok(snaps) => match snaps.take_fresh(|text| {
-            let text = updated.as_deref().unwrap_or(text);
-            let text = match &corrections {
-                Some(c) => crate::corrections::inserted(text, &c.section),
-                None => text.to_owned(),
-            };
-            let line = restore_line(digest.as_ref(), None);
-            out.write_all(form.frame(&text, &line).as_bytes())?;
-            out.flush()
-        }) {
-            Ok(taken) => Some(taken),
-            Err(e) => {
-                problem = Some(e);
-                None
-            }
-        },
-        Err(e) => {
-            problem = Some(anyhow!("{e:#}"));
-            None
-        }
-    };
+    // `problem`: what went wrong with the snapshot folder, reported after the rebuild had its
+    // chance.
+    let (taken, problem) = print_snapshot(&hook, cfg, deadline, form, corrections.as_ref(), out);
     // The corrections went with the snapshot printed here (Codex: issue #41 item 4).
     let mut carried = corrections.is_some() && matches!(taken, Some(Taken::Printed));
     if carried {
         corrections = None;
     }
-    debug(cfg.debug, || match &taken {
-        Some(t) => t.said(),
-        None => "the snapshot folder could not be used".to_owned(),
-    });
     // Printed here, or by a restore racing this one, or by a duplicate hook moments ago: the model
     // already has the saved context, and a rebuilt copy would only repeat it. The session's
     // restored marker is read once, and only when nothing was printed here.
@@ -101,22 +64,8 @@ pub fn restore(
         Ok(snaps) if !printed => snaps.restored_ago(),
         _ => None,
     };
-    let already_restored = printed || restored_ago.is_some_and(|a| a <= RECENT_RESTORE);
-    // Why there is nothing to print (only when a rebuild follows), as the rebuilt header, the
-    // history and the audit say it.
-    let why = (!already_restored).then(|| match (&taken, &hook.snapshots) {
-        (Some(Taken::Stale), _) => WhyRebuilt::Expired,
-        (Some(Taken::Refused(_)), _) => WhyRebuilt::NotOurs,
-        (None, _) => WhyRebuilt::FolderUnusable,
-        // Printed earlier for this compaction: a restore run again, past the moment a duplicate
-        // hook is recognised.
-        _ if restored_ago.is_some_and(|a| a <= RESTORED_THIS_COMPACTION) => {
-            WhyRebuilt::AlreadyRestored
-        }
-        // No snapshot: in a folder that cannot be written, save could not have left one.
-        (_, Ok(snaps)) if snaps.store().write_problem().is_some() => WhyRebuilt::FolderUnusable,
-        _ => WhyRebuilt::NotSaved,
-    });
+    let already_restored = printed || restored_ago.is_some_and(|a| a <= DUPLICATE_HOOK_WINDOW);
+    let why = (!already_restored).then(|| why_rebuilt(&hook, taken.as_ref(), restored_ago));
     if why.is_none() && !printed {
         debug(cfg.debug, || {
             format!(
@@ -138,31 +87,15 @@ pub fn restore(
         let _ = snaps.save_corrections(c);
     }
     if let Ok(snaps) = &hook.snapshots {
-        // A duplicate hook (already restored by another run) leaves the entry as it is.
-        let outcome = match (&taken, &rebuilt) {
-            (Some(Taken::Printed), _) => Some(Outcome::Snapshot),
-            (_, Ok(true)) => Some(Outcome::Rebuilt),
-            _ if already_restored => None,
-            _ => Some(Outcome::Nothing),
-        };
-        if let Some(outcome) = outcome {
-            let session = hook.input.session_id.as_deref().unwrap_or_default();
-            let step = history::Step::Complete;
-            let recorded = history::record(snaps.store(), session, step, deadline, |e| {
-                e.restore_time = Some(history::now());
-                if carried {
-                    e.corrected_time = Some(history::now());
-                }
-                if e.restored == Some(Outcome::Snapshot) {
-                    return; // a restore run again: the compaction's snapshot was restored
-                }
-                e.restored = Some(outcome);
-                e.restore_ms = Some(started.elapsed().as_millis() as u64);
-                e.rebuilt_because = why.filter(|_| outcome != Outcome::Snapshot);
-            });
-            if let Err(e) = recorded {
-                debug(cfg.debug, || format!("history not updated: {e:#}"));
-            }
+        let rebuilt = matches!(rebuilt, Ok(true));
+        if let Some(outcome) = outcome(taken.as_ref(), rebuilt, already_restored) {
+            let done = Done {
+                outcome,
+                why,
+                carried,
+                started,
+            };
+            record(&hook, snaps, done, cfg, deadline);
         }
         hook::remove_stale(snaps, deadline, cfg);
     }
@@ -171,6 +104,117 @@ pub fn restore(
         return Err(anyhow!("ignored {}: {why}", snaps.path().display()));
     }
     problem.map_or(Ok(()), Err)
+}
+
+/// Prints the session's fresh snapshot, when there is one, with the corrections at its top and
+/// brought up to the compaction if the record grew after `save` read it. What became of the
+/// snapshot, or what went wrong with the folder.
+fn print_snapshot(
+    hook: &Hook,
+    cfg: &Config,
+    deadline: Instant,
+    form: Form,
+    corrections: Option<&Pending>,
+    out: &mut impl Write,
+) -> (Option<Taken>, Option<anyhow::Error>) {
+    let digest: Option<Digest> = hook
+        .snapshots
+        .as_ref()
+        .ok()
+        .and_then(|s| s.peek_digest(MAX_DIGEST_BYTES))
+        .and_then(|b| Digest::read(&b));
+    // What the record gained after `save` read it (a result Claude Code wrote while PreCompact
+    // ran) belongs in the snapshot: rendered again from the record up to the compaction.
+    let updated = digest
+        .as_ref()
+        .and_then(|d| up_to_the_compaction(hook, d, cfg, deadline));
+    let digest = digest.filter(|_| form == Form::WithUserLine);
+    let (taken, problem) = match &hook.snapshots {
+        Ok(snaps) => match snaps.take_fresh(|text| {
+            let text = updated.as_deref().unwrap_or(text);
+            let text = match corrections {
+                Some(c) => crate::corrections::inserted(text, &c.section),
+                None => text.to_owned(),
+            };
+            let line = restore_line(digest.as_ref(), None);
+            out.write_all(form.frame(&text, &line).as_bytes())?;
+            out.flush()
+        }) {
+            Ok(taken) => (Some(taken), None),
+            Err(e) => (None, Some(e)),
+        },
+        Err(e) => (None, Some(anyhow!("{e:#}"))),
+    };
+    debug(cfg.debug, || match &taken {
+        Some(t) => t.said(),
+        None => "the snapshot folder could not be used".to_owned(),
+    });
+    (taken, problem)
+}
+
+/// Why there is nothing to print (asked only when a rebuild follows), as the rebuilt header, the
+/// history and the audit say it.
+fn why_rebuilt(hook: &Hook, taken: Option<&Taken>, restored_ago: Option<Duration>) -> WhyRebuilt {
+    match (taken, &hook.snapshots) {
+        (Some(Taken::Stale), _) => WhyRebuilt::Expired,
+        (Some(Taken::Refused(_)), _) => WhyRebuilt::NotOurs,
+        (None, _) => WhyRebuilt::FolderUnusable,
+        // Printed earlier for this compaction: a restore run again, past the moment a duplicate
+        // hook is recognised.
+        _ if restored_ago.is_some_and(|a| a <= RESTORED_THIS_COMPACTION) => {
+            WhyRebuilt::AlreadyRestored
+        }
+        // No snapshot: in a folder that cannot be written, save could not have left one.
+        (_, Ok(snaps)) if snaps.store().write_problem().is_some() => WhyRebuilt::FolderUnusable,
+        _ => WhyRebuilt::NotSaved,
+    }
+}
+
+/// What the history records for this restore; `None` for a duplicate hook (already restored by
+/// another run), which leaves the entry as it is.
+fn outcome(taken: Option<&Taken>, rebuilt: bool, already_restored: bool) -> Option<Outcome> {
+    match (taken, rebuilt) {
+        (Some(Taken::Printed), _) => Some(Outcome::Snapshot),
+        (_, true) => Some(Outcome::Rebuilt),
+        _ if already_restored => None,
+        _ => Some(Outcome::Nothing),
+    }
+}
+
+/// What this restore did, for the history.
+struct Done {
+    outcome: Outcome,
+    why: Option<WhyRebuilt>,
+    /// The corrections reached the model with what was printed.
+    carried: bool,
+    started: Instant,
+}
+
+/// Completes this compaction's history entry with what the restore did.
+fn record(hook: &Hook, snaps: &Snapshots, done: Done, cfg: &Config, deadline: Instant) {
+    let Done {
+        outcome,
+        why,
+        carried,
+        started,
+    } = done;
+    let session = hook.input.session_id.as_deref().unwrap_or_default();
+    let step = history::Step::Complete;
+    let recorded = history::record(snaps.store(), session, step, deadline, |e| {
+        e.restore_time = Some(history::now());
+        if carried {
+            e.corrected_time = Some(history::now());
+        }
+        if e.restored == Some(Outcome::Snapshot) {
+            return; // a restore run again: the compaction's snapshot was restored
+        }
+        e.restored = Some(outcome);
+        e.restore_ms = Some(started.elapsed().as_millis() as u64);
+        e.rebuilt_because = why.filter(|_| outcome != Outcome::Snapshot);
+    });
+    if let Err(e) = recorded {
+        debug(cfg.debug, || format!("history not updated: {e:#}"));
+    }
 }
 
 /// How the context is printed.

@@ -1,17 +1,18 @@
 //! `save`: the PreCompact hook. Hook JSON in, snapshot file out, summarizer directive on stdout.
 
 use super::hook;
-use crate::audit::Digest;
-use crate::config::Config;
+use crate::cmd::failopen::debug;
 use crate::extract::Part;
-use crate::failopen::debug;
-use crate::history;
-use crate::pipeline;
-use crate::record::Format;
+use crate::input::config::Config;
+use crate::input::hook_input::HookInput;
+use crate::pipeline::{self, Built};
+use crate::read::record::Format;
+use crate::read::transcript::Limits;
+use crate::render::audit::Digest;
+use crate::render::steer::directive;
 use crate::render::{Meta, Source};
-use crate::steer::directive;
+use crate::store::{Snapshots, history};
 use crate::text::{folded_line, utf16_len};
-use crate::transcript::Limits;
 use anyhow::{Context, Result};
 use std::io::{Read, Write};
 use std::path::Path;
@@ -83,36 +84,52 @@ pub fn save(input: impl Read, cfg: &Config, deadline: Instant, out: &mut impl Wr
     if let Ok(snaps) = &written {
         // Corrections still waiting are about an earlier summary: this compaction replaces it.
         snaps.drop_corrections();
-        // What the PostCompact audit compares the summary with, and the history entry.
-        let digest = Digest {
-            transcript_len: Some(built.stats.file_bytes),
-            trigger: hook.input.trigger.clone(),
-            focus: hook.input.custom_instructions.clone(),
-            ..Digest::of(&built.extraction, built.stats.format, units > 0)
-        }
-        .bounded();
-        if let Err(e) = serde_json::to_vec(&digest)
-            .map_err(anyhow::Error::from)
-            .and_then(|b| snaps.save_digest(&b))
-        {
-            // An older digest would hold the summary to an older compaction's work.
-            snaps.drop_digest();
-            debug(cfg.debug, || format!("digest not kept: {e:#}"));
-        }
-        let session = hook.input.session_id.as_deref().unwrap_or_default();
-        let recorded =
-            history::record(snaps.store(), session, history::Step::Save, deadline, |e| {
-                e.trigger = hook.input.trigger.as_deref().map(|t| folded_line(t, 20));
-                e.save_ran = true;
-                e.saved = units > 0;
-                e.snapshot_units = units;
-                e.save_ms = started.elapsed().as_millis() as u64;
-                e.scanned_bytes = built.stats.bytes_scanned;
-            });
-        if let Err(e) = recorded {
-            debug(cfg.debug, || format!("history not updated: {e:#}"));
-        }
+        keep_digest(&hook.input, snaps, &built, units, cfg);
+        record(&hook.input, snaps, &built, units, started, deadline, cfg);
         hook::remove_stale(snaps, deadline, cfg);
     }
     written.map(drop)
+}
+
+/// Keeps what the PostCompact audit compares the summary with.
+fn keep_digest(input: &HookInput, snaps: &Snapshots, built: &Built, units: usize, cfg: &Config) {
+    let digest = Digest {
+        transcript_len: Some(built.stats.file_bytes),
+        trigger: input.trigger.clone(),
+        focus: input.custom_instructions.clone(),
+        ..Digest::of(&built.extraction, built.stats.format, units > 0)
+    }
+    .bounded();
+    if let Err(e) = serde_json::to_vec(&digest)
+        .map_err(anyhow::Error::from)
+        .and_then(|b| snaps.save_digest(&b))
+    {
+        // An older digest would hold the summary to an older compaction's work.
+        snaps.drop_digest();
+        debug(cfg.debug, || format!("digest not kept: {e:#}"));
+    }
+}
+
+/// Adds this compaction's entry to the history.
+fn record(
+    input: &HookInput,
+    snaps: &Snapshots,
+    built: &Built,
+    units: usize,
+    started: Instant,
+    deadline: Instant,
+    cfg: &Config,
+) {
+    let session = input.session_id.as_deref().unwrap_or_default();
+    let recorded = history::record(snaps.store(), session, history::Step::Save, deadline, |e| {
+        e.trigger = input.trigger.as_deref().map(|t| folded_line(t, 20));
+        e.save_ran = true;
+        e.saved = units > 0;
+        e.snapshot_units = units;
+        e.save_ms = started.elapsed().as_millis() as u64;
+        e.scanned_bytes = built.stats.bytes_scanned;
+    });
+    if let Err(e) = recorded {
+        debug(cfg.debug, || format!("history not updated: {e:#}"));
+    }
 }

@@ -4,10 +4,10 @@
 //! it left on disk (issue #39). Run from OpenCode it speaks of OpenCode: its plugin first, its
 //! plugin's steps (issue #43).
 
-use crate::config::Config;
-use crate::history::{self, Entry, Outcome};
-use crate::installs::{self, Client};
+use crate::input::config::Config;
 use crate::store::Store;
+use crate::store::history::{self, Entry, Outcome};
+use crate::store::installs::{self, Client};
 use crate::text::{folded_line, format_utc};
 use anyhow::Result;
 use serde_json::json;
@@ -22,54 +22,90 @@ const SHOWN: usize = 10;
 /// protected (the snapshot folder cannot be used, or the newest compaction found no binary): the
 /// command then exits 1, as a health check.
 pub fn status(cfg: &Config, json: bool, out: &mut impl Write) -> Result<bool> {
-    let binary = std::env::current_exe()
-        .map(|p| p.display().to_string())
-        .unwrap_or_else(|_| "unknown".into());
-    let version = env!("CARGO_PKG_VERSION");
-    let clients: Vec<Client> = [
-        cfg.claude_root.as_deref().map(installs::claude),
-        cfg.codex_home.as_deref().map(installs::codex),
-        cfg.opencode_plugins
-            .as_deref()
-            .zip(cfg.opencode_dir.as_deref())
-            .map(|(plugins, data)| installs::opencode(plugins, data)),
-    ]
-    .into_iter()
-    .flatten()
-    .collect();
-    let folder = shown_folder(cfg, &clients);
-    let store = folder.as_ref().map(|d| Store::new(d.clone(), cfg.ttl));
-    let problem = match &store {
-        Some(store) => store.write_problem(),
-        None => Some("no folder: set COMPACT_GUARDIAN_DIR or HOME".to_owned()),
-    };
-    let entries: Vec<Entry> = store.as_ref().map(history::read).unwrap_or_default();
-    let unprotected = store.as_ref().map(unprotected).unwrap_or_default();
-    // The newest compaction went unprotected (no binary ran for it): not healthy.
-    let last_unprotected = unprotected
-        .last()
-        .is_some_and(|(t, _)| entries.iter().filter(|e| e.save_ran).all(|e| e.time < *t));
-    // Codex runs no hook it was not told to trust: installed so, nothing is protected there.
-    let untrusted = clients
-        .iter()
-        .any(|c| !c.installed.is_empty() && c.hooks.is_some_and(|(n, t)| t < n));
-    let healthy = problem.is_none() && !last_unprotected && !untrusted;
-    // When each hook last ran: its own time where the entry has it (older entries have only
-    // the compaction's).
-    let last = |at: fn(&Entry) -> Option<u64>| entries.iter().filter_map(at).max();
-    let (save, restore, audit) = (
-        last(|e| e.save_ran.then_some(e.time)),
-        last(|e| {
-            e.restored
-                .as_ref()
-                .map(|_| e.restore_time.unwrap_or(e.time))
-        }),
-        last(|e| e.audited.then(|| e.audit_time.unwrap_or(e.time))),
-    );
-    let plugin = cfg.run_by_opencode.then(|| opencode_plugin(cfg));
+    let report = Report::gather(cfg);
     if json {
+        report.print_json(cfg, out)?;
+    } else {
+        report.print_text(cfg, out)?;
+    }
+    Ok(report.healthy)
+}
+
+/// What `status` reports, gathered once from the folder, the history and the clients' files.
+struct Report {
+    binary: String,
+    clients: Vec<Client>,
+    folder: Option<PathBuf>,
+    /// Why the snapshot folder cannot be used.
+    problem: Option<String>,
+    entries: Vec<Entry>,
+    /// Compactions no binary ran for: their time and why.
+    unprotected: Vec<(u64, String)>,
+    healthy: bool,
+    /// When save, restore and audit last ran.
+    last_run: (Option<u64>, Option<u64>, Option<u64>),
+}
+
+impl Report {
+    fn gather(cfg: &Config) -> Report {
+        let binary = std::env::current_exe()
+            .map(|p| p.display().to_string())
+            .unwrap_or_else(|_| "unknown".into());
+        let clients: Vec<Client> = [
+            cfg.claude_root.as_deref().map(installs::claude),
+            cfg.codex_home.as_deref().map(installs::codex),
+            cfg.opencode_plugins
+                .as_deref()
+                .zip(cfg.opencode_dir.as_deref())
+                .map(|(plugins, data)| installs::opencode(plugins, data)),
+        ]
+        .into_iter()
+        .flatten()
+        .collect();
+        let folder = shown_folder(cfg, &clients);
+        let store = folder.as_ref().map(|d| Store::new(d.clone(), cfg.ttl));
+        let problem = match &store {
+            Some(store) => store.write_problem(),
+            None => Some("no folder: set COMPACT_GUARDIAN_DIR or HOME".to_owned()),
+        };
+        let entries: Vec<Entry> = store.as_ref().map(history::read).unwrap_or_default();
+        let unprotected = store.as_ref().map(unprotected).unwrap_or_default();
+        // The newest compaction went unprotected (no binary ran for it): not healthy.
+        let last_unprotected = unprotected
+            .last()
+            .is_some_and(|(t, _)| entries.iter().filter(|e| e.save_ran).all(|e| e.time < *t));
+        // Codex runs no hook it was not told to trust: installed so, nothing is protected there.
+        let untrusted = clients
+            .iter()
+            .any(|c| !c.installed.is_empty() && c.hooks.is_some_and(|(n, t)| t < n));
+        let healthy = problem.is_none() && !last_unprotected && !untrusted;
+        let last_run = last_run(&entries);
+        Report {
+            binary,
+            clients,
+            folder,
+            problem,
+            entries,
+            unprotected,
+            healthy,
+            last_run,
+        }
+    }
+
+    fn print_json(&self, cfg: &Config, out: &mut impl Write) -> Result<()> {
+        let Report {
+            binary,
+            clients,
+            folder,
+            problem,
+            entries,
+            unprotected,
+            ..
+        } = self;
+        let (save, restore, audit) = self.last_run;
+        let plugin = cfg.run_by_opencode.then(|| opencode_plugin(cfg));
         let v = json!({
-            "version": version,
+            "version": VERSION,
             "binary": binary,
             "opencode": {
                 "run_by_opencode": cfg.run_by_opencode,
@@ -86,35 +122,78 @@ pub fn status(cfg: &Config, json: bool, out: &mut impl Write) -> Result<bool> {
             "clients": clients.iter().map(client_json).collect::<Vec<_>>(),
         });
         writeln!(out, "{}", serde_json::to_string_pretty(&v)?)?;
-        return Ok(healthy);
+        Ok(())
     }
-    writeln!(out, "compact-guardian {version} ({})", shown(&binary))?;
-    if let Some(plugin) = &plugin {
-        opencode_plugin_line(plugin.as_ref(), cfg, out)?;
+
+    fn print_text(&self, cfg: &Config, out: &mut impl Write) -> Result<()> {
+        let Report {
+            binary,
+            clients,
+            folder,
+            problem,
+            entries,
+            unprotected,
+            ..
+        } = self;
+        writeln!(out, "compact-guardian {VERSION} ({})", shown(binary))?;
+        if cfg.run_by_opencode {
+            opencode_plugin_line(opencode_plugin(cfg).as_ref(), cfg, out)?;
+        }
+        match (folder, problem) {
+            (Some(f), None) if !f.exists() => writeln!(
+                out,
+                "Snapshot folder: {} (usable; it is created at the first compaction)",
+                shown(&f.display())
+            )?,
+            (Some(f), None) => writeln!(out, "Snapshot folder: {} (usable)", shown(&f.display()))?,
+            (Some(f), Some(p)) => writeln!(
+                out,
+                "Snapshot folder: {} (NOT usable: {})",
+                shown(&f.display()),
+                shown(p)
+            )?,
+            (None, Some(p)) => writeln!(out, "Snapshot folder: NOT usable: {}", shown(p))?,
+            (None, None) => {}
+        }
+        for i in &cfg.ignored {
+            writeln!(out, "Ignored setting: {}", shown(i))?;
+        }
+        last_ran_line(cfg, self.last_run, out)?;
+        if !unprotected.is_empty() {
+            writeln!(
+                out,
+                "Compactions NOT protected because no binary ran (newest first):"
+            )?;
+            for (t, why) in unprotected.iter().rev().take(SHOWN) {
+                writeln!(out, "- {}: {}", time_of(*t), shown(why))?;
+            }
+        }
+        if entries.is_empty() {
+            writeln!(out, "No compaction recorded yet.")?;
+        } else {
+            writeln!(out, "Last compactions (newest first):")?;
+            for e in entries.iter().rev().take(SHOWN) {
+                writeln!(out, "- {}", line(e))?;
+            }
+        }
+        codex_folder(cfg, folder.as_ref(), out)?;
+        opencode_folder(cfg, folder.as_ref(), out)?;
+        for c in clients {
+            client_text(c, out)?;
+        }
+        Ok(())
     }
-    match (&folder, &problem) {
-        (Some(f), None) if !f.exists() => writeln!(
-            out,
-            "Snapshot folder: {} (usable; it is created at the first compaction)",
-            shown(&f.display())
-        )?,
-        (Some(f), None) => writeln!(out, "Snapshot folder: {} (usable)", shown(&f.display()))?,
-        (Some(f), Some(p)) => writeln!(
-            out,
-            "Snapshot folder: {} (NOT usable: {})",
-            shown(&f.display()),
-            shown(p)
-        )?,
-        (None, Some(p)) => writeln!(out, "Snapshot folder: NOT usable: {}", shown(p))?,
-        (None, None) => {}
-    }
-    for i in &cfg.ignored {
-        writeln!(out, "Ignored setting: {}", shown(i))?;
-    }
+}
+
+/// When each hook last ran. OpenCode has no hooks of its own name: its plugin runs save before
+/// the summary and restore, which audits, after it.
+fn last_ran_line(
+    cfg: &Config,
+    (save, restore, audit): (Option<u64>, Option<u64>, Option<u64>),
+    out: &mut impl Write,
+) -> Result<()> {
     let when = |t: Option<u64>| t.map_or("never".to_owned(), time_of);
     if cfg.run_by_opencode {
-        // OpenCode has no hooks of its own name: its plugin runs save before the summary and
-        // restore, which audits, after it.
         writeln!(
             out,
             "Plugin last ran: save (before a summary) {}; restore and audit (after it) {}",
@@ -130,29 +209,25 @@ pub fn status(cfg: &Config, json: bool, out: &mut impl Write) -> Result<bool> {
             when(audit)
         )?;
     }
-    if !unprotected.is_empty() {
-        writeln!(
-            out,
-            "Compactions NOT protected because no binary ran (newest first):"
-        )?;
-        for (t, why) in unprotected.iter().rev().take(SHOWN) {
-            writeln!(out, "- {}: {}", time_of(*t), shown(why))?;
-        }
-    }
-    if entries.is_empty() {
-        writeln!(out, "No compaction recorded yet.")?;
-    } else {
-        writeln!(out, "Last compactions (newest first):")?;
-        for e in entries.iter().rev().take(SHOWN) {
-            writeln!(out, "- {}", line(e))?;
-        }
-    }
-    codex_folder(cfg, folder.as_ref(), out)?;
-    opencode_folder(cfg, folder.as_ref(), out)?;
-    for c in &clients {
-        client_text(c, out)?;
-    }
-    Ok(healthy)
+    Ok(())
+}
+
+/// The binary's version.
+const VERSION: &str = env!("CARGO_PKG_VERSION");
+
+/// When save, restore and audit last ran: each hook's own time where the entry has it (older
+/// entries have only the compaction's).
+fn last_run(entries: &[Entry]) -> (Option<u64>, Option<u64>, Option<u64>) {
+    let last = |at: fn(&Entry) -> Option<u64>| entries.iter().filter_map(at).max();
+    (
+        last(|e| e.save_ran.then_some(e.time)),
+        last(|e| {
+            e.restored
+                .as_ref()
+                .map(|_| e.restore_time.unwrap_or(e.time))
+        }),
+        last(|e| e.audited.then(|| e.audit_time.unwrap_or(e.time))),
+    )
 }
 
 /// The snapshot folder `status` reports on: the configured one, except that a user who has the
@@ -162,7 +237,7 @@ fn shown_folder(cfg: &Config, clients: &[Client]) -> Option<PathBuf> {
     let claude_default = cfg
         .claude_root
         .as_ref()
-        .map(|r| r.join(crate::config::FOLDER));
+        .map(|r| r.join(crate::input::config::FOLDER));
     let client = |name: &str| clients.iter().find(|c| c.name == name);
     let installed = |name: &str| client(name).is_some_and(|c| !c.installed.is_empty());
     let anything = |name: &str| client(name).is_some_and(Client::anything);

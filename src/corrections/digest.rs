@@ -3,9 +3,9 @@
 //! how each ended, the files changed, and enough of the transcript's state to bring it up to the
 //! compaction. Read back from disk it may be damaged or planted: [`Digest::read`] bounds it.
 
+use crate::extract::tasks::Status;
 use crate::extract::{Action, Extraction, checklist_item, checklist_open};
-use crate::record::Format;
-use crate::tasks::Status;
+use crate::read::record::Format;
 use crate::text::folded_line;
 use serde::{Deserialize, Serialize};
 
@@ -91,7 +91,7 @@ impl Digest {
             })
             .collect();
         Digest {
-            saved_at: crate::history::now(),
+            saved_at: crate::platform::now(),
             saved,
             open_kind: open_kind.to_owned(),
             open,

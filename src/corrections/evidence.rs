@@ -9,7 +9,7 @@
 //! exit status.
 
 use crate::extract::Action;
-use crate::tools::{is_edit, is_shell};
+use crate::read::tools::{is_edit, is_shell};
 
 /// What a command checks.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]

@@ -636,10 +636,10 @@ impl<'a> Judge<'a> {
         self.d.actions[at.min(self.d.actions.len())..]
             .iter()
             .any(|a| {
-                if crate::tools::is_edit(&a.tool) {
+                if crate::read::tools::is_edit(&a.tool) {
                     !a.error && a.summary.split(", ").any(|f| base_name(f) == name)
                 } else {
-                    crate::tools::is_shell(&a.tool)
+                    crate::read::tools::is_shell(&a.tool)
                         && !a.error
                         && (a.summary.contains(name) && may_write(a) || runs_a_script(a))
                 }
@@ -675,7 +675,7 @@ impl<'a> Judge<'a> {
                     && !self.written_from(0, name);
                 // The last edit of it failed, and nothing wrote it after.
                 let last_edit = self.d.actions.iter().enumerate().rev().find(|(_, a)| {
-                    crate::tools::is_edit(&a.tool)
+                    crate::read::tools::is_edit(&a.tool)
                         && a.summary.split(", ").any(|f| base_name(f) == name)
                 });
                 if let Some((at, edit)) = last_edit

@@ -5,7 +5,7 @@
 //! a branch the user rewound away from: the folds hold what they met there ([`Step::Off`]) and
 //! are told, when the parent appears, whether to drop it or keep it ([`Step::Rejoined`]).
 
-use crate::record::Id;
+use crate::read::record::Id;
 
 /// Uuids remembered to recognise a parent link to a record already met (a newer one).
 const RECENT_UUIDS: usize = 64;

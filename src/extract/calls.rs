@@ -2,9 +2,9 @@
 //! first), and the recent actions and changed files are folded from the paired calls.
 
 use super::{Action, MAX_ACTIONS, MAX_FILES};
-use crate::record::{Record, ToolResult, ToolUse};
+use crate::read::record::{Record, ToolResult, ToolUse};
+use crate::read::tools::SHELL_TOOLS;
 use crate::text::escaped_line;
-use crate::tools::SHELL_TOOLS;
 use std::collections::HashMap;
 
 /// Results waiting for their calls; more means calls are missing, and the waits are dropped.
@@ -138,7 +138,7 @@ fn output_ends(head: &str, tail: &str) -> String {
         return crate::text::cut_to(head, ACTION_OUTPUT).0;
     }
     // The tail's end is the runner's result line: keep it whole, cut the head instead.
-    let tail = crate::record::bounded_tail(tail, ACTION_OUTPUT * 2 / 3);
+    let tail = crate::read::record::bounded_tail(tail, ACTION_OUTPUT * 2 / 3);
     let head = crate::text::cut_to(head, ACTION_OUTPUT.saturating_sub(tail.len())).0;
     format!("{head}\n…\n{tail}")
 }
@@ -174,7 +174,7 @@ impl Files {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::record::{Kind, ToolResult};
+    use crate::read::record::{RecordKind, ToolResult};
 
     fn call(id: &str, name: &str, arg: &str) -> ToolUse {
         ToolUse {
@@ -195,7 +195,7 @@ mod tests {
                 plan_file: None,
                 ..ToolResult::default()
             }],
-            ..Record::empty(Kind::User)
+            ..Record::empty(RecordKind::User)
         }
     }
 

@@ -3,7 +3,7 @@
 //! was not read, or shows no such line (failed, nothing to commit, a hook refused), is no commit.
 
 use super::calls::Ended;
-use crate::record::ToolUse;
+use crate::read::record::ToolUse;
 use serde::Serialize;
 
 /// A commit the agent made.

@@ -7,26 +7,28 @@
 //!
 //! One small fold per thing collected, each with its own state, its own "still wanted" and its
 //! own tests: `prompts` (the user's words), `replies` (the agent's last words and checklists),
-//! `calls` (results waiting for their calls, recent actions, changed files), [`crate::tasks`]
+//! `calls` (results waiting for their calls, recent actions, changed files), [`crate::extract::tasks`]
 //! (the task list), `plans`, `commit`; `branch` is the walk that says which records are on the
 //! conversation's current branch (prompts and replies count only there; tool calls all
 //! happened). Compaction boundaries are crossed through their logical parent.
 //!
 //! What far-back things are looked for, and which lines can hold them, is the table in
-//! [`crate::wants`]: a new thing to collect is a row there, a fold here, a section in `render`.
+//! [`crate::read::wants`]: a new thing to collect is a row there, a fold here, a section in `render`.
 
+mod authorship;
 mod branch;
 mod calls;
 mod commit;
 mod plans;
 mod prompts;
 mod replies;
+pub mod tasks;
 
-use crate::authorship::prompt_text;
-use crate::record::{Id, Kind, Link, Record, ToolUse};
-use crate::tasks::{Status, Task, TaskReplay};
-use crate::transcript::Fold;
-use crate::wants::{Far, FarSet, Wants};
+use crate::extract::authorship::prompt_text;
+use crate::extract::tasks::{Status, Task, TaskReplay};
+use crate::read::record::{Id, Link, Record, RecordKind, ToolUse};
+use crate::read::transcript::Fold;
+use crate::read::wants::{Far, FarSet, Wants};
 use branch::{Branch, Step};
 use calls::{Actions, Files, Results};
 pub use commit::Commit;
@@ -47,7 +49,7 @@ pub(crate) const CHECKLIST_MESSAGES: usize = 10;
 pub(crate) const MAX_FILES: usize = 30;
 /// Recent activity (the last actions, replies and changed files) is collected from at most this
 /// much of the end of the transcript (about eighty 2.1.3xx turns); beyond it, every line is triaged
-/// from its bytes and only prompts and the far-back things of [`crate::wants`] are looked for.
+/// from its bytes and only prompts and the far-back things of [`crate::read::wants`] are looked for.
 pub(crate) const RECENT_WINDOW: u64 = 8 * 1024 * 1024;
 /// Always read at least this much (when the file is that long): the original plugin's window.
 pub(crate) const MIN_WINDOW: u64 = 2 * 1024 * 1024;
@@ -110,7 +112,7 @@ impl Default for ReadBounds {
     fn default() -> ReadBounds {
         ReadBounds {
             text: crate::json::MAX_TEXT,
-            plan: crate::record::KEEP_PLAN,
+            plan: crate::read::record::KEEP_PLAN,
         }
     }
 }
@@ -327,7 +329,7 @@ impl Extractor {
         if rec.sidechain {
             return; // subagent traffic: never the user's conversation, not in its chain
         }
-        if rec.kind == Kind::CompactBoundary && !self.boundary_settled {
+        if rec.kind == RecordKind::CompactBoundary && !self.boundary_settled {
             // Met before any prompt: this compaction's own boundary (older CLIs write it before
             // the hook runs). What follows it is the summary and the /compact command, not the
             // compacted conversation: start over from here.
@@ -339,7 +341,7 @@ impl Extractor {
                 ..Extractor::new(self.part)
             };
         }
-        if rec.kind == (Kind::ToolsUsed { task_tools: false }) {
+        if rec.kind == (RecordKind::ToolsUsed { task_tools: false }) {
             // The CLI's own running list of tools used: the newest one met names every tool used
             // before it, so without a task tool there is no task call to look for (D016).
             self.tasks.settle();
@@ -395,7 +397,7 @@ impl Extractor {
         if self.recent_open() {
             self.commit.call(tu, &ended);
         }
-        if crate::tools::TASK_TOOLS.contains(&tu.name.as_str()) {
+        if crate::read::tools::TASK_TOOLS.contains(&tu.name.as_str()) {
             return; // reported as tasks, not as actions
         }
         if self.recent_open() {
@@ -498,7 +500,7 @@ pub fn extract_part(records: &[Record], part: Part) -> Extraction {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::record::parse_line;
+    use crate::read::record::parse_line;
 
     fn recs(lines: &[&str]) -> Vec<Record> {
         lines
@@ -838,13 +840,15 @@ mod tests {
         let mut fold = Extractor::new(Part::Whole);
         let mut links = 0;
         for line in lines.iter().rev() {
-            match crate::record::triage(line.as_bytes(), fold.wants()) {
-                crate::record::Triage::Parse => fold.record(parse_line(line.as_bytes()).unwrap()),
-                crate::record::Triage::Link(l) => {
+            match crate::read::record::triage(line.as_bytes(), fold.wants()) {
+                crate::read::record::Triage::Parse => {
+                    fold.record(parse_line(line.as_bytes()).unwrap())
+                }
+                crate::read::record::Triage::Link(l) => {
                     links += 1;
                     fold.link(l);
                 }
-                crate::record::Triage::Skip => {}
+                crate::read::record::Triage::Skip => {}
             }
         }
         assert!(links >= 2, "the triage was in use");

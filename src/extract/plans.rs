@@ -3,8 +3,8 @@
 //! result text or the `plan_mode_exit` attachment written beside it.
 
 use super::Plan;
-use crate::record::{Kind, Record, ToolUse};
-use crate::wants::PLAN_APPROVED;
+use crate::read::record::{Record, RecordKind, ToolUse};
+use crate::read::wants::PLAN_APPROVED;
 
 /// An approving result met before its `ExitPlanMode` call (results are newer than calls).
 struct Candidate {
@@ -30,7 +30,7 @@ impl Plans {
 
     /// A record; `wanted`: a plan is still looked for this far back.
     pub(super) fn record(&mut self, rec: &Record, wanted: bool) {
-        if rec.kind == Kind::PlanExit {
+        if rec.kind == RecordKind::PlanExit {
             // Written next to the approval, before or after it: give the file to whichever
             // is met second.
             match &mut self.candidate {
@@ -90,7 +90,7 @@ fn approval(rec: &Record, exit_file: &mut Option<String>) -> Option<Candidate> {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::record::ToolResult;
+    use crate::read::record::ToolResult;
 
     fn approved(id: &str, is_error: bool) -> Record {
         Record {
@@ -101,7 +101,7 @@ mod tests {
                 plan_file: None,
                 ..ToolResult::default()
             }],
-            ..Record::empty(Kind::User)
+            ..Record::empty(RecordKind::User)
         }
     }
 
@@ -119,7 +119,7 @@ mod tests {
         let mut f = Plans::default();
         let exit = Record {
             plan_file: Some("/p/plan.md".into()),
-            ..Record::empty(Kind::PlanExit)
+            ..Record::empty(RecordKind::PlanExit)
         };
         f.record(&exit, true);
         f.record(&approved("p1", false), true);

@@ -4,7 +4,7 @@
 //! line that quotes it: that is the summary, not the agent's last reply, and is passed over.
 
 use super::CHECKLIST_MESSAGES;
-use crate::record::{Kind, Record};
+use crate::read::record::{Record, RecordKind};
 use crate::text::escaped_line;
 use std::collections::HashMap;
 
@@ -31,10 +31,10 @@ impl Replies {
 
     /// A record, on the branch or not; `recent`: the recent window is still open.
     pub(super) fn record(&mut self, rec: &Record, on_branch: bool, recent: bool) {
-        if rec.kind == Kind::CompactBoundary {
+        if rec.kind == RecordKind::CompactBoundary {
             self.compaction_summary = rec.texts.first().cloned();
         }
-        if rec.kind != Kind::Assistant || rec.api_error {
+        if rec.kind != RecordKind::Assistant || rec.api_error {
             return;
         }
         let text = rec.texts.join("\n\n");
@@ -178,7 +178,7 @@ mod tests {
     fn reply(text: &str) -> Record {
         Record {
             texts: vec![text.to_owned()],
-            ..Record::empty(Kind::Assistant)
+            ..Record::empty(RecordKind::Assistant)
         }
     }
 
@@ -210,7 +210,7 @@ mod tests {
         let mut f = Replies::default();
         let boundary = Record {
             texts: vec!["summary:\nAll done.".into()],
-            ..Record::empty(Kind::CompactBoundary)
+            ..Record::empty(RecordKind::CompactBoundary)
         };
         f.record(&boundary, true, true);
         f.record(&reply("All done."), true, true);

@@ -16,9 +16,9 @@
 //!
 //! Rollouts have no parent tree (a fork is a new file): records carry no uuid.
 
-use super::{Kind, Record, TodoItem, ToolResult, ToolUse, Triage, bounded, bounded_tail};
+use super::{Record, RecordKind, TodoItem, ToolResult, ToolUse, Triage, bounded, bounded_tail};
 use crate::json::{self, LContent, LList, LObj, LStr, LText, MAX_TEXT, bounded_string};
-use crate::wants::{CodexOutputs, RowNeedles, Wants};
+use crate::read::wants::{CodexOutputs, RowNeedles, Wants};
 use memchr::memmem::Finder;
 use serde::Deserialize;
 use serde_json::value::RawValue;
@@ -250,7 +250,7 @@ const KEEP_PLAN_ARGUMENTS: usize = 1024 * 1024;
 pub fn parse(line: &[u8]) -> Option<Record> {
     let raw: RawLine = serde_json::from_slice(line).ok()?;
     let p = raw.payload.0?;
-    let mut rec = Record::empty(Kind::Other);
+    let mut rec = Record::empty(RecordKind::Other);
     match (raw.kind.get()?, p.kind.get().unwrap_or_default()) {
         ("event_msg", "user_message") => user_prompt(&mut rec, p.message.get()?),
         ("event_msg", "item_completed") => {
@@ -262,17 +262,17 @@ pub fn parse(line: &[u8]) -> Option<Record> {
             user_prompt(&mut rec, &text);
         }
         ("response_item", "message") if p.role.get() == Some("assistant") => {
-            rec.kind = Kind::Assistant;
+            rec.kind = RecordKind::Assistant;
             rec.texts = texts(p.content);
         }
         ("response_item", "function_call") => {
-            rec.kind = Kind::Assistant;
+            rec.kind = RecordKind::Assistant;
             let name = p.name.get().unwrap_or_default();
             rec.tool_uses
                 .push(function_call(name, p.call_id.get(), p.arguments));
         }
         ("response_item", "custom_tool_call") => {
-            rec.kind = Kind::Assistant;
+            rec.kind = RecordKind::Assistant;
             let name = p.name.get().unwrap_or_default();
             let mut tu = call(name, p.call_id.get());
             if name == "apply_patch"
@@ -284,13 +284,13 @@ pub fn parse(line: &[u8]) -> Option<Record> {
             rec.tool_uses.push(tu);
         }
         ("response_item", "local_shell_call") => {
-            rec.kind = Kind::Assistant;
+            rec.kind = RecordKind::Assistant;
             let mut tu = call("local_shell_call", p.call_id.get());
             tu.key_arg = p.action.0.and_then(|a| words(a.command));
             rec.tool_uses.push(tu);
         }
         ("response_item", "function_call_output" | "custom_tool_call_output") => {
-            rec.kind = Kind::User;
+            rec.kind = RecordKind::User;
             let out = output(p.output);
             rec.tool_results.push(ToolResult {
                 tool_use_id: p.call_id.get().unwrap_or_default().to_owned(),
@@ -302,7 +302,7 @@ pub fn parse(line: &[u8]) -> Option<Record> {
             });
         }
         ("compacted", _) => {
-            rec.kind = Kind::CompactBoundary;
+            rec.kind = RecordKind::CompactBoundary;
             if let Some(summary) = p.message.get() {
                 rec.texts.push(bounded(summary, MAX_TEXT));
             }
@@ -325,7 +325,7 @@ fn user_prompt(rec: &mut Record, text: &str) {
     if t.is_empty() || INJECTED_STARTS.iter().any(|s| t.starts_with(s)) {
         return;
     }
-    rec.kind = Kind::User;
+    rec.kind = RecordKind::User;
     // The event is the record of what the user sent: it decides, as `promptSource` does.
     rec.prompt_source = Some("typed".into());
     rec.texts.push(bounded(text, MAX_TEXT));
@@ -495,9 +495,9 @@ fn output(raw: Option<&RawValue>) -> Output {
 mod tests {
     use super::super::parse_line;
     use super::*;
+    use crate::extract::tasks::Status;
     use crate::extract::{Extraction, extract};
-    use crate::tasks::Status;
-    use crate::wants::{Far, FarSet};
+    use crate::read::wants::{Far, FarSet};
 
     /// Extraction from rollout lines in file order.
     fn ex(lines: &[String]) -> Extraction {
@@ -717,12 +717,15 @@ mod tests {
             "event_msg",
             serde_json::json!({"type":"user_message","message": format!("why does this fail?\n{paste}"),"images":[]}),
         );
-        assert!(big.len() > crate::tail::MAX_LINE);
+        assert!(big.len() > crate::read::tail::MAX_LINE);
         writeln!(f, "{big}").unwrap();
         let mut fold = crate::extract::Extractor::new(crate::extract::Part::Whole);
-        let stats =
-            crate::transcript::scan(f.path(), crate::transcript::Limits::default(), &mut fold)
-                .unwrap();
+        let stats = crate::read::transcript::scan(
+            f.path(),
+            crate::read::transcript::Limits::default(),
+            &mut fold,
+        )
+        .unwrap();
         assert_eq!(stats.shrunk_lines, 1);
         let got = fold.finish(Default::default());
         let latest = got.instructions.last().unwrap();
@@ -785,7 +788,7 @@ mod tests {
         }
         let reference = ex(&lines);
         let mut fold = crate::extract::Extractor::new(crate::extract::Part::Whole);
-        let stats = crate::transcript::scan(f.path(), Default::default(), &mut fold).unwrap();
+        let stats = crate::read::transcript::scan(f.path(), Default::default(), &mut fold).unwrap();
         let streamed = fold.finish(Default::default());
         assert_eq!(streamed.files_changed, reference.files_changed);
         assert_eq!(streamed.files_changed, ["old_ok.rs"]);

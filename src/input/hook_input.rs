@@ -335,44 +335,8 @@ impl Reducer {
                 }
                 1
             }
-            At::Key => {
-                match b {
-                    b'"' => {
-                        self.key.clear();
-                        self.at = At::KeyText { escaped: false };
-                    }
-                    b'}' => self.end_object(),
-                    b',' => {}
-                    _ if b.is_ascii_whitespace() => {}
-                    // Not JSON: kept, so that the parser refuses it as it would the input.
-                    _ => {
-                        self.out.push(b);
-                        self.full = true;
-                    }
-                }
-                1
-            }
-            At::KeyText { escaped } => {
-                if escaped {
-                    self.push_key(b);
-                    self.at = At::KeyText { escaped: false };
-                    return 1;
-                }
-                let run = memchr::memchr2(b'"', b'\\', bytes).unwrap_or(bytes.len());
-                for &k in &bytes[..run] {
-                    self.push_key(k);
-                }
-                if run == bytes.len() {
-                    return run;
-                }
-                if bytes[run] == b'\\' {
-                    self.push_key(b'\\');
-                    self.at = At::KeyText { escaped: true };
-                } else {
-                    self.start_member();
-                }
-                run + 1
-            }
+            At::Key => self.key(b),
+            At::KeyText { escaped } => self.key_text(bytes, escaped),
             At::Colon => {
                 if b == b':' {
                     if self.keep {
@@ -392,6 +356,48 @@ impl Reducer {
             At::Str(st) => self.string(bytes, st),
             At::Done => bytes.len(),
         }
+    }
+
+    /// Between members: a key's opening quote, the object's end, a comma.
+    fn key(&mut self, b: u8) -> usize {
+        match b {
+            b'"' => {
+                self.key.clear();
+                self.at = At::KeyText { escaped: false };
+            }
+            b'}' => self.end_object(),
+            b',' => {}
+            _ if b.is_ascii_whitespace() => {}
+            // Not JSON: kept, so that the parser refuses it as it would the input.
+            _ => {
+                self.out.push(b);
+                self.full = true;
+            }
+        }
+        1
+    }
+
+    /// Inside a key: a run of its text, up to its closing quote or an escape.
+    fn key_text(&mut self, bytes: &[u8], escaped: bool) -> usize {
+        if escaped {
+            self.push_key(bytes[0]);
+            self.at = At::KeyText { escaped: false };
+            return 1;
+        }
+        let run = memchr::memchr2(b'"', b'\\', bytes).unwrap_or(bytes.len());
+        for &k in &bytes[..run] {
+            self.push_key(k);
+        }
+        if run == bytes.len() {
+            return run;
+        }
+        if bytes[run] == b'\\' {
+            self.push_key(b'\\');
+            self.at = At::KeyText { escaped: true };
+        } else {
+            self.start_member();
+        }
+        run + 1
     }
 
     fn push_key(&mut self, b: u8) {

@@ -13,12 +13,15 @@
 //! stays cut says where the whole text is (the transcript record). Pasted text is quoted line by
 //! line, so a `## heading` or a code fence in a prompt stays inside its item.
 
+pub mod audit;
+pub(crate) mod steer;
+
 use crate::extract::Extraction;
+use crate::extract::tasks::Status;
 use crate::snapshot::SNAPSHOT_MARKER;
 pub use crate::snapshot::{
     END_LINE, HARD_LIMIT, HARD_LIMIT_BYTES, HEADINGS, TARGET, is_snapshot, wholeness_error,
 };
-use crate::tasks::Status;
 pub use crate::text::utf16_len;
 use crate::text::{cut_line, folded_line, format_utc, room};
 
@@ -120,7 +123,7 @@ pub struct Meta {
 
 /// The snapshot's sections, in the order they are printed.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
-enum Part {
+enum SnapshotPart {
     Header,
     Instructions,
     /// One of [`SECTIONS`], by index.
@@ -212,12 +215,16 @@ mod cap {
     pub(super) const OLDER: usize = 600;
 }
 
-impl Part {
+impl SnapshotPart {
     /// Every part, in printed order: the header, the open tasks, the instructions, the rest.
-    fn all() -> impl Iterator<Item = Part> {
-        [Part::Header, Part::Section(0), Part::Instructions]
-            .into_iter()
-            .chain((1..SECTIONS.len()).map(Part::Section))
+    fn all() -> impl Iterator<Item = SnapshotPart> {
+        [
+            SnapshotPart::Header,
+            SnapshotPart::Section(0),
+            SnapshotPart::Instructions,
+        ]
+        .into_iter()
+        .chain((1..SECTIONS.len()).map(SnapshotPart::Section))
     }
 
     /// The section's text within its allowance, or one whole line saying it was left out.
@@ -229,12 +236,12 @@ impl Part {
     /// The one whole line that stands for a section with no room, if even that fits.
     fn left_out(self, allow: &Allowances) -> String {
         let (name, budget) = match self {
-            Part::Header => return String::new(),
-            Part::Instructions => (
+            SnapshotPart::Header => return String::new(),
+            SnapshotPart::Instructions => (
                 "the user's recent instructions",
                 allow.instructions_budget(),
             ),
-            Part::Section(i) => (SECTIONS[i].name, allow.sections[i]),
+            SnapshotPart::Section(i) => (SECTIONS[i].name, allow.sections[i]),
         };
         let notice = format!("({name} left out for space)\n\n");
         if utf16_len(&notice) <= budget {
@@ -247,9 +254,9 @@ impl Part {
     /// The section's text if it fits its allowance whole.
     fn render_whole(self, ex: &Extraction, meta: &Meta, allow: &Allowances) -> Option<String> {
         let (text, budget) = match self {
-            Part::Header => (header(ex, meta, allow.header), allow.header),
-            Part::Instructions => (instructions(ex, allow), allow.instructions_budget()),
-            Part::Section(i) => (
+            SnapshotPart::Header => (header(ex, meta, allow.header), allow.header),
+            SnapshotPart::Instructions => (instructions(ex, allow), allow.instructions_budget()),
+            SnapshotPart::Section(i) => (
                 (SECTIONS[i].render)(ex, allow.sections[i]),
                 allow.sections[i],
             ),
@@ -337,11 +344,11 @@ enum Grant {
 
 impl Grant {
     /// The part whose text this allowance changes.
-    fn part(self) -> Part {
+    fn part(self) -> SnapshotPart {
         match self {
-            Grant::Header => Part::Header,
-            Grant::Latest | Grant::Older(_) => Part::Instructions,
-            Grant::Section(i) => Part::Section(i),
+            Grant::Header => SnapshotPart::Header,
+            Grant::Latest | Grant::Older(_) => SnapshotPart::Instructions,
+            Grant::Section(i) => SnapshotPart::Section(i),
         }
     }
 }
@@ -359,7 +366,7 @@ fn whole_room(text: &str) -> usize {
 /// only, so a grant is tried by rendering that section again, and kept only if the whole still
 /// fits. No grant can shrink another section.
 pub fn render(ex: &Extraction, meta: &Meta) -> String {
-    let parts: Vec<Part> = Part::all().collect();
+    let parts: Vec<SnapshotPart> = SnapshotPart::all().collect();
     // Most snapshots fit with every section showing all it has: that is then the layout the
     // growth below would reach, at a seventh of its cost.
     let all = Allowances::all(ex);
@@ -918,7 +925,7 @@ fn fit_lines(lines: &[String], room: usize, what: &str) -> String {
 mod tests {
     use super::*;
     use crate::extract::Action;
-    use crate::tasks::Task;
+    use crate::extract::tasks::Task;
     use std::time::{Duration, UNIX_EPOCH};
 
     fn meta() -> Meta {
@@ -1385,7 +1392,7 @@ mod tests {
         ];
         crate::proptesting::check(config, any_extraction(), &kinds, |(ex, meta), seen| {
             let all = Allowances::all(&ex);
-            let whole: Option<Vec<String>> = Part::all()
+            let whole: Option<Vec<String>> = SnapshotPart::all()
                 .map(|p| p.render_whole(&ex, &meta, &all))
                 .collect();
             seen.saw(
@@ -1403,7 +1410,7 @@ mod tests {
             // has grown (a section's text at a larger allowance starts the same way up to its
             // first cut).
             let floor = Allowances::floor(&ex);
-            for part in Part::all() {
+            for part in SnapshotPart::all() {
                 let at_floor = part.render(&ex, &meta, &floor);
                 prop_assert!(
                     !at_floor.contains("left out for space"),
@@ -1422,7 +1429,7 @@ mod tests {
                 let end = rest[1..].find("\n#").map_or(rest.len(), |e| e + 2);
                 Some(&rest[..end])
             };
-            for part in Part::all() {
+            for part in SnapshotPart::all() {
                 let at_floor = part.render(&ex, &meta, &floor);
                 let Some(heading) = at_floor.lines().next() else {
                     continue;
@@ -1526,7 +1533,7 @@ mod tests {
                 .position(|s| s.name == "the agent's progress");
             for out in [
                 render(&ex, &meta()),
-                Part::Section(i.unwrap()).render(&ex, &meta(), &floor),
+                SnapshotPart::Section(i.unwrap()).render(&ex, &meta(), &floor),
             ] {
                 assert!(
                     out.contains(&format!(
@@ -1572,7 +1579,7 @@ mod tests {
             .unwrap();
         let mut allow = Allowances::floor(&ex);
         allow.sections[i] = 45; // the heading fits, neither the file nor a "... 1 more" line
-        let out = Part::Section(i).render(&ex, &meta(), &allow);
+        let out = SnapshotPart::Section(i).render(&ex, &meta(), &allow);
         assert_eq!(out, "(files changed left out for space)\n\n");
         assert_eq!(
             crate::snapshot::empty_heading("## Agent progress\n\n(End of snapshot.)\n"),

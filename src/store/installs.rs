@@ -5,7 +5,7 @@
 //! caches), the snapshot folder, Codex's `config.toml` entries and how many of its hooks Codex
 //! trusts. Reads only; every file may be missing, damaged or planted, and then counts as absent.
 
-use crate::config::FOLDER;
+use crate::input::config::FOLDER;
 use serde_json::Value;
 use std::path::{Path, PathBuf};
 
@@ -403,7 +403,7 @@ trusted_hash = "sha256:cc"
         std::fs::create_dir_all(copy.join("hooks")).unwrap();
         std::fs::write(
             copy.join("hooks/hooks.json"),
-            include_str!("../hooks/hooks.json"),
+            include_str!("../../hooks/hooks.json"),
         )
         .unwrap();
         let c = codex(tmp.path());

@@ -6,9 +6,9 @@
 //! so a FIFO or a device path can never hang a hook. Memory is the reader's chunk and line buffers
 //! plus whatever the fold keeps.
 
-use crate::record::{self, Format, Link, Record, Triage, parse_line};
-use crate::tail::{self, TailReader};
-use crate::wants::Wants;
+use crate::read::record::{self, Format, Link, Record, Triage, parse_line};
+use crate::read::tail::{self, TailReader};
+use crate::read::wants::Wants;
 use anyhow::{Context, Result, bail};
 use memchr::memmem::Finder;
 use serde::Serialize;
@@ -148,7 +148,7 @@ pub(crate) fn newest_codex_summary(path: &Path, limits: Limits) -> Option<String
             }
         }
         fn record(&mut self, rec: Record) {
-            if self.0.is_none() && rec.kind == record::Kind::CompactBoundary {
+            if self.0.is_none() && rec.kind == record::RecordKind::CompactBoundary {
                 self.0 = rec.texts.into_iter().next();
             }
         }
@@ -209,23 +209,7 @@ pub fn scan(path: &Path, limits: Limits, fold: &mut impl Fold) -> Result<ScanSta
             if clock.out_of_time(line.len()) || line.iter().all(u8::is_ascii_whitespace) {
                 return;
             }
-            match record::triage(line, wants) {
-                Triage::Skip => stats.skipped_unparsed += 1,
-                Triage::Link(link) => {
-                    stats.link_lines += 1;
-                    fold.link(link);
-                }
-                Triage::Parse => {
-                    stats.parsed_lines += 1;
-                    match parse_line(line) {
-                        Some(rec) => fold.record(rec),
-                        None => {
-                            stats.skipped_lines += 1;
-                            fold.unreadable(line);
-                        }
-                    }
-                }
-            }
+            take_line(line, wants, fold, &mut stats);
         };
         // Once only a few names can matter (tasks or plans far back), the chunk is searched for
         // them whole and only the lines holding one are triaged (D016).
@@ -260,6 +244,27 @@ pub fn scan(path: &Path, limits: Limits, fold: &mut impl Fold) -> Result<ScanSta
     stats.oversized_lines = reader.oversized_lines();
     stats.shrunk_lines = reader.shrunk_lines();
     Ok(stats)
+}
+
+/// One line for the fold, as its triage says: skipped unparsed, a link, or parsed into a record.
+fn take_line(line: &[u8], wants: Wants, fold: &mut impl Fold, stats: &mut ScanStats) {
+    match record::triage(line, wants) {
+        Triage::Skip => stats.skipped_unparsed += 1,
+        Triage::Link(link) => {
+            stats.link_lines += 1;
+            fold.link(link);
+        }
+        Triage::Parse => {
+            stats.parsed_lines += 1;
+            match parse_line(line) {
+                Some(rec) => fold.record(rec),
+                None => {
+                    stats.skipped_lines += 1;
+                    fold.unreadable(line);
+                }
+            }
+        }
+    }
 }
 
 /// The deadline, looked at every [`Clock::EVERY`] lines or bytes, not on every line.
@@ -458,7 +463,7 @@ mod tests {
         let big = format!(
             r#"{{"type":"user","uuid":"p9","parentUuid":"p0","promptSource":"typed","message":{{"role":"user","content":[{image},{image},{image},{image},{{"type":"text","text":"make the header match these screenshots"}}]}}}}"#
         );
-        assert!(big.len() > crate::tail::MAX_LINE);
+        assert!(big.len() > crate::read::tail::MAX_LINE);
         let mut f = tempfile::NamedTempFile::new().unwrap();
         writeln!(f, "{}", prompt(0)).unwrap();
         writeln!(f, "{big}").unwrap();

@@ -109,7 +109,7 @@ fn one_line(s: &str) -> String {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::tasks::{Status, Task};
+    use crate::extract::tasks::{Status, Task};
 
     #[test]
     fn checklist_items_have_one_bullet() {

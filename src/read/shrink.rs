@@ -1,6 +1,6 @@
 //! Reads a JSON line too long to buffer, in pieces, into a small line of the same structure.
 //!
-//! A record over [`crate::tail::MAX_LINE`] is nearly always a few small fields around a few huge
+//! A record over [`crate::read::tail::MAX_LINE`] is nearly always a few small fields around a few huge
 //! strings (a prompt with pasted screenshots, a 50 MB tool output) or one huge array. What
 //! extraction reads from such a record (who wrote it, its type, the words the user typed, the
 //! tool's name) is small, so the line is copied through a byte-level state machine that keeps
@@ -684,7 +684,7 @@ mod tests {
             "promptSource": "typed",
         })
         .to_string();
-        assert!(line.len() > crate::tail::MAX_LINE);
+        assert!(line.len() > crate::read::tail::MAX_LINE);
         let mut out = Vec::new();
         assert!(shrink(line.as_bytes(), &mut out).unwrap());
         assert!(out.len() < 3 * KEEP_STRING, "{}", out.len());

@@ -4,11 +4,11 @@
 //! parsing at all (the structural keys, read in one pass over the line's colons).
 
 use super::{
-    Id, KEEP_PLAN, Kind, Link, PlanResult, Record, TaskArgs, TodoItem, ToolResult, ToolUse, Triage,
-    bounded, bounded_tail,
+    Id, KEEP_PLAN, Link, PlanResult, Record, RecordKind, TaskArgs, TodoItem, ToolResult, ToolUse,
+    Triage, bounded, bounded_tail,
 };
 use crate::json::{self, LBool, LContent, LEnds, LList, LObj, LStr, LText, MAX_TEXT, repair_line};
-use crate::wants::{Far, FarSet, TASK_LIST_TOOLS, Wants};
+use crate::read::wants::{Far, FarSet, TASK_LIST_TOOLS, Wants};
 use serde::Deserialize;
 use std::borrow::Cow;
 
@@ -267,7 +267,7 @@ fn subagent_head(line: &[u8]) -> bool {
 }
 
 /// The record types whose lines can hold more than their place in the parent chain (see
-/// `convert`): every other type is `Kind::Other`.
+/// `convert`): every other type is `RecordKind::Other`.
 const CONVERSATION_TYPES: &[&[u8]] = &[
     b"user",
     b"assistant",
@@ -285,7 +285,7 @@ fn first_key_type(line: &[u8]) -> Option<&[u8]> {
 /// Byte patterns that can only occur in JSON structure, never inside a JSON string (where every
 /// quote is escaped). A line that has none of the interesting ones cannot matter.
 mod pat {
-    use crate::wants::RowNeedles;
+    use crate::read::wants::RowNeedles;
     use memchr::memmem::Finder;
     use std::sync::LazyLock;
 
@@ -381,7 +381,7 @@ fn by_facts(line: &[u8], f: &Facts, wants: Wants) -> Triage {
 }
 
 /// Whether the line is a call, result or record a far-back thing still wanted needs (the
-/// table in [`crate::wants`]): a task-list change, a file written, a plan, a commit, an error
+/// table in [`crate::read::wants`]): a task-list change, a file written, a plan, a commit, an error
 /// that undoes a call.
 fn still_wanted(line: &[u8], f: &Facts, wants: Wants) -> bool {
     let far = wants.far;
@@ -401,12 +401,12 @@ fn still_wanted(line: &[u8], f: &Facts, wants: Wants) -> bool {
 const SHORT_LINE: usize = 1024;
 
 /// Whether the bytes `"type"` occur anywhere: without them the record has no type (whatever the
-/// JSON's spacing) and is `Kind::Other`.
+/// JSON's spacing) and is `RecordKind::Other`.
 fn has_type_key(line: &[u8]) -> bool {
     pat::TYPE_KEY.find(line).is_some()
 }
 
-/// The triage of a line whose record can only be `Kind::Other`: its link, if it is clear.
+/// The triage of a line whose record can only be `RecordKind::Other`: its link, if it is clear.
 fn link_only(f: &Facts) -> Triage {
     match f.uuid {
         _ if f.unclear => Triage::Parse,
@@ -428,7 +428,7 @@ struct Types {
     tool_result: bool,
     queued: bool,
     system: bool,
-    /// Far-back things that want this record type ([`crate::wants::Spec::types`]).
+    /// Far-back things that want this record type ([`crate::read::wants::Spec::types`]).
     far: FarSet,
     /// A value not known to be harmless: the line is parsed.
     other: bool,
@@ -677,20 +677,20 @@ pub(super) fn parse(line: &[u8]) -> Option<Record> {
 
 fn convert(raw: RawRecord) -> Record {
     let kind = match (raw.kind.get(), raw.subtype.get()) {
-        (Some("user"), _) => Kind::User,
-        (Some("assistant"), _) => Kind::Assistant,
-        (Some("system"), Some("compact_boundary")) => Kind::CompactBoundary,
-        (Some("tools-used"), _) => Kind::ToolsUsed {
+        (Some("user"), _) => RecordKind::User,
+        (Some("assistant"), _) => RecordKind::Assistant,
+        (Some("system"), Some("compact_boundary")) => RecordKind::CompactBoundary,
+        (Some("tools-used"), _) => RecordKind::ToolsUsed {
             task_tools: raw
                 .tools
                 .is_none_or(|t| names_task_tool(t.get().as_bytes())),
         },
         (Some("attachment"), _) => match raw.attachment.0.as_ref().and_then(|a| a.kind.get()) {
-            Some("queued_command") => Kind::QueuedPrompt,
-            Some("plan_mode_exit") => Kind::PlanExit,
-            _ => Kind::Other,
+            Some("queued_command") => RecordKind::QueuedPrompt,
+            Some("plan_mode_exit") => RecordKind::PlanExit,
+            _ => RecordKind::Other,
         },
-        _ => Kind::Other,
+        _ => RecordKind::Other,
     };
     let parent = raw
         .parent_uuid
@@ -713,23 +713,23 @@ fn convert(raw: RawRecord) -> Record {
     if rec.sidechain || rec.meta || rec.compact_summary {
         return rec;
     }
-    if matches!(rec.kind, Kind::User | Kind::QueuedPrompt) {
+    if matches!(rec.kind, RecordKind::User | RecordKind::QueuedPrompt) {
         rec.uuid_text = raw.uuid.non_blank().map(|u| bounded(u, 64).into());
     }
     match rec.kind {
-        Kind::User | Kind::Assistant => {
+        RecordKind::User | RecordKind::Assistant => {
             rec.cwd = raw.cwd.non_blank().map(|s| bounded(s, 1024).into());
             rec.git_branch = raw.git_branch.non_blank().map(|s| bounded(s, 256).into());
             if let Some(msg) = raw.message.0 {
                 fill_content(&mut rec, msg.content);
             }
         }
-        Kind::QueuedPrompt => {
+        RecordKind::QueuedPrompt => {
             if let Some(p) = raw.attachment.0.as_ref().and_then(|a| a.prompt.get()) {
                 rec.texts.push(bounded(p, MAX_TEXT));
             }
         }
-        Kind::PlanExit => {
+        RecordKind::PlanExit => {
             rec.plan_file = raw
                 .attachment
                 .0
@@ -737,9 +737,9 @@ fn convert(raw: RawRecord) -> Record {
                 .and_then(|a| a.plan_file_path.non_blank())
                 .map(|p| bounded(p, 1024));
         }
-        Kind::CompactBoundary | Kind::ToolsUsed { .. } | Kind::Other => {}
+        RecordKind::CompactBoundary | RecordKind::ToolsUsed { .. } | RecordKind::Other => {}
     }
-    if rec.kind == Kind::User
+    if rec.kind == RecordKind::User
         && let Some(r) = raw.tool_use_result.0.as_ref()
         && let Some(plan) = r.plan.get().filter(|p| !p.trim().is_empty())
     {
@@ -886,7 +886,7 @@ mod tests {
     #[test]
     fn user_string_content() {
         let r = parse_line(br#"{"type":"user","uuid":"a","parentUuid":"b","message":{"role":"user","content":"hi"}}"#).unwrap();
-        assert_eq!(r.kind, Kind::User);
+        assert_eq!(r.kind, RecordKind::User);
         assert_eq!(r.texts, vec!["hi"]);
         assert_eq!(r.uuid, Some(Id::of("a")));
         assert_eq!(r.parent, Some(Id::of("b")));
@@ -895,7 +895,7 @@ mod tests {
     #[test]
     fn compact_boundary_links_through_logical_parent() {
         let r = parse_line(br#"{"type":"system","subtype":"compact_boundary","uuid":"c","parentUuid":null,"logicalParentUuid":"p"}"#).unwrap();
-        assert_eq!(r.kind, Kind::CompactBoundary);
+        assert_eq!(r.kind, RecordKind::CompactBoundary);
         assert_eq!(r.parent, Some(Id::of("p")));
     }
 
@@ -950,7 +950,10 @@ mod tests {
             )
         };
         let r = parse_line(deep(r#""x":"#).as_bytes()).expect("the record is read");
-        assert_eq!((r.kind, r.uuid_text.as_deref()), (Kind::User, Some("u1")));
+        assert_eq!(
+            (r.kind, r.uuid_text.as_deref()),
+            (RecordKind::User, Some("u1"))
+        );
         // In the content it reads, the nesting is no text: nothing of it is taken for a prompt.
         let r = parse_line(
             deep(r#""message":{"content":"#)
@@ -1055,7 +1058,7 @@ mod tests {
             br#"{"parentUuid":"a","uuid":"b","type":"\u0075ser","message":{"content":"hi"}}"#,
         )
         .unwrap();
-        assert_eq!((r.kind, r.texts), (Kind::User, vec!["hi".to_owned()]));
+        assert_eq!((r.kind, r.texts), (RecordKind::User, vec!["hi".to_owned()]));
         // A value that merely says "type" hides nothing: still a link.
         let plain = br#"{"parentUuid":"a","uuid":"b","kind":"type"}"#;
         assert!(matches!(triage(plain, Wants::default()), Triage::Link(_)));

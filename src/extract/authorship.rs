@@ -15,7 +15,7 @@
 //! lines, opened at a line start and closed at a line end; a tag mentioned inside a sentence, or
 //! never closed, is the user's text.
 
-use crate::record::{Kind, Record};
+use crate::read::record::{Record, RecordKind};
 
 pub use crate::snapshot::SNAPSHOT_MARKER;
 
@@ -136,7 +136,7 @@ fn author(rec: &Record) -> Author {
 
 /// The text the user typed in this record, if any: the kept blocks joined by blank lines.
 pub fn prompt_text(rec: &Record) -> Option<String> {
-    if !matches!(rec.kind, Kind::User | Kind::QueuedPrompt) {
+    if !matches!(rec.kind, RecordKind::User | RecordKind::QueuedPrompt) {
         return None;
     }
     if rec.sidechain || rec.meta || rec.compact_summary || rec.api_error {
@@ -358,7 +358,7 @@ fn tag_inner<'t>(text: &'t str, tag: &str) -> Option<&'t str> {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::record::parse_line;
+    use crate::read::record::parse_line;
 
     fn user(content: &str) -> Record {
         parse_line(

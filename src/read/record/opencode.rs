@@ -27,7 +27,9 @@
 //! OpenCode messages have no parent tree the reader needs (a revert deletes what it undoes), so
 //! records carry no uuid and the branch walk passes every one.
 
-use super::{Kind, Record, TodoItem, ToolResult, ToolUse, Triage, bounded, bounded_tail, codex};
+use super::{
+    Record, RecordKind, TodoItem, ToolResult, ToolUse, Triage, bounded, bounded_tail, codex,
+};
 use crate::json::{LBool, LEnds, LList, LObj, LStr, LText, MAX_TEXT};
 use serde::Deserialize;
 
@@ -148,28 +150,28 @@ fn shared_name(tool: &str) -> &str {
 /// Parses one excerpt line into a [`Record`]; lines that say nothing extraction uses are `None`.
 pub fn parse(line: &[u8]) -> Option<Record> {
     let raw: RawLine = serde_json::from_slice(line).ok()?;
-    let mut rec = Record::empty(Kind::Other);
+    let mut rec = Record::empty(RecordKind::Other);
     match raw.kind.get()? {
         "session" => rec.cwd = raw.directory.non_blank().map(|d| bounded(d, 1024).into()),
         "user" => {
-            rec.kind = Kind::User;
+            rec.kind = RecordKind::User;
             // The part says who wrote it, as `promptSource` does in Claude Code: OpenCode marks
             // the text it adds itself.
             rec.prompt_source = Some(if raw.synthetic.0 { "system" } else { "typed" }.into());
             rec.texts.push(raw.text.get()?.to_owned());
         }
         "assistant" => {
-            rec.kind = Kind::Assistant;
+            rec.kind = RecordKind::Assistant;
             rec.texts.push(raw.text.get()?.to_owned());
         }
         "summary" => {
-            rec.kind = Kind::CompactBoundary;
+            rec.kind = RecordKind::CompactBoundary;
             if let Some(t) = raw.text.get() {
                 rec.texts.push(t.to_owned());
             }
         }
         "tool" => {
-            rec.kind = Kind::Assistant;
+            rec.kind = RecordKind::Assistant;
             let (call, result) = tool(&raw)?;
             rec.tool_uses.push(call);
             rec.tool_results.extend(result);
@@ -177,7 +179,7 @@ pub fn parse(line: &[u8]) -> Option<Record> {
         "todos" => {
             // The list as OpenCode keeps it: a call that carries the whole list, as TodoWrite
             // does, and that never failed.
-            rec.kind = Kind::Assistant;
+            rec.kind = RecordKind::Assistant;
             rec.tool_uses.push(ToolUse {
                 name: "TodoWrite".into(),
                 todos: Some(todos(&raw.todos)),

@@ -10,7 +10,7 @@
 //! used both styles, the one used last (met first here) wins. At most `MAX_TRACKED` tasks are
 //! tracked, the most recently touched; older ones are counted in `TaskReplay::untracked`.
 
-use crate::record::ToolUse;
+use crate::read::record::ToolUse;
 use serde::Serialize;
 use std::collections::HashMap;
 

@@ -11,7 +11,7 @@
 //! recognised by its start, so no file-level detection).
 
 use crate::json::floor_char_boundary;
-use crate::wants::Wants;
+use crate::read::wants::Wants;
 use serde::Serialize;
 
 /// A short, stable fingerprint of a record `uuid` (64 bits). Keeping 8 bytes instead of a
@@ -49,7 +49,7 @@ impl Id {
 
 /// What kind of line this was, reduced to what extraction distinguishes.
 #[derive(Debug, Clone, PartialEq, Eq)]
-pub enum Kind {
+pub enum RecordKind {
     /// `type: user` (prompts, tool results, injected text).
     User,
     /// `type: assistant`.
@@ -175,7 +175,7 @@ pub struct PlanResult {
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct Record {
     /// What kind of record.
-    pub kind: Kind,
+    pub kind: RecordKind,
     /// Its `uuid`.
     pub uuid: Option<Id>,
     /// Its `uuid` as written, for records that may be a prompt (user and queued records): how a
@@ -213,7 +213,7 @@ pub struct Record {
 
 impl Record {
     /// A record of `kind` with nothing in it yet.
-    pub fn empty(kind: Kind) -> Record {
+    pub fn empty(kind: RecordKind) -> Record {
         Record {
             kind,
             uuid: None,

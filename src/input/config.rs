@@ -20,9 +20,12 @@ use std::path::PathBuf;
 use std::time::Duration;
 
 /// The most a hook's budget may be set to. The watchdog ends a hook a few seconds after its budget
-/// (`cmd::HARD_LIMIT_MARGIN`), and that must come before the client's own timeout (10 s in
+/// ([`HARD_LIMIT_MARGIN`]), and that must come before the client's own timeout (10 s in
 /// `hooks/hooks.json`) kills the hook, which a client may count as a failure and run again.
 pub const MAX_BUDGET: Duration = Duration::from_secs(5);
+
+/// How much longer than the soft budget a hook may run before the watchdog ends it.
+pub(crate) const HARD_LIMIT_MARGIN: Duration = Duration::from_secs(3);
 
 /// The budget under `COMPACT_GUARDIAN_TEST_UNBOUNDED` (tests and the instruction-count guard):
 /// far beyond any run, so neither the deadline nor the watchdog ever decides what a test sees.
@@ -74,7 +77,7 @@ pub struct Config {
 impl Config {
     /// How long a hook waits for a lock another hook holds (the history's): its budget plus 2 s,
     /// so the wait ends before the watchdog (the budget plus 3 s) and, at the default budget,
-    /// is [`crate::history::LOCK_WAIT`].
+    /// is [`crate::store::history::LOCK_WAIT`].
     pub fn lock_wait(&self) -> Duration {
         self.budget + Duration::from_secs(2)
     }
@@ -330,7 +333,7 @@ mod tests {
         );
         let c = cfg(&[("COMPACT_GUARDIAN_BUDGET_MS", "18446744073709551615")]);
         assert_eq!(c.budget, MAX_BUDGET);
-        assert_eq!(cfg(&[]).lock_wait(), crate::history::LOCK_WAIT);
+        assert_eq!(cfg(&[]).lock_wait(), crate::store::history::LOCK_WAIT);
         let c = cfg(&[("COMPACT_GUARDIAN_TEST_UNBOUNDED", "1")]);
         assert_eq!(
             c.budget, TEST_UNBOUNDED,

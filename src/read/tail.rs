@@ -198,7 +198,7 @@ impl<R: Read + Seek> TailReader<R> {
         let len = usize::try_from(end - begin).unwrap_or(usize::MAX);
         self.file.seek(SeekFrom::Start(begin))?;
         if len > MAX_LINE {
-            if crate::shrink::shrink((&mut self.file).take(end - begin), &mut self.line)? {
+            if crate::read::shrink::shrink((&mut self.file).take(end - begin), &mut self.line)? {
                 self.shrunk += 1;
             } else {
                 // Its head, which does not parse: the reader can still tell it was there.
@@ -330,7 +330,7 @@ mod tests {
         assert_eq!((r.oversized_lines(), r.shrunk_lines()), (0, 1));
         let shrunk: serde_json::Value = serde_json::from_slice(&got[2]).unwrap();
         assert_eq!(shrunk["message"]["content"][1]["text"], "typed words");
-        assert!(got[2].len() < crate::shrink::KEEP_STRING + 200);
+        assert!(got[2].len() < crate::read::shrink::KEEP_STRING + 200);
         assert_eq!(got[1], b"last");
         assert_eq!(got[3], b"first");
     }
@@ -342,7 +342,7 @@ mod tests {
         data.extend_from_slice(b"\nlast\n");
         let (got, over) = all_lines(&data);
         assert_eq!(over, 1);
-        let head = vec![b'y'; crate::shrink::GIVE_UP_HEAD];
+        let head = vec![b'y'; crate::read::shrink::GIVE_UP_HEAD];
         assert_eq!(
             got,
             vec![b"first".to_vec(), head, b"last".to_vec(), Vec::new()]

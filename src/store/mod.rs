@@ -19,6 +19,9 @@
 //!   restore Codex defers. Corrections quote the user's words: they go as soon as nothing can
 //!   continue their session (its transcript is gone), and after [`DEFERRED_TTL`] at the latest.
 
+pub(crate) mod history;
+pub(crate) mod installs;
+
 use crate::platform;
 use crate::snapshot::{HARD_LIMIT_BYTES, is_snapshot};
 use anyhow::{Context, Result, bail};
@@ -154,12 +157,12 @@ impl Store {
         Store {
             dir: dir.into(),
             ttl,
-            lock_wait: crate::history::LOCK_WAIT,
+            lock_wait: crate::store::history::LOCK_WAIT,
         }
     }
 
     /// The same store, its hooks waiting up to `wait` for a shared lock (see
-    /// [`Config::lock_wait`](crate::config::Config::lock_wait)).
+    /// [`Config::lock_wait`](crate::input::config::Config::lock_wait)).
     pub(crate) fn with_lock_wait(mut self, wait: Duration) -> Store {
         self.lock_wait = wait;
         self
@@ -593,7 +596,7 @@ impl Snapshots {
         }
         pending.line = pending
             .line
-            .map(|l| crate::text::folded_line(&l, crate::audit::MAX_MESSAGE));
+            .map(|l| crate::text::folded_line(&l, crate::render::audit::MAX_MESSAGE));
         Some(pending)
     }
 

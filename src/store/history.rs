@@ -11,16 +11,18 @@
 //! lock held by something that does not let go is not waited for. Without the lock it writes
 //! anyway rather than hold up the session.
 
+/// Seconds since the epoch (the clock lives in `platform`; every command reads it here).
+pub(crate) use crate::platform::now;
 use crate::store::{DEFERRED_TTL, Store};
 use serde::{Deserialize, Serialize};
-use std::time::{Duration, Instant, SystemTime, UNIX_EPOCH};
+use std::time::{Duration, Instant};
 
 /// The history file's name in the snapshot folder.
 pub const FILE: &str = "compact-guardian-history.json";
 /// The lock file that orders updates of [`FILE`].
 pub const LOCK_FILE: &str = "compact-guardian-history.lock";
 /// How long a hook waits for the history lock at the default budget (a hook's store waits its
-/// budget plus 2 s: [`crate::config::Config::lock_wait`]), and never past its deadline: a write
+/// budget plus 2 s: [`crate::input::config::Config::lock_wait`]), and never past its deadline: a write
 /// takes about a millisecond, so this is reached only when hundreds of hooks queue at once, or
 /// when something holds the lock and does not let go.
 pub const LOCK_WAIT: Duration = Duration::from_millis(4_000);
@@ -100,14 +102,6 @@ pub struct Entry {
     pub deferred: bool,
 }
 
-/// Seconds since the epoch.
-pub fn now() -> u64 {
-    SystemTime::now()
-        .duration_since(UNIX_EPOCH)
-        .map(|d| d.as_secs())
-        .unwrap_or(0)
-}
-
 /// The entries, oldest first; an unreadable file reads as none.
 pub fn read(store: &Store) -> Vec<Entry> {
     store
@@ -143,7 +137,8 @@ pub fn record(
 ) -> anyhow::Result<Option<Entry>> {
     // The watchdog ends a hook `HARD_LIMIT_MARGIN` after its budget: the wait ends a second
     // before that, so what the hook prints after it (the audit's line) always comes out.
-    let limit = deadline + crate::cmd::HARD_LIMIT_MARGIN.saturating_sub(Duration::from_secs(1));
+    let limit =
+        deadline + crate::input::config::HARD_LIMIT_MARGIN.saturating_sub(Duration::from_secs(1));
     let wait = limit
         .saturating_duration_since(Instant::now())
         .min(store.lock_wait());
@@ -211,6 +206,7 @@ fn trim(entries: &mut Vec<Entry>, now: u64) {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use std::time::SystemTime;
 
     fn later() -> Instant {
         Instant::now() + Duration::from_secs(5)

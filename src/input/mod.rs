@@ -1,0 +1,5 @@
+//! Stage 1, the input: the hook's JSON on stdin ([`hook_input`]) and every setting, resolved once
+//! from the environment (`config`). Uses only the shared ground (`json`, `text`).
+
+pub(crate) mod config;
+pub mod hook_input;
