@@ -310,7 +310,8 @@ fn fresh_install_without_cargo_downloads_verifies_and_protects_the_next_compacti
 
     let start = Instant::now();
     let o = p.run("compact-guardian-provision", &[], &env, "{}");
-    assert!(start.elapsed() < Duration::from_secs(5), "the hook waited");
+    // Within the hook's 10 s (the client's limit), not a measure of this machine's speed.
+    assert!(start.elapsed() < Duration::from_secs(9), "the hook waited");
     assert_eq!(o.status.code(), Some(0));
     assert!(
         o.stdout.is_empty(),
@@ -793,7 +794,7 @@ fn first_compaction_before_any_startup_hook_downloads_now_and_is_protected() {
     let start = Instant::now();
     let o = p.run("compact-guardian", &["save"], &env, &hook("s1", &t));
     assert!(
-        start.elapsed() < Duration::from_secs(8),
+        start.elapsed() < Duration::from_secs(9),
         "within the hook's 10 s"
     );
     assert_eq!(o.status.code(), Some(0));
@@ -831,7 +832,10 @@ fn a_compaction_does_not_wait_on_a_failed_download_twice_within_the_hour() {
     for _ in 0..3 {
         let start = Instant::now();
         let o = p.run("compact-guardian", &["save"], &[], &hook("s1", &t));
-        assert!(start.elapsed() < Duration::from_secs(8));
+        assert!(
+            start.elapsed() < Duration::from_secs(9),
+            "within the hook's 10 s"
+        );
         assert_eq!((o.status.code(), text(&o.stdout)), (Some(0), String::new()));
         assert_eq!(text(&o.stderr).lines().count(), 1, "{}", text(&o.stderr));
     }
@@ -1030,7 +1034,7 @@ fn compaction_downloading_from_a_silent_server(
     let lock = p.data().join("provision.lock");
     let start = Instant::now();
     while !lock.exists() {
-        assert!(start.elapsed() < Duration::from_secs(5), "never started");
+        assert!(start.elapsed() < Duration::from_secs(60), "never started");
         std::thread::sleep(Duration::from_millis(20));
     }
     std::thread::sleep(Duration::from_millis(300));
@@ -1183,7 +1187,8 @@ fn a_binary_that_hangs_or_an_archive_that_explodes_cannot_hold_the_hook() {
     let (_, took) = first_compaction(&p, &server.url);
     assert!(!p.installed().exists());
     assert!(p.log().contains("did not answer within 2 s"), "{}", p.log());
-    assert!(took < Duration::from_secs(6), "{took:?}");
+    // It gave up on the binary after its 2 s (the log says so), well within the hook's 10 s.
+    assert!(took < Duration::from_secs(9), "{took:?}");
 
     let p = Plugin::new();
     hostile_release(&p, |dir| {
@@ -1194,7 +1199,8 @@ fn a_binary_that_hangs_or_an_archive_that_explodes_cannot_hold_the_hook() {
     let (_, took) = first_compaction(&p, &server.url);
     assert!(!p.installed().exists());
     assert!(p.log().contains("over 64 MiB"), "{}", p.log());
-    assert!(took < Duration::from_secs(4), "{took:?}");
+    // Refused by its size, not unpacked (that took 30 s): within the hook's 10 s.
+    assert!(took < Duration::from_secs(9), "{took:?}");
 }
 
 /// A server that answers every request with an endless body (chunked, no length), for 20 s.
