@@ -567,13 +567,3 @@ fn headings_of_missions_caveats_and_next_steps_in_other_languages() {
     let s = &summary::read("The parser was changed.").sentences[0];
     assert_eq!(claims::change_verb(s), Some(claims::Verb::Changed));
 }
-
-/// `COMPACT_GUARDIAN_EXPLAIN=<file> cargo test --lib explain_a_summary -- --ignored --nocapture`:
-/// how each sentence of a summary is read (for whoever tunes the judge).
-#[test]
-#[ignore = "a tool: prints how a summary is read"]
-fn explain_a_summary() {
-    if let Some(p) = std::env::var_os("COMPACT_GUARDIAN_EXPLAIN") {
-        println!("{}", explain(&std::fs::read_to_string(p).unwrap()));
-    }
-}
