@@ -123,7 +123,7 @@ fn summary_to_judge<'a>(
             && summary.as_deref().is_some_and(|s| s.len() + 4 >= MAX_TEXT))
         || summary
             .as_deref()
-            .is_some_and(|s| s.len() > corrections::MAX_SUMMARY);
+            .is_some_and(|s| !corrections::judgeable(s));
     if cut {
         debug(cfg.debug, || {
             "the summary was longer than what is read or judged of it: not compared".to_owned()

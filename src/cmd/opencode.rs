@@ -91,11 +91,10 @@ pub fn restore(hook: &Hook, cfg: &Config, deadline: Instant, out: &mut impl Writ
         .and_then(|b| Digest::read(&b));
     // A summary read only in part is never judged as if whole (D043), nor one too long to judge
     // within the budget.
-    let summary = hook.input.compact_summary.as_deref().filter(|s| {
-        !s.trim().is_empty()
-            && !hook.input.summary_cut
-            && s.len() <= crate::corrections::MAX_SUMMARY
-    });
+    let summary =
+        hook.input.compact_summary.as_deref().filter(|s| {
+            !s.trim().is_empty() && !hook.input.summary_cut && corrections::judgeable(s)
+        });
     // With the session at hand, the evidence is brought up to the compaction, as the other
     // clients' audit does (D056).
     let judged = match (&digest, summary, transcript) {

@@ -40,6 +40,12 @@ pub const HEADING: &str = "## Corrections to the compaction summary";
 /// over 5 s in a release build on a loaded two-core machine, 250 KB took 1.4 s, 60 KB 0.2 s).
 /// A longer one is not judged at all, and the audit says nothing about it (`cmd::audit`).
 pub const MAX_SUMMARY: usize = 256 * 1024;
+
+/// Whether `summary` is short enough to be judged ([`MAX_SUMMARY`]): the one test the judge and
+/// the commands that decide whether to call a summary right share.
+pub fn judgeable(summary: &str) -> bool {
+    summary.len() <= MAX_SUMMARY
+}
 /// The longest quote of a summary sentence in a correction.
 const CLAIM_CHARS: usize = 110;
 
@@ -85,7 +91,7 @@ const TELL_LATEST_LEFT_OUT: bool = false;
 /// The corrections the record supports, in a fixed order: items called done, all work called
 /// done, counts, checks said to pass, files said fixed or changed, commits and pushes.
 pub fn corrections(d: &Digest, summary: &str) -> Vec<Correction> {
-    if summary.len() > MAX_SUMMARY {
+    if !judgeable(summary) {
         return Vec::new(); // no summary a client writes; judging it would cost, not help
     }
     let doc = summary::read(summary);
