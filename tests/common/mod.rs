@@ -187,7 +187,7 @@ impl Cmd {
         }
         c.envs(self.env.iter().map(|(k, v)| (k, v)));
         let start = Instant::now();
-        let mut child = c.spawn().unwrap();
+        let mut child = spawn(&mut c);
         let mut stdin = child.stdin.take().unwrap();
         let input = self.stdin;
         let writer = std::thread::spawn(move || {
@@ -220,6 +220,27 @@ impl Cmd {
             stderr: err_reader.join().unwrap(),
             elapsed,
             user_line: None,
+        }
+    }
+}
+
+/// Starts `c`. Under Wine, process creation fails now and then with ERROR_INTERNAL_ERROR (1359)
+/// when many tests start processes at once (seen in CI: one start in several hundred); that is
+/// the emulator's, not the binary's (which starts no processes), so a start that fails that way
+/// is tried again, a few times. Any other failure, and every failure elsewhere, fails the test.
+pub fn spawn(c: &mut Command) -> std::process::Child {
+    const WINE_INTERNAL_ERROR: i32 = 1359;
+    let mut tries = 0;
+    loop {
+        match c.spawn() {
+            Ok(child) => return child,
+            Err(e)
+                if cfg!(windows) && e.raw_os_error() == Some(WINE_INTERNAL_ERROR) && tries < 5 =>
+            {
+                tries += 1;
+                std::thread::sleep(Duration::from_millis(200 * tries));
+            }
+            Err(e) => panic!("cannot start {c:?}: {e}"),
         }
     }
 }
