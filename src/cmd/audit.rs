@@ -8,6 +8,7 @@ use super::hook::{self, Hook};
 use crate::cmd::failopen::debug;
 use crate::corrections;
 use crate::extract::Part;
+use crate::input::client::{Client, Reply, json_answer};
 use crate::input::config::Config;
 use crate::json::MAX_TEXT;
 use crate::pipeline;
@@ -43,9 +44,8 @@ pub fn audit(
     let digest: Option<Digest> = snaps
         .and_then(|s| s.take_digest(MAX_DIGEST_BYTES))
         .and_then(|b| Digest::read(&b));
-    let codex = digest.as_ref().and_then(|d| d.client.as_deref()) == Some("codex")
-        || hook.transcript_is_codex();
-    let summary = summary_to_judge(&hook, codex, digest.is_some(), cfg, deadline);
+    let client = client_of(&hook, digest.as_ref());
+    let summary = summary_to_judge(&hook, client, digest.is_some(), cfg, deadline);
     let transcript = hook.input.transcript_path.as_deref().map(Path::new);
     let findings = judge(
         digest.as_ref(),
@@ -54,9 +54,11 @@ pub fn audit(
         cfg,
         deadline,
     );
-    let told = keep_corrections(&hook, findings.as_ref(), codex, cfg);
-    if codex && let Some(s) = snaps {
-        // The compaction happened, and Codex restores at the next turn, however much later
+    let told = keep_corrections(&hook, findings.as_ref(), client, cfg);
+    if client.restore_is_deferred()
+        && let Some(s) = snaps
+    {
+        // The compaction happened, and the restore comes at the next turn, however much later
         // (the next prompt, or a resume): the snapshot waits for it (D026).
         if let Err(e) = s.defer() {
             debug(cfg.debug, || format!("deferral not marked: {e:#}"));
@@ -68,7 +70,7 @@ pub fn audit(
         let recorded = record(
             s,
             &session,
-            codex,
+            client,
             digest.as_ref(),
             findings.as_ref(),
             deadline,
@@ -80,20 +82,29 @@ pub fn audit(
     });
     let verdict = Verdict {
         digest: digest.as_ref(),
-        restored: restored(entry.as_ref(), codex, snaps),
+        restored: restored(entry.as_ref(), client, snaps),
         findings: findings.as_ref(),
         evidence: evidence(&hook, digest.is_some(), entry.as_ref()),
         told,
     };
-    verdict.print(codex, out)
+    verdict.print(client, out)
+}
+
+/// The client whose compaction this is: the one the digest names (D026: save read the
+/// transcript), else the hook's own.
+fn client_of(hook: &Hook, digest: Option<&Digest>) -> Client {
+    let saved = digest
+        .and_then(|d| d.client.as_deref())
+        .and_then(Client::from_name);
+    saved.unwrap_or_else(|| hook.client())
 }
 
 /// The summary to judge, or `None`. Codex runs PostCompact before its restore (which waits for
 /// the next turn) and gives it no summary; it has written the summary into the rollout, though.
 /// Claude Code gives the summary here (it may be empty) and has already run its restore.
-fn summary_to_judge<'a>(
+pub(super) fn summary_to_judge<'a>(
     hook: &'a Hook,
-    codex: bool,
+    client: Client,
     has_digest: bool,
     cfg: &Config,
     deadline: Instant,
@@ -101,7 +112,7 @@ fn summary_to_judge<'a>(
     let transcript = hook.input.transcript_path.as_deref().map(Path::new);
     let summary: Option<Cow<str>> = match hook.input.compact_summary.as_deref() {
         Some(s) if !s.trim().is_empty() => Some(Cow::Borrowed(s)),
-        _ if codex && has_digest => transcript
+        _ if !client.gives_audit_the_summary() && has_digest => transcript
             .and_then(|p| {
                 let limits = Limits {
                     max_bytes: Some(SUMMARY_SCAN_BYTES),
@@ -136,7 +147,7 @@ fn summary_to_judge<'a>(
 /// compaction: a client may write the last result after PreCompact ran (Claude Code 2.1.332 in
 /// 14 of 14 runs), and the record up to this compaction's boundary is what the summary
 /// describes, unless it describes a span that ended when `save` ran (a precomputed summary).
-fn judge(
+pub(super) fn judge(
     digest: Option<&Digest>,
     summary: Option<&str>,
     transcript: Option<&Path>,
@@ -159,10 +170,15 @@ fn judge(
 /// Keeps the corrections for the model; whether they were kept. They go to the model through the
 /// next hook that can hand them over: Codex's restore, or, in Claude Code, whose restore has
 /// run, `correct` at the next prompt or tool call (D025).
-fn keep_corrections(hook: &Hook, findings: Option<&Findings>, codex: bool, cfg: &Config) -> bool {
+fn keep_corrections(
+    hook: &Hook,
+    findings: Option<&Findings>,
+    client: Client,
+    cfg: &Config,
+) -> bool {
     // Claude Code shows PostCompact output only after a manual `/compact`; after an automatic
     // one the summary's verdict travels with the corrections and `correct` shows it (D027).
-    let unseen = !codex && hook.input.trigger.as_deref() == Some("auto");
+    let unseen = !client.shows_audit_answer(hook.input.trigger.as_deref());
     let pending = findings.and_then(|f| {
         corrections::section(&f.corrections).map(|section| Pending {
             section,
@@ -211,31 +227,41 @@ fn described(digest: Option<&Digest>, findings: Option<&Findings>) -> String {
 fn record(
     snaps: &Snapshots,
     session: &str,
-    codex: bool,
+    client: Client,
     digest: Option<&Digest>,
     findings: Option<&Findings>,
     deadline: Instant,
 ) -> Result<Option<Entry>> {
     history::record(snaps.store(), session, Step::Complete, deadline, |e| {
-        e.audited = true;
-        e.deferred |= codex;
-        e.audit_time = Some(history::now());
-        let Some(d) = digest else {
-            return; // a repeated audit: the first one's counts stand
-        };
-        e.open_items = d.open.len();
-        if let Some(f) = findings {
-            e.called_done = f.called_done().len();
-            e.not_mentioned = f.not_mentioned.len();
-            e.latest_kept = f.latest_kept;
-            e.plan_kept = f.plan_kept;
-            e.corrections = f.corrections.len();
-        }
+        e.deferred |= client.restore_is_deferred();
+        audited(e, history::now(), digest, findings);
     })
 }
 
+/// Marks `e` audited at `now`, with the audit's counts (OpenCode's restore audits too).
+pub(super) fn audited(
+    e: &mut Entry,
+    now: u64,
+    digest: Option<&Digest>,
+    findings: Option<&Findings>,
+) {
+    e.audited = true;
+    e.audit_time = Some(now);
+    let Some(d) = digest else {
+        return; // a repeated audit: the first one's counts stand
+    };
+    e.open_items = d.open.len();
+    if let Some(f) = findings {
+        e.called_done = f.called_done().len();
+        e.not_mentioned = f.not_mentioned.len();
+        e.latest_kept = f.latest_kept;
+        e.plan_kept = f.plan_kept;
+        e.corrections = f.corrections.len();
+    }
+}
+
 /// What reached the model for this compaction, as the history (or the restored marker) says.
-fn restored(entry: Option<&Entry>, codex: bool, snaps: Option<&Snapshots>) -> Restored {
+fn restored(entry: Option<&Entry>, client: Client, snaps: Option<&Snapshots>) -> Restored {
     match entry.and_then(|e| e.restored) {
         Some(Outcome::Snapshot) => Restored::Snapshot,
         Some(Outcome::Rebuilt) => Restored::Rebuilt(
@@ -243,9 +269,9 @@ fn restored(entry: Option<&Entry>, codex: bool, snaps: Option<&Snapshots>) -> Re
                 .and_then(|e| e.rebuilt_because)
                 .unwrap_or(WhyRebuilt::NotSaved),
         ),
-        // Codex restores when the next turn starts, after this hook: a restored marker is an
-        // earlier compaction's.
-        _ if codex => Restored::Deferred,
+        // A restore deferred to the next turn (Codex) comes after this hook: a restored marker
+        // is an earlier compaction's.
+        _ if client.restore_is_deferred() => Restored::Deferred,
         _ if snaps.is_some_and(|s| s.recently_restored(RESTORED_BEFORE_AUDIT)) => {
             Restored::Snapshot
         }
@@ -255,7 +281,7 @@ fn restored(entry: Option<&Entry>, codex: bool, snaps: Option<&Snapshots>) -> Re
 
 /// Why nothing may have been protected: whether save ran, and, when nothing arrived, whether the
 /// folder could have held it (the first thing to know).
-fn evidence(hook: &Hook, has_digest: bool, entry: Option<&Entry>) -> Evidence {
+pub(super) fn evidence(hook: &Hook, has_digest: bool, entry: Option<&Entry>) -> Evidence {
     let folder_problem = match (has_digest, &hook.snapshots) {
         (true, _) => None,
         (false, Ok(s)) => s.store().write_problem(),
@@ -279,17 +305,21 @@ struct Verdict<'a> {
 
 impl Verdict<'_> {
     /// Prints the verdict the way the client shows it.
-    fn print(&self, codex: bool, out: &mut impl Write) -> Result<()> {
+    fn print(&self, client: Client, out: &mut impl Write) -> Result<()> {
         let (digest, restored, findings, evidence) =
             (self.digest, self.restored, self.findings, &self.evidence);
-        if codex {
-            // Codex shows a hook's `systemMessage`; its restore has not run yet.
-            let verdict = message(digest, restored, findings, evidence, self.told);
-            writeln!(out, "{}", serde_json::json!({ "systemMessage": verdict }))?;
-        } else if let Some(line) = claude_line(digest, restored, findings, evidence, self.told) {
-            // Claude Code prints PostCompact output as it is after a manual `/compact`: plain
-            // text reads there, where JSON would show raw.
-            writeln!(out, "{line}")?;
+        match client.audit_reply() {
+            Reply::Json => {
+                // A `systemMessage` (Codex: its restore has not run yet).
+                let verdict = message(digest, restored, findings, evidence, self.told);
+                writeln!(out, "{}", json_answer("PostCompact", None, Some(&verdict)))?;
+            }
+            Reply::Text => {
+                // Claude Code, whose restore has told the user what it handed over.
+                if let Some(line) = claude_line(digest, restored, findings, evidence, self.told) {
+                    writeln!(out, "{line}")?;
+                }
+            }
         }
         out.flush()?;
         Ok(())

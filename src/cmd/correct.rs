@@ -13,6 +13,7 @@
 
 use super::hook;
 use crate::cmd::failopen::debug;
+use crate::input::client::{Handover, RESTORE_EVENT, json_answer};
 use crate::input::config::Config;
 use crate::input::hook_input::Stream;
 use crate::store::Store;
@@ -28,7 +29,7 @@ const CONTEXT_EVENTS: &[&str] = &[
     "UserPromptSubmit",
     "PostToolUse",
     "PostToolUseFailure",
-    "SessionStart",
+    RESTORE_EVENT,
 ];
 
 /// Reads the hook input from `input` and, if corrections wait for its session, prints them.
@@ -67,22 +68,17 @@ pub fn correct(
         // conversation's, which the corrections are about. Kept for the main agent's next step.
         return Ok(());
     }
-    // In Codex the restore, which runs after the audit, hands them over with the snapshot.
-    if hook.transcript_is_codex() && event != "SessionStart" {
+    // Where the restore, which runs after the audit, hands them over with the snapshot (Codex).
+    if hook.client().handover() == Handover::WithRestore && event != RESTORE_EVENT {
         return Ok(());
     }
     if !stdout_usable() {
         bail!("stdout leads nowhere (closed?): the corrections are kept for the next hook");
     }
     let handed = snaps.hand_over_corrections(|pending| {
-        let mut json = serde_json::json!({
-            "hookSpecificOutput": {"hookEventName": event, "additionalContext": pending.section}
-        });
-        if let Some(line) = &pending.line {
-            // After an automatic compaction the user saw no PostCompact line: this is where the
-            // summary's verdict reaches them, once.
-            json["systemMessage"] = line.as_str().into();
-        }
+        // `line`: after an automatic compaction the user saw no PostCompact line, so this is
+        // where the summary's verdict reaches them, once.
+        let json = json_answer(event, Some(&pending.section), pending.line.as_deref());
         writeln!(out, "{json}")?;
         out.flush()
     })?;

@@ -1,13 +1,15 @@
-//! What both hooks start from: the hook JSON on stdin, its session id, and that session's
-//! snapshots in the configured folder.
+//! What every hook starts from: the hook JSON on stdin, its session id, that session's snapshots
+//! in the configured folder, and the client that ran it ([`Hook::client`]).
 
 use crate::cmd::failopen::debug;
+use crate::input::client::Client;
 use crate::input::config::Config;
 use crate::input::hook_input::{self, HookInput};
-use crate::read::record::Format;
 use crate::store::{Snapshots, Store};
 use anyhow::{Context, Result};
+use std::cell::OnceCell;
 use std::io::Read;
+use std::path::Path;
 use std::time::Instant;
 
 /// A hook run's input, bound to its session.
@@ -17,22 +19,20 @@ pub struct Hook {
     /// The session's snapshots, or why the snapshot folder cannot be used (no folder set and no
     /// home folder). A hook without a folder still steers and rebuilds.
     pub snapshots: Result<Snapshots>,
+    /// The client, once asked ([`Hook::client`]).
+    client: OnceCell<Client>,
 }
 
 impl Hook {
-    /// Whether the transcript the hook names is a Codex rollout (from its first line): Codex
-    /// runs the hooks in another order and reads their output differently.
-    pub fn transcript_is_codex(&self) -> bool {
-        self.input
-            .transcript_path
-            .as_deref()
-            .and_then(|p| crate::read::transcript::format_of(std::path::Path::new(p)))
-            == Some(Format::Codex)
-    }
-
-    /// Whether the OpenCode plugin ran this hook (its input says so).
-    pub fn run_by_opencode(&self) -> bool {
-        self.input.client == Some(Format::OpenCode)
+    /// The client that ran this hook ([`Client::of`]): the one the input names, else the one
+    /// whose transcript it names (from its first line; read once, when first asked).
+    pub fn client(&self) -> Client {
+        *self.client.get_or_init(|| {
+            Client::of(self.input.client, || {
+                let path = self.input.transcript_path.as_deref()?;
+                crate::read::transcript::format_of(Path::new(path)).map(Client::from)
+            })
+        })
     }
 }
 
@@ -56,7 +56,11 @@ pub fn bind(input: HookInput, cfg: &Config) -> Result<Hook> {
                 .with_lock_wait(cfg.lock_wait())
                 .session(session)
         });
-    Ok(Hook { input, snapshots })
+    Ok(Hook {
+        input,
+        snapshots,
+        client: OnceCell::new(),
+    })
 }
 
 /// Removes the folder's stale files (snapshots whose restore never came, because the compaction

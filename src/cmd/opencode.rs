@@ -20,16 +20,18 @@
 //! reads), or `{"needTranscript":true}` when a rebuild needs the session and the plugin gave none
 //! (it then exports the session and asks again), or nothing (nothing to give).
 
+use super::audit::{audited, evidence, judge, summary_to_judge};
 use super::hook::Hook;
-use crate::audit::{Digest, Evidence, MAX_DIGEST_BYTES, Restored, compare, message};
+use crate::audit::{Digest, Findings, MAX_DIGEST_BYTES, Restored, message};
 use crate::cmd::failopen::debug;
 use crate::corrections;
 use crate::extract::Part;
+use crate::input::client::{RESTORE_EVENT, json_answer};
 use crate::input::config::Config;
 use crate::pipeline;
 use crate::render::{Meta, Source, WhyRebuilt};
-use crate::store::history::{self, Outcome};
-use crate::store::{Snapshots, Taken};
+use crate::store::history::{self, Entry, Outcome, Step};
+use crate::store::{Pending, Snapshots, Taken};
 use crate::transcript::Limits;
 use anyhow::{Context, Result};
 use serde::{Deserialize, Serialize};
@@ -82,40 +84,99 @@ pub fn restore(hook: &Hook, cfg: &Config, deadline: Instant, out: &mut impl Writ
     if transcript.is_none() && !snaps.is_some_and(Snapshots::snapshot_present) {
         // Nothing saved to give: only the session can rebuild it, and only the plugin can read
         // the session. Nothing is taken before it does.
-        writeln!(out, "{}", serde_json::json!({"needTranscript": true}))?;
-        return Ok(out.flush()?);
+        return need_transcript(out);
     }
-    // The audit (Codex's order: before the restore, which carries its corrections).
+    let audit = audit_summary(hook, transcript, cfg, deadline);
+    let given = what_to_give(hook, compaction, transcript, &audit, cfg, deadline)?;
+    let (text, why) = match given {
+        Given::Context { text, why } => (text, why),
+        Given::BoundByOther(bound) => return answer(out, &bound, None),
+        Given::NeedTranscript => return need_transcript(out),
+        Given::Nothing => return Ok(()), // nothing at all to report
+    };
+    let bound = Bound {
+        compaction: compaction.to_owned(),
+        snapshot: text,
+        corrections: audit.section.clone(),
+    };
+    keep(snaps, &bound, cfg);
+    let entry = record(hook, &audit, why, started, deadline, cfg);
+    let line = user_line(hook, &audit, why, entry.as_ref());
+    answer(out, &bound, Some(&line))?;
+    if let Some(s) = snaps {
+        super::hook::remove_stale(s, deadline, cfg);
+    }
+    Ok(())
+}
+
+/// What the first ask of a compaction found in its summary: Codex's order, the audit before the
+/// restore, which carries its corrections.
+struct Audit {
+    /// What `save` protected (taken: a later ask does not audit again).
+    digest: Option<Digest>,
+    /// What the summary got wrong, when there was a summary to judge.
+    findings: Option<Findings>,
+    /// The corrections, for the top of the context: found now, or by an earlier ask that could
+    /// not hand them over.
+    section: Option<String>,
+}
+
+/// Audits the summary OpenCode stored against what `save` protected, as the PostCompact audit
+/// does: the same summary rules (D043), the same evidence brought up to the compaction when the
+/// session is at hand (D056).
+fn audit_summary(hook: &Hook, transcript: Option<&Path>, cfg: &Config, deadline: Instant) -> Audit {
+    let snaps = hook.snapshots.as_ref().ok();
     let digest: Option<Digest> = snaps
         .and_then(|s| s.take_digest(MAX_DIGEST_BYTES))
         .and_then(|b| Digest::read(&b));
-    // A summary read only in part is never judged as if whole (D043), nor one too long to judge
-    // within the budget.
-    let summary =
-        hook.input.compact_summary.as_deref().filter(|s| {
-            !s.trim().is_empty() && !hook.input.summary_cut && corrections::judgeable(s)
-        });
-    // With the session at hand, the evidence is brought up to the compaction, as the other
-    // clients' audit does (D056).
-    let judged = match (&digest, summary, transcript) {
-        (Some(d), Some(s), Some(path))
-            if !corrections::covers_a_span(s) && !super::audit::held_since_save(d) =>
-        {
-            Some(super::audit::caught_up(d, path, cfg, deadline))
-        }
-        _ => None,
-    };
-    let findings = judged
-        .as_ref()
-        .or(digest.as_ref())
-        .zip(summary)
-        .map(|(d, s)| compare(d, s));
+    let summary = summary_to_judge(hook, hook.client(), digest.is_some(), cfg, deadline);
+    let findings = judge(
+        digest.as_ref(),
+        summary.as_deref(),
+        transcript,
+        cfg,
+        deadline,
+    );
     // Corrections an earlier ask found but could not hand over (it needed the session first).
     let earlier = snaps.and_then(Snapshots::take_corrections);
     let section = findings
         .as_ref()
         .and_then(|f| corrections::section(&f.corrections))
         .or(earlier.map(|p| p.section));
+    Audit {
+        digest,
+        findings,
+        section,
+    }
+}
+
+/// What is given for a compaction nothing was bound to yet.
+enum Given {
+    /// This context: the saved snapshot (`why` is `None`), or one rebuilt for `why`.
+    Context {
+        text: String,
+        why: Option<WhyRebuilt>,
+    },
+    /// What another ask (a second OpenCode process) took the snapshot for and bound first.
+    BoundByOther(Bound),
+    /// Nothing without the session: the plugin is asked for it.
+    NeedTranscript,
+    /// Nothing at all.
+    Nothing,
+}
+
+/// Decides what the model is given: the saved snapshot, taken; without one, the context rebuilt
+/// from the session excerpt, or, without an excerpt, the ask for one (the corrections kept for
+/// it).
+fn what_to_give(
+    hook: &Hook,
+    compaction: &str,
+    transcript: Option<&Path>,
+    audit: &Audit,
+    cfg: &Config,
+    deadline: Instant,
+) -> Result<Given> {
+    let snaps = hook.snapshots.as_ref().ok();
     let mut saved_text = None;
     let taken = match snaps {
         Some(s) => Some(s.take_fresh(|text| {
@@ -135,19 +196,19 @@ pub fn restore(hook: &Hook, cfg: &Config, deadline: Instant, out: &mut impl Writ
     if matches!(taken, Some(Taken::TakenByOther))
         && let Some(bound) = snaps.and_then(|s| bound(s, compaction))
     {
-        return answer(out, &bound, None);
+        return Ok(Given::BoundByOther(bound));
     }
-    let text = match (saved_text, transcript) {
-        (Some(text), _) => text,
+    Ok(match (saved_text, transcript) {
+        (Some(text), _) => Given::Context { text, why },
         (None, Some(path)) => match rebuild(path, hook, cfg, deadline, why)? {
-            Some(text) => text,
-            None => return Ok(()), // nothing at all to report
+            Some(text) => Given::Context { text, why },
+            None => Given::Nothing,
         },
         (None, None) => {
             // The snapshot was there a moment ago and is not now: keep what the audit found for
             // the ask that brings the session.
-            if let (Some(s), Some(section)) = (snaps, &section) {
-                let pending = crate::store::Pending {
+            if let (Some(s), Some(section)) = (snaps, &audit.section) {
+                let pending = Pending {
                     section: section.clone(),
                     line: None,
                     // The excerpt is the plugin's temporary file, not the session: the
@@ -156,79 +217,68 @@ pub fn restore(hook: &Hook, cfg: &Config, deadline: Instant, out: &mut impl Writ
                 };
                 let _ = s.save_corrections(&pending);
             }
-            writeln!(out, "{}", serde_json::json!({"needTranscript": true}))?;
-            return Ok(out.flush()?);
+            Given::NeedTranscript
         }
-    };
-    let bound = Bound {
-        compaction: compaction.to_owned(),
-        snapshot: text,
-        corrections: section.clone(),
-    };
+    })
+}
+
+/// Keeps what is given bound to its compaction, for every later ask (from any process).
+fn keep(snaps: Option<&Snapshots>, bound: &Bound, cfg: &Config) {
     if let Some(s) = snaps
-        && let Err(e) = serde_json::to_vec(&bound)
+        && let Err(e) = serde_json::to_vec(bound)
             .map_err(anyhow::Error::from)
             .and_then(|b| s.save_context(&b))
     {
         // Given now, but a later request (or process) will not find it: say so.
         debug(cfg.debug, || format!("context not kept: {e:#}"));
     }
+}
+
+/// Completes this compaction's history entry: restored (the snapshot, or rebuilt for `why`) and
+/// audited by this ask. The entry as it now is.
+fn record(
+    hook: &Hook,
+    audit: &Audit,
+    why: Option<WhyRebuilt>,
+    started: Instant,
+    deadline: Instant,
+    cfg: &Config,
+) -> Option<Entry> {
+    let snaps = hook.snapshots.as_ref().ok()?;
+    let session = hook.input.session_id.as_deref().unwrap_or_default();
+    history::record(snaps.store(), session, Step::Complete, deadline, |e| {
+        let now = history::now();
+        e.restore_time = Some(now);
+        e.restored = Some(match why {
+            None => Outcome::Snapshot,
+            Some(_) => Outcome::Rebuilt,
+        });
+        e.restore_ms = Some(started.elapsed().as_millis() as u64);
+        e.rebuilt_because = why;
+        audited(e, now, audit.digest.as_ref(), audit.findings.as_ref());
+        if audit.section.is_some() {
+            e.corrected_time = Some(now);
+        }
+    })
+    .inspect_err(|e| debug(cfg.debug, || format!("history not updated: {e:#}")))
+    .ok()
+    .flatten()
+}
+
+/// The user's line, shown the first time: what the model was given, and what the summary got
+/// wrong (as Codex's audit says it).
+fn user_line(hook: &Hook, audit: &Audit, why: Option<WhyRebuilt>, entry: Option<&Entry>) -> String {
     let restored = match why {
         None => Restored::Snapshot,
         Some(why) => Restored::Rebuilt(why),
     };
-    let entry = snaps.and_then(|s| {
-        let session = hook.input.session_id.as_deref().unwrap_or_default();
-        history::record(s.store(), session, history::Step::Complete, deadline, |e| {
-            let now = history::now();
-            e.restore_time = Some(now);
-            e.restored = Some(match why {
-                None => Outcome::Snapshot,
-                Some(_) => Outcome::Rebuilt,
-            });
-            e.restore_ms = Some(started.elapsed().as_millis() as u64);
-            e.rebuilt_because = why;
-            e.audited = true;
-            e.audit_time = Some(now);
-            if let Some(d) = &digest {
-                e.open_items = d.open.len();
-            }
-            if let Some(f) = &findings {
-                e.called_done = f.called_done().len();
-                e.not_mentioned = f.not_mentioned.len();
-                e.latest_kept = f.latest_kept;
-                e.plan_kept = f.plan_kept;
-                e.corrections = f.corrections.len();
-            }
-            if section.is_some() {
-                e.corrected_time = Some(now);
-            }
-        })
-        .inspect_err(|e| debug(cfg.debug, || format!("history not updated: {e:#}")))
-        .ok()
-        .flatten()
-    });
-    let evidence = Evidence {
-        save_ran: entry.as_ref().is_some_and(|e| e.save_ran),
-        nothing_to_save: entry.as_ref().is_some_and(|e| e.save_ran && !e.saved),
-        folder_problem: match (&digest, &hook.snapshots) {
-            (Some(_), _) => None,
-            (None, Ok(s)) => s.store().write_problem(),
-            (None, Err(e)) => Some(format!("{e:#}")),
-        },
-    };
-    let line = message(
-        digest.as_ref(),
+    message(
+        audit.digest.as_ref(),
         restored,
-        findings.as_ref(),
-        &evidence,
-        section.is_some(),
-    );
-    answer(out, &bound, Some(&line))?;
-    if let Some(s) = snaps {
-        super::hook::remove_stale(s, deadline, cfg);
-    }
-    Ok(())
+        audit.findings.as_ref(),
+        &evidence(hook, audit.digest.is_some(), entry),
+        audit.section.is_some(),
+    )
 }
 
 /// The context kept for `compaction`, if it is the one kept.
@@ -271,16 +321,14 @@ fn rebuild(
 
 /// Prints the answer: the context, and the user's line when there is one.
 fn answer(out: &mut impl Write, bound: &Bound, line: Option<&str>) -> Result<()> {
-    let mut json = serde_json::json!({
-        "hookSpecificOutput": {
-            "hookEventName": "SessionStart",
-            "additionalContext": bound.context(),
-        },
-    });
-    if let Some(line) = line {
-        json["systemMessage"] = line.into();
-    }
+    let json = json_answer(RESTORE_EVENT, Some(&bound.context()), line);
     writeln!(out, "{json}")?;
+    Ok(out.flush()?)
+}
+
+/// Asks the plugin for the session, to rebuild the context from.
+fn need_transcript(out: &mut impl Write) -> Result<()> {
+    writeln!(out, "{}", serde_json::json!({"needTranscript": true}))?;
     Ok(out.flush()?)
 }
 

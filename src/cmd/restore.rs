@@ -5,6 +5,7 @@
 use super::hook::{self, Hook};
 use crate::cmd::failopen::debug;
 use crate::extract::Part;
+use crate::input::client::{Client, Handover, RESTORE_EVENT, Reply, json_answer};
 use crate::input::config::Config;
 use crate::pipeline;
 use crate::read::transcript::Limits;
@@ -33,77 +34,127 @@ pub fn restore(
 ) -> Result<()> {
     let started = Instant::now();
     let hook = hook::begin(input, cfg)?;
-    if hook.run_by_opencode() {
+    let client = hook.client();
+    if client.handover() == Handover::InBoundContext {
         // OpenCode asks at every request after a compaction, naming it (D052).
         return super::opencode::restore(&hook, cfg, deadline, out);
     }
     if hook.input.source.as_deref() == Some("resume") && !resumes_a_deferred_restore(&hook) {
         return Ok(()); // a resumed session is no compaction (Claude Code, or nothing waiting)
     }
+    let reply = reply(&hook, client, text);
     // Corrections of the summary found by an audit that ran first (Codex runs PostCompact
     // before this hook): they go at the top of whatever is printed.
-    let mut corrections = hook
+    let corrections = hook
         .snapshots
         .as_ref()
         .ok()
         .and_then(|s| s.take_corrections());
-    let form = if text { Form::Plain } else { Form::of(&hook) };
     // `problem`: what went wrong with the snapshot folder, reported after the rebuild had its
     // chance.
-    let (taken, problem) = print_snapshot(&hook, cfg, deadline, form, corrections.as_ref(), out);
-    // The corrections went with the snapshot printed here (Codex: issue #41 item 4).
-    let mut carried = corrections.is_some() && matches!(taken, Some(Taken::Printed));
-    if carried {
-        corrections = None;
-    }
-    // Printed here, or by a restore racing this one, or by a duplicate hook moments ago: the model
-    // already has the saved context, and a rebuilt copy would only repeat it. The session's
-    // restored marker is read once, and only when nothing was printed here.
-    let printed = matches!(taken, Some(Taken::Printed | Taken::TakenByOther));
-    let restored_ago = match &hook.snapshots {
-        Ok(snaps) if !printed => snaps.restored_ago(),
-        _ => None,
-    };
-    let already_restored = printed || restored_ago.is_some_and(|a| a <= DUPLICATE_HOOK_WINDOW);
-    let why = (!already_restored).then(|| why_rebuilt(&hook, taken.as_ref(), restored_ago));
-    if why.is_none() && !printed {
-        debug(cfg.debug, || {
-            format!(
-                "nothing printed: a restore {} s ago already handed this compaction's snapshot over (a duplicate hook)",
-                restored_ago.map_or(0, |a| a.as_secs())
-            )
-        });
-    }
+    let (taken, problem) = print_snapshot(&hook, cfg, deadline, reply, corrections.as_ref(), out);
+    let why = rebuild_reason(&hook, taken.as_ref(), cfg);
     let rebuilt = match why {
-        Some(why) => rebuild(&hook, cfg, deadline, why, corrections.as_ref(), form, out),
+        Some(why) => rebuild(&hook, cfg, deadline, why, corrections.as_ref(), reply, out),
         None => Ok(false),
     };
-    if corrections.is_some() && matches!(rebuilt, Ok(true)) {
-        carried = true;
-        corrections = None;
-    }
-    if let (Some(c), Ok(snaps)) = (&corrections, &hook.snapshots) {
-        // Nothing was printed that could carry them: kept for the `correct` hook.
-        let _ = snaps.save_corrections(c);
-    }
     if let Ok(snaps) = &hook.snapshots {
-        let rebuilt = matches!(rebuilt, Ok(true));
-        if let Some(outcome) = outcome(taken.as_ref(), rebuilt, already_restored) {
-            let done = Done {
-                outcome,
-                why,
-                carried,
-                started,
-            };
-            record(&hook, snaps, done, cfg, deadline);
-        }
-        hook::remove_stale(snaps, deadline, cfg);
+        let attempt = Attempt {
+            taken: taken.as_ref(),
+            rebuilt: matches!(rebuilt, Ok(true)),
+            why,
+            started,
+        };
+        finish(&hook, snaps, corrections, attempt, cfg, deadline);
     }
     rebuilt?;
     if let (Some(Taken::Refused(why)), Ok(snaps)) = (&taken, &hook.snapshots) {
         return Err(anyhow!("ignored {}: {why}", snaps.path().display()));
     }
     problem.map_or(Ok(()), Err)
+}
+
+/// How the context is printed: as the client reads it, or as text for a person (`--text`, a
+/// terminal).
+fn reply(hook: &Hook, client: Client, text: bool) -> Reply {
+    match client.restore_reply(hook.input.hook_event_name.as_deref()) {
+        Reply::Json if !text && !std::io::stdout().is_terminal() => Reply::Json,
+        _ => Reply::Text,
+    }
+}
+
+/// The context as `reply` writes it: in the JSON form, with the user's `line`.
+fn framed(reply: Reply, text: &str, line: &str) -> String {
+    match reply {
+        Reply::Text => text.to_owned(),
+        Reply::Json => format!("{}\n", json_answer(RESTORE_EVENT, Some(text), Some(line))),
+    }
+}
+
+/// Why the context is to be rebuilt, or `None` when the model already has the saved context:
+/// printed here, or by a restore racing this one, or by a duplicate hook moments ago (a rebuilt
+/// copy would only repeat it). The session's restored marker is read once, and only when
+/// nothing was printed here.
+fn rebuild_reason(hook: &Hook, taken: Option<&Taken>, cfg: &Config) -> Option<WhyRebuilt> {
+    if matches!(taken, Some(Taken::Printed | Taken::TakenByOther)) {
+        return None;
+    }
+    let restored_ago = hook
+        .snapshots
+        .as_ref()
+        .ok()
+        .and_then(Snapshots::restored_ago);
+    if restored_ago.is_some_and(|a| a <= DUPLICATE_HOOK_WINDOW) {
+        debug(cfg.debug, || {
+            format!(
+                "nothing printed: a restore {} s ago already handed this compaction's snapshot over (a duplicate hook)",
+                restored_ago.map_or(0, |a| a.as_secs())
+            )
+        });
+        return None;
+    }
+    Some(why_rebuilt(hook, taken, restored_ago))
+}
+
+/// What this restore attempted, for what follows it.
+struct Attempt<'a> {
+    /// What became of the saved snapshot (`None`: the folder could not be used).
+    taken: Option<&'a Taken>,
+    /// A rebuilt context was printed.
+    rebuilt: bool,
+    /// Why it was rebuilt (`None`: the model already had the saved context).
+    why: Option<WhyRebuilt>,
+    started: Instant,
+}
+
+/// What follows the printing: corrections nothing printed could carry kept for the `correct`
+/// hook, the history entry completed, stale files removed.
+fn finish(
+    hook: &Hook,
+    snaps: &Snapshots,
+    corrections: Option<Pending>,
+    attempt: Attempt,
+    cfg: &Config,
+    deadline: Instant,
+) {
+    // The corrections went with what was printed here (Codex: issue #41 item 4).
+    let printed = matches!(attempt.taken, Some(Taken::Printed)) || attempt.rebuilt;
+    let carried = corrections.is_some() && printed;
+    if let Some(c) = corrections.filter(|_| !printed) {
+        // Nothing was printed that could carry them: kept for the `correct` hook.
+        let _ = snaps.save_corrections(&c);
+    }
+    let already_restored = attempt.why.is_none();
+    if let Some(outcome) = outcome(attempt.taken, attempt.rebuilt, already_restored) {
+        let done = Done {
+            outcome,
+            why: attempt.why,
+            carried,
+            started: attempt.started,
+        };
+        record(hook, snaps, done, cfg, deadline);
+    }
+    hook::remove_stale(snaps, deadline, cfg);
 }
 
 /// Prints the session's fresh snapshot, when there is one, with the corrections at its top and
@@ -113,7 +164,7 @@ fn print_snapshot(
     hook: &Hook,
     cfg: &Config,
     deadline: Instant,
-    form: Form,
+    reply: Reply,
     corrections: Option<&Pending>,
     out: &mut impl Write,
 ) -> (Option<Taken>, Option<anyhow::Error>) {
@@ -128,7 +179,7 @@ fn print_snapshot(
     let updated = digest
         .as_ref()
         .and_then(|d| up_to_the_compaction(hook, d, cfg, deadline));
-    let digest = digest.filter(|_| form == Form::WithUserLine);
+    let digest = digest.filter(|_| reply == Reply::Json);
     let (taken, problem) = match &hook.snapshots {
         Ok(snaps) => match snaps.take_fresh(|text| {
             let text = updated.as_deref().unwrap_or(text);
@@ -137,7 +188,7 @@ fn print_snapshot(
                 None => text.to_owned(),
             };
             let line = restore_line(digest.as_ref(), None);
-            out.write_all(form.frame(&text, &line).as_bytes())?;
+            out.write_all(framed(reply, &text, &line).as_bytes())?;
             out.flush()
         }) {
             Ok(taken) => (Some(taken), None),
@@ -217,48 +268,6 @@ fn record(hook: &Hook, snaps: &Snapshots, done: Done, cfg: &Config, deadline: In
     }
 }
 
-/// How the context is printed.
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
-enum Form {
-    /// As plain text: Codex (its developer message), a person at a terminal, or input without
-    /// `hook_event_name` (a replay by hand).
-    Plain,
-    /// Claude Code: JSON whose `additionalContext` is the text and whose `systemMessage` tells
-    /// the user, in one line, what the model was given. Claude Code shows a SessionStart
-    /// `systemMessage` after manual and automatic compactions alike, and a PostCompact one only
-    /// after a manual `/compact` (measured in the TUI, 2.1.328; D027).
-    WithUserLine,
-}
-
-impl Form {
-    fn of(hook: &Hook) -> Form {
-        let codex = hook.transcript_is_codex();
-        // Claude Code always names the event; a replay by hand without it gets text.
-        let client = hook.input.hook_event_name.as_deref() == Some("SessionStart");
-        if codex || !client || std::io::stdout().is_terminal() {
-            Form::Plain
-        } else {
-            Form::WithUserLine
-        }
-    }
-
-    fn frame(self, text: &str, line: &str) -> String {
-        match self {
-            Form::Plain => text.to_owned(),
-            Form::WithUserLine => {
-                let json = serde_json::json!({
-                    "systemMessage": line,
-                    "hookSpecificOutput": {
-                        "hookEventName": "SessionStart",
-                        "additionalContext": text,
-                    },
-                });
-                format!("{json}\n")
-            }
-        }
-    }
-}
-
 /// Whether a `resume` start should restore: Codex runs SessionStart(`compact`) only at the next
 /// turn, so a session compacted with `/compact`, quit and resumed starts with `resume` instead,
 /// and its snapshot still waits (D026). Only a snapshot the audit marked as deferred counts; a
@@ -269,8 +278,8 @@ fn resumes_a_deferred_restore(hook: &Hook) -> bool {
         .is_ok_and(|s| s.has_deferred_snapshot())
 }
 
-/// The snapshot rendered again from the record up to this compaction, when the Claude Code
-/// transcript grew after `save` read it (`None`: it did not, or it cannot be read in time: the
+/// The snapshot rendered again from the record up to this compaction, when the transcript of a
+/// client that writes after PreCompact (Claude Code) grew after `save` read it (`None`: it did not, or it cannot be read in time: the
 /// saved snapshot is printed as it is).
 fn up_to_the_compaction(
     hook: &Hook,
@@ -280,7 +289,7 @@ fn up_to_the_compaction(
 ) -> Option<String> {
     let path = hook.input.transcript_path.as_deref().map(Path::new)?;
     let len = std::fs::metadata(path).ok()?.len();
-    if hook.transcript_is_codex() || len <= saved.transcript_len? {
+    if !hook.client().writes_after_precompact() || len <= saved.transcript_len? {
         return None;
     }
     let limits = Limits {
@@ -317,7 +326,7 @@ fn rebuild(
     deadline: Instant,
     why: WhyRebuilt,
     corrections: Option<&Pending>,
-    form: Form,
+    reply: Reply,
     out: &mut impl Write,
 ) -> Result<bool> {
     let input = &hook.input;
@@ -348,7 +357,7 @@ fn rebuild(
         Some(c) => crate::corrections::inserted(&text, &c.section),
         None => text,
     };
-    out.write_all(form.frame(&text, &restore_line(None, Some(why))).as_bytes())?;
+    out.write_all(framed(reply, &text, &restore_line(None, Some(why))).as_bytes())?;
     out.flush()?;
     Ok(true)
 }

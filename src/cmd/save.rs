@@ -3,10 +3,10 @@
 use super::hook;
 use crate::cmd::failopen::debug;
 use crate::extract::Part;
+use crate::input::client::Client;
 use crate::input::config::Config;
 use crate::input::hook_input::HookInput;
 use crate::pipeline::{self, Built};
-use crate::read::record::Format;
 use crate::read::transcript::Limits;
 use crate::render::audit::Digest;
 use crate::render::steer::directive;
@@ -69,11 +69,10 @@ pub fn save(input: impl Read, cfg: &Config, deadline: Instant, out: &mut impl Wr
             hook.snapshots.and_then(|s| s.remove().map(|()| s))
         }
     };
-    // Codex does not pass PreCompact output to its summarizer (it would only be shown to the
-    // user, as noise): steer Claude Code, and OpenCode, whose plugin appends it to the
-    // summarizer's prompt.
+    // The transcript read says whose it is (the OpenCode plugin names no client at save), as the
+    // digest records it.
     if cfg.steer
-        && matches!(built.stats.format, Format::ClaudeCode | Format::OpenCode)
+        && Client::from(built.stats.format).steers_summary()
         && let Some(d) = directive(&built.extraction)
     {
         out.write_all(d.as_bytes())

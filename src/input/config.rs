@@ -90,79 +90,161 @@ impl Config {
     /// Settings from a variable lookup and a home folder (a seam for tests). Paths stay OS strings
     /// end to end: a folder name that is not UTF-8 is used exactly as given.
     pub fn from_vars(var: impl Fn(&str) -> Option<OsString>, home: Option<PathBuf>) -> Config {
+        let mut vars = Vars {
+            var,
+            ignored: Vec::new(),
+        };
+        let folders = Folders::of(&vars, home.as_ref());
+        // In this order, so that `ignored` lists them so.
+        let budget = vars.budget();
+        let ttl = vars.ttl();
+        let scan_bytes = Some(vars.number("COMPACT_GUARDIAN_SCAN_BYTES", 0)).filter(|&n| n > 0);
+        Config {
+            dir: folders.dir,
+            codex_dir: folders.codex_dir,
+            claude_root: folders.claude_root,
+            codex_home: folders.codex_home,
+            opencode_dir: folders.opencode_dir,
+            run_by_opencode: folders.run_by_opencode,
+            opencode_plugins: folders.opencode_plugins,
+            ttl,
+            scan_bytes,
+            budget,
+            steer: vars.flag("COMPACT_GUARDIAN_STEER").unwrap_or(true),
+            debug: vars.flag("COMPACT_GUARDIAN_DEBUG").unwrap_or(false),
+            ignored: vars.ignored,
+        }
+    }
+}
+
+/// The environment as [`Config::from_vars`] reads it: a blank value is no value, and a setting
+/// not used as given is noted in `ignored`.
+struct Vars<F> {
+    var: F,
+    ignored: Vec<String>,
+}
+
+impl<F: Fn(&str) -> Option<OsString>> Vars<F> {
+    /// `k`'s value, unless unset or blank.
+    fn os(&self, k: &str) -> Option<OsString> {
         let blank = |v: &OsString| v.to_str().is_some_and(|s| s.trim().is_empty());
-        let set_os = |k: &str| var(k).filter(|v| !blank(v));
-        let set = |k: &str| set_os(k).and_then(|v| v.into_string().ok());
-        let ignored = std::cell::RefCell::new(Vec::new());
-        let number = |k: &str, default: u64| match set(k) {
+        (self.var)(k).filter(|v| !blank(v))
+    }
+
+    /// `k`'s value as a path.
+    fn path(&self, k: &str) -> Option<PathBuf> {
+        self.os(k).map(PathBuf::from)
+    }
+
+    /// `k`'s value, if it is UTF-8.
+    fn text(&self, k: &str) -> Option<String> {
+        self.os(k).and_then(|v| v.into_string().ok())
+    }
+
+    /// `k`'s value as a whole number; `default` when unset, or, noted, when not a number.
+    fn number(&mut self, k: &str, default: u64) -> u64 {
+        match self.text(k) {
             None => default,
             Some(v) => v.trim().parse::<u64>().unwrap_or_else(|_| {
-                ignored.borrow_mut().push(format!(
+                self.ignored.push(format!(
                     "{k}={} is not a whole number; {default} is used",
                     crate::text::folded_line(&v, 40)
                 ));
                 default
             }),
-        };
-        // A folder of its own under the config root: nothing of the user's lies loose in
-        // ~/.claude, and one command removes everything (README: Uninstall). Codex runs the
-        // plugin from under its own home: a Codex user gets a folder there, not in ~/.claude.
-        let codex_home = set_os("CODEX_HOME")
-            .map(PathBuf::from)
-            .or_else(|| home.as_ref().map(|h| h.join(".codex")));
-        let codex_dir = codex_home.as_ref().map(|root| root.join(FOLDER));
-        let claude_root = set_os("CLAUDE_CONFIG_DIR")
-            .map(PathBuf::from)
-            .or_else(|| home.as_ref().map(|h| h.join(".claude")));
-        let run_by_codex = set_os("CLAUDE_PLUGIN_ROOT")
-            .map(PathBuf::from)
-            .zip(codex_dir.as_ref().and_then(|d| d.parent()))
-            .is_some_and(|(plugin, codex_home)| plugin.starts_with(codex_home));
-        // OpenCode keeps its sessions under its data folder (xdg-basedir's, on every platform):
-        // an OpenCode user's snapshots live beside them (D053).
-        let opencode_dir = set_os("XDG_DATA_HOME")
-            .map(PathBuf::from)
-            .or_else(|| home.as_ref().map(|h| h.join(".local").join("share")))
-            .map(|data| data.join("opencode").join(FOLDER));
-        let opencode_plugins = set_os("XDG_CONFIG_HOME")
-            .map(PathBuf::from)
-            .or_else(|| home.as_ref().map(|h| h.join(".config")))
-            .map(|config| config.join("opencode").join("plugins"));
-        let run_by_opencode = set("OPENCODE").is_some_and(|v| v.trim() == "1")
-            && set_os("CLAUDE_PLUGIN_ROOT").is_none();
-        let dir = set_os("COMPACT_GUARDIAN_DIR")
-            .map(PathBuf::from)
-            .or_else(|| codex_dir.clone().filter(|_| run_by_codex))
-            .or_else(|| opencode_dir.clone().filter(|_| run_by_opencode))
-            .or_else(|| claude_root.as_ref().map(|root| root.join(FOLDER)));
-        let flag = |k: &str| {
-            set(k).map(|v| {
-                !matches!(
-                    v.trim().to_ascii_lowercase().as_str(),
-                    "0" | "false" | "no" | "off"
-                )
-            })
-        };
-        let budget = Duration::from_millis(number("COMPACT_GUARDIAN_BUDGET_MS", 2000));
+        }
+    }
+
+    /// `k`'s value as on or off: off is `0`, `false`, `no` or `off`, anything else is on.
+    fn flag(&self, k: &str) -> Option<bool> {
+        self.text(k).map(|v| {
+            !matches!(
+                v.trim().to_ascii_lowercase().as_str(),
+                "0" | "false" | "no" | "off"
+            )
+        })
+    }
+
+    /// The soft time budget of a hook: at most [`MAX_BUDGET`], an hour for the tests
+    /// (`COMPACT_GUARDIAN_TEST_UNBOUNDED`, D036).
+    fn budget(&mut self) -> Duration {
+        let budget = Duration::from_millis(self.number("COMPACT_GUARDIAN_BUDGET_MS", 2000));
         if budget > MAX_BUDGET {
-            ignored.borrow_mut().push(format!(
+            self.ignored.push(format!(
                 "COMPACT_GUARDIAN_BUDGET_MS={} is over the most a hook may take; {} is used",
                 budget.as_millis(),
                 MAX_BUDGET.as_millis()
             ));
         }
-        let ttl = Duration::from_secs(number("COMPACT_GUARDIAN_TTL_SECS", 600));
+        if self.text("COMPACT_GUARDIAN_TEST_UNBOUNDED").is_some() {
+            TEST_UNBOUNDED
+        } else {
+            budget.min(MAX_BUDGET)
+        }
+    }
+
+    /// How long a snapshot stays fresh: at least [`MIN_TTL`].
+    fn ttl(&mut self) -> Duration {
+        let ttl = Duration::from_secs(self.number("COMPACT_GUARDIAN_TTL_SECS", 600));
         if ttl < MIN_TTL {
             // Shorter than a compaction takes: the snapshot would expire before its restore, and
             // the save's own cleanup would delete it (0 did, silently: issue #41).
-            ignored.borrow_mut().push(format!(
+            self.ignored.push(format!(
                 "COMPACT_GUARDIAN_TTL_SECS={} is shorter than a compaction takes; {} is used",
                 ttl.as_secs(),
                 MIN_TTL.as_secs()
             ));
         }
-        let scan_bytes = Some(number("COMPACT_GUARDIAN_SCAN_BYTES", 0)).filter(|&n| n > 0);
-        Config {
+        ttl.max(MIN_TTL)
+    }
+}
+
+/// Each client's folders, and the snapshot folder for the client that runs this process.
+struct Folders {
+    dir: Option<PathBuf>,
+    codex_dir: Option<PathBuf>,
+    claude_root: Option<PathBuf>,
+    codex_home: Option<PathBuf>,
+    opencode_dir: Option<PathBuf>,
+    run_by_opencode: bool,
+    opencode_plugins: Option<PathBuf>,
+}
+
+impl Folders {
+    /// The folders `vars` and `home` give.
+    fn of<F: Fn(&str) -> Option<OsString>>(vars: &Vars<F>, home: Option<&PathBuf>) -> Folders {
+        // A folder of its own under the config root: nothing of the user's lies loose in
+        // ~/.claude, and one command removes everything (README: Uninstall). Codex runs the
+        // plugin from under its own home: a Codex user gets a folder there, not in ~/.claude.
+        let codex_home = vars
+            .path("CODEX_HOME")
+            .or_else(|| home.map(|h| h.join(".codex")));
+        let codex_dir = codex_home.as_ref().map(|root| root.join(FOLDER));
+        let claude_root = vars
+            .path("CLAUDE_CONFIG_DIR")
+            .or_else(|| home.map(|h| h.join(".claude")));
+        let run_by_codex = vars
+            .path("CLAUDE_PLUGIN_ROOT")
+            .zip(codex_dir.as_ref().and_then(|d| d.parent()))
+            .is_some_and(|(plugin, codex_home)| plugin.starts_with(codex_home));
+        // OpenCode keeps its sessions under its data folder (xdg-basedir's, on every platform):
+        // an OpenCode user's snapshots live beside them (D053).
+        let opencode_dir = vars
+            .path("XDG_DATA_HOME")
+            .or_else(|| home.map(|h| h.join(".local").join("share")))
+            .map(|data| data.join("opencode").join(FOLDER));
+        let opencode_plugins = vars
+            .path("XDG_CONFIG_HOME")
+            .or_else(|| home.map(|h| h.join(".config")))
+            .map(|config| config.join("opencode").join("plugins"));
+        let run_by_opencode = vars.text("OPENCODE").is_some_and(|v| v.trim() == "1")
+            && vars.os("CLAUDE_PLUGIN_ROOT").is_none();
+        let dir = vars
+            .path("COMPACT_GUARDIAN_DIR")
+            .or_else(|| codex_dir.clone().filter(|_| run_by_codex))
+            .or_else(|| opencode_dir.clone().filter(|_| run_by_opencode))
+            .or_else(|| claude_root.as_ref().map(|root| root.join(FOLDER)));
+        Folders {
             dir,
             codex_dir,
             claude_root,
@@ -170,16 +252,6 @@ impl Config {
             opencode_dir,
             run_by_opencode,
             opencode_plugins,
-            ttl: ttl.max(MIN_TTL),
-            scan_bytes,
-            budget: if set("COMPACT_GUARDIAN_TEST_UNBOUNDED").is_some() {
-                TEST_UNBOUNDED
-            } else {
-                budget.min(MAX_BUDGET)
-            },
-            steer: flag("COMPACT_GUARDIAN_STEER").unwrap_or(true),
-            debug: flag("COMPACT_GUARDIAN_DEBUG").unwrap_or(false),
-            ignored: ignored.into_inner(),
         }
     }
 }

@@ -13,8 +13,8 @@
 //! `correct` runs after every tool call and needs only the session id first: [`Stream`] reads up
 //! to a member and stops there, and the rest of the input is then drained unread.
 
+use crate::input::client::Client;
 use crate::json::{LStr, repair_line};
-use crate::record::Format;
 use anyhow::{Result, bail};
 use serde::Deserialize;
 use std::io::Read;
@@ -71,9 +71,10 @@ pub struct HookInput {
     /// `agent_id`: set when the hook fires inside a subagent (Claude Code 2.1.x), whose context
     /// is not the main conversation's.
     pub agent_id: Option<String>,
-    /// `client`: the client that ran the hook, when it says so (the OpenCode plugin sends
-    /// `"opencode"`; Claude Code and Codex send nothing and are told apart by their transcripts).
-    pub client: Option<Format>,
+    /// `client`: the client that ran the hook, when it says so, by its stored name (the OpenCode
+    /// plugin sends `"opencode"`; Claude Code and Codex send nothing and are told apart by their
+    /// transcripts: `Client::of`).
+    pub client: Option<Client>,
     /// `compaction_id` (OpenCode): the id of the user message that holds the compaction the
     /// model's context now starts from; what is restored is bound to it.
     pub compaction_id: Option<String>,
@@ -569,10 +570,7 @@ pub fn parse(bytes: &[u8]) -> Result<HookInput> {
         summary_cut: false,
         agent_id: raw.agent_id.non_blank().map(str::to_owned),
         // Named at the edge: code past here asks the enum, never the string.
-        client: match raw.client.get() {
-            Some("opencode") => Some(Format::OpenCode),
-            _ => None,
-        },
+        client: raw.client.get().and_then(Client::from_name),
         compaction_id: raw.compaction_id.non_blank().map(str::to_owned),
     })
 }
@@ -608,7 +606,7 @@ mod tests {
     fn the_opencode_plugin_names_its_client_and_compaction() {
         let h = parse(br#"{"session_id":"ses_1","client":"opencode","compaction_id":"msg_9"}"#)
             .unwrap();
-        assert_eq!(h.client, Some(Format::OpenCode));
+        assert_eq!(h.client, Some(Client::OpenCode));
         assert_eq!(h.compaction_id.as_deref(), Some("msg_9"));
         let h = parse(br#"{"session_id":"s","client":"vim","compaction_id":" "}"#).unwrap();
         assert_eq!((h.client, h.compaction_id), (None, None));

@@ -10,6 +10,7 @@
 //! `opencode.rs` for the excerpts the OpenCode plugin writes (a rollout or excerpt line is
 //! recognised by its start, so no file-level detection).
 
+use crate::input::client::Client;
 use crate::json::floor_char_boundary;
 use crate::read::wants::Wants;
 use serde::Serialize;
@@ -77,7 +78,8 @@ mod claude;
 mod codex;
 mod opencode;
 
-/// Which client wrote a transcript.
+/// Which client wrote a transcript: how its lines are read. What the client expects of the hooks
+/// is `input::client::Client`'s (`Client::from(format)`).
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Default, Serialize)]
 #[serde(rename_all = "snake_case")]
 pub enum Format {
@@ -89,6 +91,17 @@ pub enum Format {
     /// An OpenCode session, as the excerpt its plugin writes (D050).
     #[serde(rename = "opencode")]
     OpenCode,
+}
+
+impl From<Format> for Client {
+    /// The client that writes transcripts of this format.
+    fn from(format: Format) -> Client {
+        match format {
+            Format::ClaudeCode => Client::ClaudeCode,
+            Format::Codex => Client::Codex,
+            Format::OpenCode => Client::OpenCode,
+        }
+    }
 }
 
 impl Format {
