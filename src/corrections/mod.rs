@@ -13,6 +13,7 @@
 mod claims;
 pub mod digest;
 mod evidence;
+mod headings;
 mod lexicon;
 mod summary;
 mod words;
