@@ -15,6 +15,7 @@ pub mod digest;
 mod evidence;
 mod headings;
 mod lexicon;
+mod reports;
 mod summary;
 mod words;
 
@@ -468,7 +469,7 @@ impl<'a> Judge<'a> {
                 // "11 tests pass" is true of a run that passed 11 and failed 1: a count is
                 // contradicted only by a report that passed fewer.
                 if count.is_some_and(|n| {
-                    evidence::passed_count(&run.action.output).is_none_or(|p| p >= n)
+                    reports::passed_count(&run.action.output).is_none_or(|p| p >= n)
                 }) {
                     continue;
                 }
