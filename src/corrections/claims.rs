@@ -381,151 +381,170 @@ pub(crate) fn body_says_none(lines: &[String]) -> bool {
 /// A count of what remains in a sentence ("1 unchecked checklist item remains", "two tasks
 /// left"): the number claimed.
 pub(crate) fn remaining_count(s: &Sentence) -> Option<usize> {
-    const OPEN: &[&str] = &[
-        "remain",
-        "remains",
-        "remaining",
-        "left",
-        "open",
-        "pending",
-        "unchecked",
-        "outstanding",
-        "restante",
-        "restantes",
-        "reste",
-        "restent",
-        "falta",
-        "faltan",
-        "offen",
-        "übrig",
-        "rimane",
-        "rimangono",
-        "aberto",
-        "aberta",
-    ];
-    const NOUNS: &[&str] = &[
-        "task",
-        "tasks",
-        "item",
-        "items",
-        "todo",
-        "todos",
-        "step",
-        "steps",
-        "box",
-        "boxes",
-        "checkbox",
-        "checkboxes",
-        "entry",
-        "entries",
-        "tarea",
-        "tareas",
-        "tâche",
-        "tâches",
-        "élément",
-        "éléments",
-        "aufgabe",
-        "aufgaben",
-        "punkt",
-        "punkte",
-        "tarefa",
-        "tarefas",
-        "item",
-        "attività",
-        "voce",
-        "voci",
-        "casilla",
-        "casillas",
-        "case",
-        "cases",
-        "caixa",
-    ];
-    const OPEN_UNSPACED: &[&str] = &[
-        "残り",
-        "未チェック",
-        "剩余",
-        "还剩",
-        "未完成",
-        "남은",
-        "미완료",
-        "남았",
-    ];
-    const NOUNS_UNSPACED: &[&str] = &[
-        "項目",
-        "件",
-        "タスク",
-        "项",
-        "个任务",
-        "个事项",
-        "항목",
-        "개",
-        "작업",
-    ];
     let ws = words(&s.own);
-    let number = |w: &str| -> Option<usize> {
-        match w {
-            "one" | "single" | "un" | "une" | "uno" | "una" | "eine" | "ein" | "um" | "uma" => {
-                Some(1)
-            }
-            "two" | "deux" | "dos" | "zwei" | "dois" | "duas" | "due" => Some(2),
-            "three" | "trois" | "tres" | "drei" | "três" | "tre" => Some(3),
-            _ => w.parse().ok().filter(|n| *n < 1000),
-        }
-    };
     if has(&ws, &["not", "no", "will", "should", "if", "none"]) {
         return None;
     }
-    // "nicht abgehakt", "non cochée", "sin marcar": a box not checked is open.
-    const UNCHECKED: &[[&str; 2]] = &[
-        ["nicht", "abgehakt"],
-        ["nicht", "angehakt"],
-        ["non", "coché"],
-        ["non", "cochée"],
-        ["non", "cochés"],
-        ["non", "cochées"],
-        ["sin", "marcar"],
-        ["non", "spuntata"],
-        ["non", "spuntate"],
-        ["non", "spuntato"],
-        ["não", "marcado"],
-        ["não", "marcada"],
-    ];
+    counted_in_words(&ws).or_else(|| counted_unspaced(&s.own))
+}
+
+/// Words that say an item is still open, beside a count of items.
+const REMAINING_OPEN: &[&str] = &[
+    "remain",
+    "remains",
+    "remaining",
+    "left",
+    "open",
+    "pending",
+    "unchecked",
+    "outstanding",
+    "restante",
+    "restantes",
+    "reste",
+    "restent",
+    "falta",
+    "faltan",
+    "offen",
+    "übrig",
+    "rimane",
+    "rimangono",
+    "aberto",
+    "aberta",
+];
+
+/// The nouns a count of open items counts.
+const REMAINING_NOUNS: &[&str] = &[
+    "task",
+    "tasks",
+    "item",
+    "items",
+    "todo",
+    "todos",
+    "step",
+    "steps",
+    "box",
+    "boxes",
+    "checkbox",
+    "checkboxes",
+    "entry",
+    "entries",
+    "tarea",
+    "tareas",
+    "tâche",
+    "tâches",
+    "élément",
+    "éléments",
+    "aufgabe",
+    "aufgaben",
+    "punkt",
+    "punkte",
+    "tarefa",
+    "tarefas",
+    "item",
+    "attività",
+    "voce",
+    "voci",
+    "casilla",
+    "casillas",
+    "case",
+    "cases",
+    "caixa",
+];
+
+/// [`REMAINING_OPEN`] in the unspaced scripts (Japanese, Chinese, Korean).
+const REMAINING_OPEN_UNSPACED: &[&str] = &[
+    "残り",
+    "未チェック",
+    "剩余",
+    "还剩",
+    "未完成",
+    "남은",
+    "미완료",
+    "남았",
+];
+
+/// [`REMAINING_NOUNS`] in the unspaced scripts, written right after the number.
+const REMAINING_NOUNS_UNSPACED: &[&str] = &[
+    "項目",
+    "件",
+    "タスク",
+    "项",
+    "个任务",
+    "个事项",
+    "항목",
+    "개",
+    "작업",
+];
+
+/// "nicht abgehakt", "non cochée", "sin marcar": a box not checked is open.
+const UNCHECKED: &[[&str; 2]] = &[
+    ["nicht", "abgehakt"],
+    ["nicht", "angehakt"],
+    ["non", "coché"],
+    ["non", "cochée"],
+    ["non", "cochés"],
+    ["non", "cochées"],
+    ["sin", "marcar"],
+    ["non", "spuntata"],
+    ["non", "spuntate"],
+    ["non", "spuntato"],
+    ["não", "marcado"],
+    ["não", "marcada"],
+];
+
+/// The number a word says, spelled out (one to three) or in digits (below 1,000).
+fn count_word(w: &str) -> Option<usize> {
+    match w {
+        "one" | "single" | "un" | "une" | "uno" | "una" | "eine" | "ein" | "um" | "uma" => Some(1),
+        "two" | "deux" | "dos" | "zwei" | "dois" | "duas" | "due" => Some(2),
+        "three" | "trois" | "tres" | "drei" | "três" | "tre" => Some(3),
+        _ => w.parse().ok().filter(|n| *n < 1000),
+    }
+}
+
+/// A count in a spaced script: an open word anywhere (or a box said not checked), and a number
+/// with one of [`REMAINING_NOUNS`] within the next four words.
+fn counted_in_words(ws: &[String]) -> Option<usize> {
     let unchecked = ws
         .windows(2)
         .any(|p| UNCHECKED.iter().any(|[a, b]| p[0] == *a && p[1] == *b));
-    if has(&ws, OPEN) || unchecked {
-        for (i, w) in ws.iter().enumerate() {
-            let Some(n) = number(w) else { continue };
-            // The noun within the next four words.
-            if ws[i + 1..]
-                .iter()
-                .take(4)
-                .any(|x| NOUNS.contains(&x.as_str()))
-            {
-                return Some(n);
-            }
+    if !(has(ws, REMAINING_OPEN) || unchecked) {
+        return None;
+    }
+    for (i, w) in ws.iter().enumerate() {
+        let Some(n) = count_word(w) else { continue };
+        // The noun within the next four words.
+        if ws[i + 1..]
+            .iter()
+            .take(4)
+            .any(|x| REMAINING_NOUNS.contains(&x.as_str()))
+        {
+            return Some(n);
         }
     }
-    // "未チェックは残り1項目", "还剩 1 项": a number beside an unspaced noun, an open word anywhere.
-    if has_unspaced(&s.own, OPEN_UNSPACED) {
-        let digits: String = s
-            .own
-            .chars()
-            .skip_while(|c| !c.is_ascii_digit())
-            .take_while(char::is_ascii_digit)
-            .collect();
-        let after = s
-            .own
-            .split_once(digits.as_str())
-            .map(|(_, a)| a)
-            .unwrap_or("");
-        if !digits.is_empty()
-            && NOUNS_UNSPACED
-                .iter()
-                .any(|n| after.trim_start().starts_with(n))
-        {
-            return digits.parse().ok();
-        }
+    None
+}
+
+/// "未チェックは残り1項目", "还剩 1 项": a number beside an unspaced noun, an open word anywhere.
+fn counted_unspaced(own: &str) -> Option<usize> {
+    if !has_unspaced(own, REMAINING_OPEN_UNSPACED) {
+        return None;
+    }
+    let digits: String = own
+        .chars()
+        .skip_while(|c| !c.is_ascii_digit())
+        .take_while(char::is_ascii_digit)
+        .collect();
+    let after = own
+        .split_once(digits.as_str())
+        .map(|(_, a)| a)
+        .unwrap_or("");
+    if !digits.is_empty()
+        && REMAINING_NOUNS_UNSPACED
+            .iter()
+            .any(|n| after.trim_start().starts_with(n))
+    {
+        return digits.parse().ok();
     }
     None
 }

@@ -1,13 +1,14 @@
 //! The record's evidence, read from its structure rather than its text: which shell commands ran
 //! a test suite, a build, a lint or a type check (by the program they run, the project's own test
 //! entry point, or a test runner's result in their output), how each ended (the exit status when
-//! it belongs to that program, else the runner's own report), which commands and tools may have
-//! changed files, and which commits and pushes failed.
+//! it belongs to that program, else the runner's own report, read in `reports`), which commands
+//! and tools may have changed files, and which commits and pushes failed.
 //!
 //! A command that only mentions a runner (`grep -rn "cargo test" docs/`, a commit message naming
 //! `.pytest_cache`) runs none; a runner piped into `tail` is judged by its report, not by `tail`'s
 //! exit status.
 
+use super::reports::report;
 use crate::extract::Action;
 use crate::read::tools::{is_edit, is_shell};
 
@@ -272,18 +273,41 @@ fn check_of(words: &[String]) -> Option<(Check, usize)> {
     let prog = prog.trim_end_matches(".exe");
     // python -m pytest / unittest.
     if (prog.starts_with("python") || prog == "py") && arg(0) == Some("-m") {
-        return match arg(1) {
-            Some("pytest" | "unittest" | "nose2" | "tox") => Some((Check::Test, offset + 2)),
-            Some("mypy" | "pyright") => Some((Check::Types, offset + 2)),
-            Some("ruff" | "flake8" | "pylint") => Some((Check::Lint, offset + 2)),
-            _ => None,
-        };
+        return python_module(arg(1), offset);
     }
     if RUNNERS.contains(&prog) {
         return Some((Check::Test, offset));
     }
-    // Frameworks' own test commands: `python manage.py test`, `php artisan test`,
-    // `bin/rails test`, `ng test`, `flutter test`, `dart test`.
+    if let Some(found) = framework_test(prog, args, offset) {
+        return Some(found);
+    }
+    if prog.starts_with("run_test") || prog.starts_with("run-test") || prog.starts_with("runtest") {
+        return Some((Check::Test, offset));
+    }
+    if INTERPRETERS.contains(&prog) {
+        return interpreted_test(prog, args, offset);
+    }
+    if direct_test_script(words, prog) {
+        return Some((Check::Test, offset));
+    }
+    tool_check(words, prog, args, offset)
+}
+
+/// `python -m <module>` (`module` is the argument after `-m`): what the module checks; its own
+/// arguments narrow it.
+fn python_module(module: Option<&str>, offset: usize) -> Option<(Check, usize)> {
+    match module {
+        Some("pytest" | "unittest" | "nose2" | "tox") => Some((Check::Test, offset + 2)),
+        Some("mypy" | "pyright") => Some((Check::Types, offset + 2)),
+        Some("ruff" | "flake8" | "pylint") => Some((Check::Lint, offset + 2)),
+        _ => None,
+    }
+}
+
+/// Frameworks' own test commands: `python manage.py test`, `php artisan test`,
+/// `bin/rails test`, `ng test`, `flutter test`, `dart test`.
+fn framework_test(prog: &str, args: &[String], offset: usize) -> Option<(Check, usize)> {
+    let arg = |i: usize| args.get(i).map(String::as_str);
     let framework = match prog {
         p if p.starts_with("python") => {
             arg(0).is_some_and(|a| base(a) == "manage.py") && arg(1) == Some("test")
@@ -292,51 +316,66 @@ fn check_of(words: &[String]) -> Option<(Check, usize)> {
         "rails" | "ng" | "flutter" | "dart" | "meson" => arg(0) == Some("test"),
         _ => false,
     };
-    if framework {
-        let skip = if prog.starts_with("python") || prog == "php" {
-            2
-        } else {
-            1
-        };
-        return Some((Check::Test, offset + skip));
+    if !framework {
+        return None;
     }
-    if prog.starts_with("run_test") || prog.starts_with("run-test") || prog.starts_with("runtest") {
-        return Some((Check::Test, offset));
+    let skip = if prog.starts_with("python") || prog == "php" {
+        2
+    } else {
+        1
+    };
+    Some((Check::Test, offset + skip))
+}
+
+/// An interpreter ([`INTERPRETERS`]) running tests: its own test command (`bun test`, `deno
+/// test`, `node --test`), or a test script (`sh run_tests.sh billing`, `python
+/// tests/test_calc.py`); any other script, or code given with `-c`, runs none.
+fn interpreted_test(prog: &str, args: &[String], offset: usize) -> Option<(Check, usize)> {
+    let arg = |i: usize| args.get(i).map(String::as_str);
+    // bun test / deno test / node --test.
+    if matches!(prog, "bun" | "deno") && arg(0) == Some("test") {
+        return Some((Check::Test, offset + 1));
     }
-    if INTERPRETERS.contains(&prog) {
-        // bun test / deno test / node --test.
-        if matches!(prog, "bun" | "deno") && arg(0) == Some("test") {
-            return Some((Check::Test, offset + 1));
-        }
-        if prog == "node" && arg(0) == Some("--test") {
-            return Some((Check::Test, offset + 1));
-        }
-        let script = args.iter().position(|a| !a.starts_with('-'))?;
-        if matches!(args.get(script).map(String::as_str), Some("-c")) {
-            return None;
-        }
-        if !test_script(&args[script]) {
-            return None;
-        }
-        // A runner script (`run_tests.sh billing`) is narrowed by its arguments; a test file
-        // (`tests/test_calc.py`) is itself the narrowing.
-        let from = if runner_script(&args[script]) {
-            script + 1
-        } else {
-            script
-        };
-        return Some((Check::Test, offset + from));
+    if prog == "node" && arg(0) == Some("--test") {
+        return Some((Check::Test, offset + 1));
     }
-    // A script run directly: ./run_tests.sh, scripts/test.sh.
-    if words
+    let script = args.iter().position(|a| !a.starts_with('-'))?;
+    if matches!(args.get(script).map(String::as_str), Some("-c")) {
+        return None;
+    }
+    if !test_script(&args[script]) {
+        return None;
+    }
+    // A runner script (`run_tests.sh billing`) is narrowed by its arguments; a test file
+    // (`tests/test_calc.py`) is itself the narrowing.
+    let from = if runner_script(&args[script]) {
+        script + 1
+    } else {
+        script
+    };
+    Some((Check::Test, offset + from))
+}
+
+/// Whether the command is a test script run directly, by its path: ./run_tests.sh,
+/// scripts/test.sh.
+fn direct_test_script(words: &[String], prog: &str) -> bool {
+    words
         .iter()
         .find(|w| !w.contains('='))
         .is_some_and(|w| w.contains('/') || w.contains('\\'))
         && test_script(prog)
         && (prog.ends_with(".sh") || prog.ends_with(".py") || !prog.contains('.'))
-    {
-        return Some((Check::Test, offset));
-    }
+}
+
+/// The build tools' table: what `cargo`, `go`, a package manager's script, a task runner's
+/// target, `tsc`, a type checker or a linter checks.
+fn tool_check(
+    words: &[String],
+    prog: &str,
+    args: &[String],
+    offset: usize,
+) -> Option<(Check, usize)> {
+    let arg = |i: usize| args.get(i).map(String::as_str);
     let sub = arg(0).unwrap_or("");
     match prog {
         "cargo" => match sub {
@@ -352,65 +391,11 @@ fn check_of(words: &[String]) -> Option<(Check, usize)> {
             "build" | "vet" => Some((Check::Build, offset + 1)),
             _ => None,
         },
-        "npm" | "yarn" | "pnpm" | "bun" => {
-            // `pnpm turbo run test`, `npx nx test`: a task runner run through the package
-            // manager is judged as that runner.
-            if matches!(sub, "turbo" | "nx" | "lerna") {
-                return check_of(&words[offset..]).map(|(c, i)| (c, i + offset));
-            }
-            let script = if sub == "run" || sub == "run-script" {
-                arg(1).unwrap_or("")
-            } else {
-                sub
-            };
-            let first = offset + 1 + usize::from(sub == "run" || sub == "run-script");
-            if script == "test"
-                || script == "t"
-                || script.starts_with("test:")
-                || script.starts_with("test-")
-                || RUNNERS.contains(&script)
-            {
-                Some((Check::Test, first))
-            } else if script == "build" {
-                Some((Check::Build, first))
-            } else if script == "lint" || script.starts_with("lint:") {
-                Some((Check::Lint, first))
-            } else if script == "typecheck" || script == "type-check" || script == "tsc" {
-                Some((Check::Types, first))
-            } else {
-                None
-            }
-        }
+        "npm" | "yarn" | "pnpm" | "bun" => package_script(words, args, offset),
         "make" | "gmake" | "just" | "task" | "go-task" | "rake" | "gradle" | "gradlew" | "mvn"
         | "mvnw" | "sbt" | "lein" | "mix" | "dotnet" | "swift" | "stack" | "cabal" | "zig"
         | "ant" | "turbo" | "nx" | "lerna" | "invoke" | "poe" | "composer" | "melos" => {
-            let targets: Vec<&str> = args
-                .iter()
-                .map(String::as_str)
-                .filter(|a| !a.starts_with('-'))
-                .collect();
-            if targets.iter().any(|t| {
-                TEST_TARGETS.contains(t)
-                    || t.starts_with("test-")
-                    || t.starts_with("test_")
-                    || t.ends_with("-test")
-                    || t.ends_with("test") && t.len() > 4
-            }) {
-                Some((Check::Test, words.len()))
-            } else if prog == "rake" && args.is_empty() {
-                // Ruby projects' default rake task is their test suite.
-                Some((Check::Test, words.len()))
-            } else if targets
-                .iter()
-                .any(|t| matches!(*t, "build" | "compile" | "package" | "all"))
-                || (matches!(prog, "make" | "gmake") && targets.is_empty())
-            {
-                Some((Check::Build, words.len()))
-            } else if targets.contains(&"lint") {
-                Some((Check::Lint, words.len()))
-            } else {
-                None
-            }
+            task_target(prog, args, words.len())
         }
         "tsc" => {
             if args.iter().any(|a| a == "--noEmit") {
@@ -423,6 +408,72 @@ fn check_of(words: &[String]) -> Option<(Check, usize)> {
         "eslint" | "ruff" | "flake8" | "pylint" | "golangci-lint" | "shellcheck" | "rubocop"
         | "clippy-driver" | "biome" => Some((Check::Lint, offset)),
         _ => None,
+    }
+}
+
+/// A package manager's script (`npm test`, `pnpm run lint:ci`, `yarn typecheck`): what the
+/// script's name says it checks.
+fn package_script(words: &[String], args: &[String], offset: usize) -> Option<(Check, usize)> {
+    let arg = |i: usize| args.get(i).map(String::as_str);
+    let sub = arg(0).unwrap_or("");
+    // `pnpm turbo run test`, `npx nx test`: a task runner run through the package
+    // manager is judged as that runner.
+    if matches!(sub, "turbo" | "nx" | "lerna") {
+        return check_of(&words[offset..]).map(|(c, i)| (c, i + offset));
+    }
+    let script = if sub == "run" || sub == "run-script" {
+        arg(1).unwrap_or("")
+    } else {
+        sub
+    };
+    let first = offset + 1 + usize::from(sub == "run" || sub == "run-script");
+    if script == "test"
+        || script == "t"
+        || script.starts_with("test:")
+        || script.starts_with("test-")
+        || RUNNERS.contains(&script)
+    {
+        Some((Check::Test, first))
+    } else if script == "build" {
+        Some((Check::Build, first))
+    } else if script == "lint" || script.starts_with("lint:") {
+        Some((Check::Lint, first))
+    } else if script == "typecheck" || script == "type-check" || script == "tsc" {
+        Some((Check::Types, first))
+    } else {
+        None
+    }
+}
+
+/// A task runner's or build tool's targets (`make test`, `gradle build`, `mix lint`): what they
+/// check, with no argument narrowing it (`end`: the number of the command's words).
+fn task_target(prog: &str, args: &[String], end: usize) -> Option<(Check, usize)> {
+    let targets: Vec<&str> = args
+        .iter()
+        .map(String::as_str)
+        .filter(|a| !a.starts_with('-'))
+        .collect();
+    if targets.iter().any(|t| {
+        TEST_TARGETS.contains(t)
+            || t.starts_with("test-")
+            || t.starts_with("test_")
+            || t.ends_with("-test")
+            || t.ends_with("test") && t.len() > 4
+    }) {
+        Some((Check::Test, end))
+    } else if prog == "rake" && args.is_empty() {
+        // Ruby projects' default rake task is their test suite.
+        Some((Check::Test, end))
+    } else if targets
+        .iter()
+        .any(|t| matches!(*t, "build" | "compile" | "package" | "all"))
+        || (matches!(prog, "make" | "gmake") && targets.is_empty())
+    {
+        Some((Check::Build, end))
+    } else if targets.contains(&"lint") {
+        Some((Check::Lint, end))
+    } else {
+        None
     }
 }
 
@@ -468,198 +519,6 @@ fn scope_words(args: &[String]) -> Vec<String> {
     out
 }
 
-/// Where an action's output states a test runner's result: whether it reports failures, and the
-/// line that says so. Only the runners' own result shapes count ([`RESULT_LINES`]), so that a
-/// log or a grep that happens to print "FAILED" is no report.
-pub(crate) fn report(output: &str) -> Option<(bool, String)> {
-    let mut failed_line: Option<&str> = None;
-    let mut passed_line: Option<&str> = None;
-    for line in output.lines() {
-        let t = line.trim();
-        let lower = t.to_lowercase();
-        let Some(failed) = RESULT_LINES.iter().find_map(|read| read(&lower)) else {
-            continue;
-        };
-        if failed {
-            failed_line.get_or_insert(t);
-        } else {
-            passed_line = Some(t);
-        }
-    }
-    match (failed_line, passed_line) {
-        (Some(f), _) => Some((true, crate::text::folded_line(f, 100))),
-        (None, Some(p)) => Some((false, crate::text::folded_line(p, 100))),
-        _ => None,
-    }
-}
-
-/// A reader of one runner's result line (lowercased): `Some(true)` when it reports failures,
-/// `Some(false)` when it reports success, `None` when the line is not of that shape.
-type ResultLine = fn(&str) -> Option<bool>;
-
-/// The test runners' result lines.
-const RESULT_LINES: &[ResultLine] = &[
-    // cargo test: "test result: FAILED. 10 passed; 1 failed"; "error: test failed, to rerun"
-    |l| {
-        l.strip_prefix("test result: ")
-            .map(|r| r.starts_with("failed"))
-    },
-    |l| l.starts_with("error: test failed").then_some(true),
-    // pytest: "===== 1 failed, 10 passed in 0.12s =====", or the same without the rules (-q)
-    |l| {
-        let body = l.trim_matches(['=', ' ']);
-        let counted = ["passed", "failed", "error", "errors"]
-            .iter()
-            .any(|w| count_before(body, &[&format!(" {w}")]).is_some());
-        (counted && body.contains(" in ") && body.ends_with('s') && body.len() < 120)
-            .then(|| failures(body, &[" failed", " error"]))
-    },
-    // unittest (and Django): "FAILED (failures=1)", "FAILED (errors=2)", "OK"
-    |l| (l.starts_with("failed (failures=") || l.starts_with("failed (errors=")).then_some(true),
-    |l| (l == "ok" || l.starts_with("ok (skipped=")).then_some(false),
-    // jest, vitest: "Tests:  1 failed, 10 passed, 11 total", "Tests  1 failed | 10 passed (11)"
-    |l| {
-        (l.starts_with("tests:")
-            || l.starts_with("tests ")
-            || l.starts_with("test suites:")
-            || l.starts_with("test files "))
-        .then_some(())
-        .filter(|()| l.contains(" passed") || l.contains(" failed"))
-        .map(|()| failures(l, &[" failed"]))
-    },
-    // mocha: "10 passing (20ms)", "1 failing"
-    |l| {
-        count_before(l, &[" failing"])
-            .filter(|_| l.ends_with(" failing"))
-            .map(|n| n > 0)
-    },
-    |l| {
-        let mocha = count_before(l, &[" passing"]).is_some()
-            && (l.ends_with(" passing") || l.ends_with("ms)") || l.ends_with("s)"));
-        mocha.then_some(false)
-    },
-    // go test: "--- FAIL: TestX", "FAIL\tpkg", "FAIL", "ok  \tpkg"
-    |l| (l.starts_with("--- fail:") || l.starts_with("fail\t") || l == "fail").then_some(true),
-    |l| l.starts_with("ok  \t").then_some(false),
-    // rspec: "11 examples, 1 failure"; mix: "11 tests, 1 failure"
-    |l| {
-        (l.contains(" examples, ") || l.contains(" tests, ") || l.contains(" test, "))
-            .then_some(())
-            .filter(|()| l.contains(" failure"))
-            .map(|()| failures(l, &[" failure"]))
-    },
-    // TAP: "# fail 1", "# pass 10"
-    |l| l.strip_prefix("# fail ").map(|n| n.trim() != "0"),
-    |l| l.starts_with("# pass ").then_some(false),
-    // JUnit (Maven, Gradle): "Tests run: 11, Failures: 1, Errors: 0, Skipped: 0"
-    |l| {
-        l.starts_with("tests run:").then(|| {
-            count_after(l, "failures:").unwrap_or(0) + count_after(l, "errors:").unwrap_or(0) > 0
-        })
-    },
-    // Gradle: "11 tests completed, 1 failed"
-    |l| {
-        l.contains(" tests completed")
-            .then(|| failures(l, &[" failed"]))
-    },
-    // PHPUnit: "FAILURES!", "Tests: 11, Assertions: 20, Failures: 1.", "OK (11 tests, 20 assertions)"
-    |l| (l == "failures!" || l == "errors!").then_some(true),
-    |l| {
-        (l.starts_with("tests:") && l.contains("assertions:")).then(|| {
-            count_after(l, "failures:").unwrap_or(0) + count_after(l, "errors:").unwrap_or(0) > 0
-        })
-    },
-    |l| (l.starts_with("ok (") && l.contains(" test")).then_some(false),
-    // dotnet test: "Failed!  - Failed:     1, Passed:    10", "Passed!  - Failed:     0"
-    |l| l.strip_prefix("failed!").map(|_| true),
-    |l| l.strip_prefix("passed!").map(|_| false),
-    // ctest: "91% tests passed, 1 tests failed out of 11"
-    |l| {
-        l.contains("% tests passed")
-            .then(|| failures(l, &[" tests failed", " test failed"]))
-    },
-    // bun test: " 10 pass", " 1 fail"; deno: "FAILED | 10 passed | 1 failed"
-    |l| {
-        count_before(l, &[" fail"])
-            .filter(|_| l.ends_with(" fail"))
-            .map(|n| n > 0)
-    },
-    |l| (l.starts_with("failed | ") || l.starts_with("ok | ")).then(|| failures(l, &[" failed"])),
-    // Anything else as short as a summary: "10 passed, 1 failed", "1 failed, 10 passed in 2s"
-    |l| {
-        let counted = count_before(l, &[" passed", " failed"]).is_some();
-        (counted
-            && l.split_whitespace().count() <= 12
-            && (l.contains("test") || l.contains(" in ") || l.contains(',')))
-        .then(|| failures(l, &[" failed"]))
-    },
-];
-
-/// Whether a result line counts failures (a number above zero before one of `nouns`).
-fn failures(l: &str, nouns: &[&str]) -> bool {
-    nouns.iter().any(|n| {
-        let mut from = 0;
-        while let Some(at) = l[from..].find(n) {
-            let end = from + at;
-            let digits: String = l[..end]
-                .trim_end()
-                .chars()
-                .rev()
-                .take_while(char::is_ascii_digit)
-                .collect();
-            if digits
-                .chars()
-                .rev()
-                .collect::<String>()
-                .parse::<u64>()
-                .is_ok_and(|c| c > 0)
-            {
-                return true;
-            }
-            from = end + n.len();
-        }
-        false
-    })
-}
-
-/// How many tests a runner's report says passed (`None`: no report with a count).
-pub(crate) fn passed_count(output: &str) -> Option<u64> {
-    output.lines().rev().find_map(|l| {
-        let l = l.to_lowercase();
-        report(&l)?;
-        count_before(&l, &[" passed", " passing", " pass"])
-            .or_else(|| count_after(&l, "passed:"))
-            .or_else(|| {
-                // JUnit: "Tests run: 11, Failures: 1" passed 10.
-                let run = count_after(&l, "tests run:")?;
-                let bad = count_after(&l, "failures:").unwrap_or(0)
-                    + count_after(&l, "errors:").unwrap_or(0);
-                run.checked_sub(bad)
-            })
-    })
-}
-
-/// The number right before the first of `after` in `s` ("3 failed" -> 3).
-fn count_before(s: &str, after: &[&str]) -> Option<u64> {
-    after.iter().find_map(|a| {
-        let i = s.find(a)?;
-        let digits: String = s[..i]
-            .trim_end()
-            .chars()
-            .rev()
-            .take_while(char::is_ascii_digit)
-            .collect();
-        digits.chars().rev().collect::<String>().parse().ok()
-    })
-}
-
-/// The number right after `key` in `s` ("failures: 1" -> 1).
-fn count_after(s: &str, key: &str) -> Option<u64> {
-    let rest = s[s.find(key)? + key.len()..].trim_start();
-    let digits: String = rest.chars().take_while(char::is_ascii_digit).collect();
-    digits.parse().ok()
-}
-
 /// Results that say a command did not run to its end: nothing about the check itself.
 fn interrupted(a: &Action) -> bool {
     let o = a.output.to_lowercase();
@@ -689,42 +548,13 @@ pub(crate) fn runs(actions: &[Action]) -> Vec<Run<'_>> {
             let Some((check, first)) = check_of(&s.words) else {
                 continue;
             };
-            let rest = &simple[i..];
-            // The exit status is this command's when nothing after it can change it: it is the
-            // last, or a failure of it stops a `&&` chain whose status then is its own.
-            let last = s.then == Joiner::End;
-            let chained = rest
-                .iter()
-                .all(|r| matches!(r.then, Joiner::And | Joiner::End));
-            let failed_status = a.error || a.exit.is_some_and(|c| c != 0);
-            let how = match a.exit {
-                Some(c) => format!("exited {c}"),
-                None => "failed".to_owned(),
-            };
-            let mut outcome = if a.pending || interrupted(a) && failed_status {
-                Outcome::Unknown
-            } else if failed_status && last {
-                Outcome::Failed { how }
-            } else if !failed_status && chained {
-                Outcome::Passed
-            } else {
-                Outcome::Unknown
-            };
+            let mut outcome = status_outcome(a, &simple[i..]);
             // A test runner's own report wins over a status that is not its own, and names the
             // failure.
             if check == Check::Test
                 && let Some((failed, line)) = &reported
             {
-                outcome = match (*failed, &outcome) {
-                    (true, Outcome::Failed { how }) => Outcome::Failed {
-                        how: format!("{how}, reporting \"{line}\""),
-                    },
-                    (true, _) => Outcome::Failed {
-                        how: format!("reported \"{line}\""),
-                    },
-                    (false, Outcome::Failed { .. }) => outcome,
-                    (false, _) => Outcome::Passed,
-                };
+                outcome = reported_outcome(*failed, line, outcome);
             }
             out.push(Run {
                 at,
@@ -759,6 +589,46 @@ pub(crate) fn runs(actions: &[Action]) -> Vec<Run<'_>> {
         }
     }
     out
+}
+
+/// How the first of `rest` (the simple commands of `a` from a check on) ended, by the action's
+/// exit status, when that status is the check's own.
+fn status_outcome(a: &Action, rest: &[Simple]) -> Outcome {
+    // The exit status is this command's when nothing after it can change it: it is the
+    // last, or a failure of it stops a `&&` chain whose status then is its own.
+    let last = rest[0].then == Joiner::End;
+    let chained = rest
+        .iter()
+        .all(|r| matches!(r.then, Joiner::And | Joiner::End));
+    let failed_status = a.error || a.exit.is_some_and(|c| c != 0);
+    let how = match a.exit {
+        Some(c) => format!("exited {c}"),
+        None => "failed".to_owned(),
+    };
+    if a.pending || interrupted(a) && failed_status {
+        Outcome::Unknown
+    } else if failed_status && last {
+        Outcome::Failed { how }
+    } else if !failed_status && chained {
+        Outcome::Passed
+    } else {
+        Outcome::Unknown
+    }
+}
+
+/// A test run's `outcome` by its status, with its runner's report (`failed`, and the report's
+/// `line`) over it.
+fn reported_outcome(failed: bool, line: &str, outcome: Outcome) -> Outcome {
+    match (failed, &outcome) {
+        (true, Outcome::Failed { how }) => Outcome::Failed {
+            how: format!("{how}, reporting \"{line}\""),
+        },
+        (true, _) => Outcome::Failed {
+            how: format!("reported \"{line}\""),
+        },
+        (false, Outcome::Failed { .. }) => outcome,
+        (false, _) => Outcome::Passed,
+    }
 }
 
 /// Programs and subcommands that may change files in the project: after a failed check, one of

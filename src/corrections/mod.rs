@@ -9,31 +9,36 @@
 //! record's structure (`evidence`): which commands ran a check and how each ended, what was
 //! edited after it, the task tools' states. A correction states the evidence ("the last run of
 //! `sh run_tests.sh billing` exited 101, and nothing was edited after it"), never a verdict.
+//!
+//! The verdicts on items called done, all work called done, counts and commits are here; checks
+//! said to pass are judged in `passing`, files said changed or fixed in `changed`; `section`
+//! writes the corrections for the model.
 
+mod changed;
 mod claims;
 pub mod digest;
 mod evidence;
+mod headings;
 mod lexicon;
+mod passing;
+mod reports;
+mod section;
 mod summary;
 mod words;
 
-use crate::text::{cut_line, folded_line, utf16_len};
+pub use section::{HEADING, MAX_UNITS, inserted, is_section, section};
+
+use crate::text::folded_line;
 use claims::{
-    Verb, asserted, asserted_without, body_says_none, change_verb, check_noun, check_noun_unspaced,
-    count_claim, negated, partial, paths, remaining_count, says_all_done, says_done, says_git,
-    says_pass,
+    asserted, asserted_without, body_says_none, negated, remaining_count, says_all_done, says_done,
+    says_git,
 };
 use digest::Digest;
-use evidence::{Check, GitEnd, Outcome, Run, git_runs, may_write, runs};
+use evidence::{GitEnd, Run, git_runs, runs};
 use std::collections::HashSet;
 use summary::{Document, Role, Sentence, Shape};
 use words::{Script, key_words, script, stem, stems};
 
-/// The most UTF-16 code units of the corrections section (heading included): with a snapshot at
-/// its 9,000-unit target, both stay within the 10,000 the client inlines.
-pub const MAX_UNITS: usize = 1_000;
-/// The heading of the section, in the snapshot and in the hook output that carries it alone.
-pub const HEADING: &str = "## Corrections to the compaction summary";
 /// The longest summary judged: Claude Code's and Codex's run to tens of KB (the summarizer's
 /// output is capped at tens of thousands of tokens); anything far larger is no summary the model
 /// continues from, and judging it costs time that grows with it (an adversarial 1 MB summary took
@@ -406,339 +411,6 @@ impl<'a> Judge<'a> {
         }
     }
 
-    /// Checks the summary says pass whose last run of that scope failed, with nothing edited
-    /// after it.
-    fn passing(&self, out: &mut Vec<Correction>) {
-        if self.runs.is_empty() {
-            return;
-        }
-        let mut said: HashSet<usize> = HashSet::new();
-        for (k, s) in self.claims.iter().enumerate() {
-            let excepted = words::words(&s.own)
-                .iter()
-                .any(|w| matches!(w.as_str(), "except" | "excluding" | "besides" | "apart"));
-            // "| Run `mix test` | ✅ |": a table row whose status cell says done, naming a
-            // command the record ran as a check, with no other words than running it.
-            let row = s.marked_done
-                && s.text.starts_with('|')
-                && only_runs(&s.own)
-                && self.named_run(s).is_some();
-            if !(asserted(s) || row) || excepted {
-                continue;
-            }
-            // "`poetry run pytest -q` ✔": a command the record ran as a check, and a mark that
-            // says done, with no words of its own.
-            let marked = s.marked_done && words::words(&s.own).is_empty() || row;
-            let verdicts: Vec<Vec<String>> = if marked {
-                vec![vec!["passes".to_owned()]]
-            } else {
-                s.clauses.clone()
-            };
-            for clause in &verdicts {
-                if !says_pass(clause, &s.own) || negated(clause, &s.own) || partial(clause) {
-                    continue;
-                }
-                let count = count_claim(clause, &s.own);
-                // A command the record ran, named in code (`mix ci` passes): that command's last
-                // run. Else the check named in this clause, or, when the clause has only the verb
-                // ("Ran the billing tests: everything passes"), in the sentence before it.
-                // "Tests have been executed; all of them pass": a pronoun for the check the
-                // sentence before it on the same line names.
-                // So is a verdict with no subject but "all" on the next line ("- Ran `pytest
-                // -q`." / "- Everything passes.").
-                let before = k.checked_sub(1).map(|j| self.claims[j]).filter(|b| {
-                    b.line == s.line && pronoun(clause)
-                        || b.line + 1 == s.line && bare_verdict(clause, &s.own)
-                });
-                let run = match self.named_run(s) {
-                    Some(r) => Some(r),
-                    None => claimed_check(clause, s)
-                        .or_else(|| claimed_check(&s.clauses.concat(), s))
-                        .or_else(|| before.and_then(|b| claimed_check(&b.clauses.concat(), b)))
-                        .and_then(|(check, scope)| self.last_run(check, &scope)),
-                };
-                let Some(run) = run else { continue };
-                if self.admits_failure_near(s, run) || self.reports_later_failure(s, run) {
-                    break;
-                }
-                let Outcome::Failed { how } = &run.outcome else {
-                    continue;
-                };
-                // "11 tests pass" is true of a run that passed 11 and failed 1: a count is
-                // contradicted only by a report that passed fewer.
-                if count.is_some_and(|n| {
-                    evidence::passed_count(&run.action.output).is_none_or(|p| p >= n)
-                }) {
-                    continue;
-                }
-                if self.changed_after(run.at) || !said.insert(run.at) {
-                    continue;
-                }
-                out.push(Correction {
-                    kind: Kind::Passing,
-                    items: Vec::new(),
-                    text: format!(
-                        "The summary says {}; the last {} in the record, {}, {how}, and nothing was edited after it.",
-                        quoted_claim(s),
-                        run.check.noun(),
-                        shown_command(&run.action.summary)
-                    ),
-                });
-                break;
-            }
-        }
-    }
-
-    /// The last run of a command the sentence names in code, when the record ran it as a check
-    /// (`mix ci`, `bun run check`, `sh run_tests.sh billing`).
-    fn named_run(&self, s: &Sentence) -> Option<&Run<'a>> {
-        s.code.iter().find_map(|code| {
-            let words = evidence::command_words(code);
-            self.runs.iter().rev().find(|r| words.contains(&r.words))
-        })
-    }
-
-    /// Whether the summary says, next to a claim or where it states what is open, that checks
-    /// fail ("- 11 tests pass" / "- 1 fails"): then the claim is a partial report. A failure of
-    /// another command named in code ("`npm run lint` fails") says nothing of `run`.
-    fn admits_failure_near(&self, s: &Sentence, run: &Run) -> bool {
-        const FAIL: &[&str] = &[
-            "fail", "fails", "failing", "failed", "failure", "failures", "broken", "red",
-        ];
-        // The sentences within two lines of the claim, and those that state open work.
-        let lines = &self.doc.sentences;
-        let from = lines.partition_point(|o| o.line + 2 < s.line);
-        let to = lines.partition_point(|o| o.line <= s.line + 2);
-        let near = lines[from..to]
-            .iter()
-            .chain(lines.iter().filter(|o| o.role.keeps_open()));
-        near.into_iter().any(|o| {
-            // A failure of a check: a fail word with a check's noun, a count or a test's name
-            // beside it ("1 fails", "test_add failed"), not "retry failed batches".
-            let about_checks = |c: &[String]| {
-                c.iter()
-                    .any(|w| check_noun(w).is_some() || w.chars().all(|ch| ch.is_ascii_digit()))
-                    || o.code.iter().any(|n| n.to_lowercase().contains("test"))
-                    || check_noun_unspaced(&o.own).is_some()
-                    // "All tests pass except the billing tests, which fail."
-                    || std::ptr::eq(o, s)
-                        && words::words(&o.own).iter().any(|w| check_noun(w).is_some())
-            };
-            let other_command = !o.code.is_empty()
-                && o.code
-                    .iter()
-                    .all(|c| !evidence::command_words(c).contains(&run.words))
-                && o.code.iter().any(|c| {
-                    evidence::command_words(c).iter().any(|w| !w.is_empty()) && c.contains(' ')
-                });
-            !other_command
-                && !matches!(o.role, Role::Request | Role::UserMessages)
-                && o.clauses.iter().any(|c| {
-                    let ws: Vec<&str> = c.iter().map(String::as_str).collect();
-                    (0..ws.len()).any(|i| FAIL.contains(&ws[i]) && !claims::names_a_check(&ws, i))
-                        && about_checks(c)
-                        && !c.windows(2).any(|p| {
-                            matches!(p[0].as_str(), "0" | "no" | "zero" | "without")
-                                && p[1].starts_with("fail")
-                        })
-                })
-        })
-    }
-
-    /// Whether the summary reports, after the claim, a run of the same command that failed
-    /// ("Ran `phpunit` (OK)" ... "Ran `phpunit` (Failures: 1)"): the claim is a step of the
-    /// command's history, not its last word.
-    fn reports_later_failure(&self, s: &Sentence, run: &Run) -> bool {
-        const FAIL: &[&str] = &[
-            "fail",
-            "fails",
-            "failing",
-            "failed",
-            "failure",
-            "failures",
-            "broken",
-            "red",
-            "falló",
-            "fallo",
-            "falla",
-            "fallan",
-            "fallaron",
-            "échoue",
-            "échouent",
-            "échoué",
-            "échec",
-            "fehlgeschlagen",
-            "scheitert",
-            "falhou",
-            "falha",
-            "falham",
-            "fallito",
-            "fallisce",
-            "falliti",
-        ];
-        const NONE: &[&str] = &[
-            "0", "no", "zero", "without", "aucun", "aucune", "sans", "ningún", "ninguna", "sin",
-            "kein", "keine", "ohne", "nenhum", "nenhuma", "sem", "nessun", "nessuna", "senza",
-        ];
-        self.doc.sentences.iter().any(|o| {
-            o.line > s.line
-                && o.role.states_status()
-                && o.code
-                    .iter()
-                    .any(|c| evidence::command_words(c).contains(&run.words))
-                && o.clauses.iter().any(|c| {
-                    (0..c.len()).any(|i| {
-                        FAIL.contains(&c[i].as_str())
-                            && !(i > 0 && NONE.contains(&c[i - 1].as_str()))
-                    })
-                })
-        })
-    }
-
-    /// The run a claim about `scope` speaks of: the last run of `check` over that scope. "All
-    /// tests pass" speaks of the whole suite's last run, or, in a session that only ever ran one
-    /// command of that check, of that command's; "the billing tests pass" of the last run that
-    /// names billing, or of a whole-suite run whose report names billing among its failures.
-    fn last_run(&self, check: Option<Check>, scope: &Scope) -> Option<&Run<'a>> {
-        let of_check = || {
-            self.runs
-                .iter()
-                .rev()
-                .filter(|r| check.is_none_or(|c| c == r.check))
-        };
-        match scope {
-            Scope::Command(words) => of_check().find(|r| &r.words == words),
-            Scope::Whole => of_check().find(|r| r.scope.is_empty()).or_else(|| {
-                let mut all = of_check();
-                let last = all.next()?;
-                all.all(|r| r.words == last.words).then_some(last)
-            }),
-            Scope::Named(q) => {
-                let named = of_check().find(|r| {
-                    let have: HashSet<String> =
-                        r.scope.iter().map(|w| stem(w).to_owned()).collect();
-                    q.iter().all(|w| have.contains(w))
-                });
-                named.or_else(|| {
-                    let whole = of_check().find(|r| r.scope.is_empty())?;
-                    let output = whole.action.output.to_lowercase();
-                    (matches!(whole.outcome, Outcome::Failed { .. })
-                        && q.iter().all(|w| output.contains(w.as_str())))
-                    .then_some(whole)
-                })
-            }
-        }
-    }
-
-    /// Whether anything after the action at `at` may have changed files.
-    fn changed_after(&self, at: usize) -> bool {
-        self.d.actions[at + 1..].iter().any(may_write)
-    }
-
-    /// Whether the action at `at` or any after it may have written `name` (a file's last path
-    /// component): an edit tool naming it, a command naming it that may write, or a script,
-    /// which may write anything.
-    fn written_from(&self, at: usize, name: &str) -> bool {
-        self.d.actions[at.min(self.d.actions.len())..]
-            .iter()
-            .any(|a| {
-                if crate::read::tools::is_edit(&a.tool) {
-                    !a.error && a.summary.split(", ").any(|f| base_name(f) == name)
-                } else {
-                    crate::read::tools::is_shell(&a.tool)
-                        && !a.error
-                        && (a.summary.contains(name) && may_write(a) || runs_a_script(a))
-                }
-            })
-    }
-
-    /// Files said changed (or fixed) that the record shows unchanged: the last edit of the file
-    /// failed and nothing wrote it after; or the last test run, which failed and names the file,
-    /// came after its last write (a fix) or the file was never written at all.
-    fn changed(&self, out: &mut Vec<Correction>) {
-        let mut said = HashSet::new();
-        let failing = self
-            .runs
-            .iter()
-            .rev()
-            .find(|r| r.check == Check::Test)
-            .filter(|r| matches!(r.outcome, Outcome::Failed { .. }));
-        for s in self.claims.iter().filter(|s| asserted(s)) {
-            let Some(verb) = change_verb(s) else { continue };
-            if s.clauses.iter().any(|c| negated(c, &s.own)) {
-                continue;
-            }
-            for p in paths(s) {
-                let name = base_name(&p);
-                if name.len() < 3 || said.contains(name) {
-                    continue;
-                }
-                let in_files = self.d.files.iter().any(|f| base_name(f) == name);
-                // A file's name ("encoding/csv" is a package, "src/" a folder).
-                let never_written = self.d.files_complete
-                    && !in_files
-                    && name.contains('.')
-                    && !self.written_from(0, name);
-                // The last edit of it failed, and nothing wrote it after.
-                let last_edit = self.d.actions.iter().enumerate().rev().find(|(_, a)| {
-                    crate::read::tools::is_edit(&a.tool)
-                        && a.summary.split(", ").any(|f| base_name(f) == name)
-                });
-                if let Some((at, edit)) = last_edit
-                    && edit.error
-                    && !in_files
-                    && !self.written_from(at + 1, name)
-                {
-                    said.insert(name.to_owned());
-                    out.push(Correction {
-                        kind: Kind::Changed,
-                        items: Vec::new(),
-                        text: format!(
-                            "The summary says {}; the last edit of `{}` ({}) failed, and no change to it is recorded.",
-                            quoted_claim(s),
-                            folded_line(name, 80),
-                            edit.tool
-                        ),
-                    });
-                    continue;
-                }
-                // A fix the last (failing) test run contradicts.
-                let Some(run) = failing else { continue };
-                let Outcome::Failed { how } = &run.outcome else {
-                    continue;
-                };
-                let file_stem = name.split('.').next().unwrap_or(name).to_lowercase();
-                let related = file_stem.len() >= 3
-                    && (run.scope.iter().any(|w| w.contains(&file_stem))
-                        || run.action.output.to_lowercase().contains(&file_stem));
-                let unwritten_since = !self.written_from(run.at + 1, name);
-                if !related
-                    || !unwritten_since
-                    || !(verb == Verb::Fixed || never_written)
-                    || self.admits_failure_near(s, run)
-                {
-                    continue;
-                }
-                said.insert(name.to_owned());
-                let since = if never_written {
-                    "and no change to it is recorded"
-                } else {
-                    "and it was not edited after that run"
-                };
-                out.push(Correction {
-                    kind: Kind::Fixed,
-                    items: Vec::new(),
-                    text: format!(
-                        "The summary says {}; the last test run in the record, {}, {how}, {since} (`{}`).",
-                        quoted_claim(s),
-                        shown_command(&run.action.summary),
-                        folded_line(name, 80)
-                    ),
-                });
-            }
-        }
-    }
-
     /// Work said committed or pushed whose last `git commit` / `git push` failed.
     fn git(&self, out: &mut Vec<Correction>) {
         for (sub, noun) in [("commit", "commit"), ("push", "push")] {
@@ -768,81 +440,6 @@ impl<'a> Judge<'a> {
             });
         }
     }
-}
-
-/// Whether a shell action runs a script that is no test run (it may write any file).
-fn runs_a_script(a: &crate::extract::Action) -> bool {
-    may_write(a) && !a.summary.contains('>') && {
-        let w = words::words(&a.summary);
-        w.first().is_some_and(|p| {
-            matches!(
-                p.as_str(),
-                "python" | "python3" | "node" | "ruby" | "perl" | "sh" | "bash" | "deno" | "bun"
-            )
-        })
-    }
-}
-
-/// Whether a table row's own words say no more than running a check ("Run", "Lancer", "运行").
-fn only_runs(own: &str) -> bool {
-    const RUN: &[&str] = &[
-        "run",
-        "ran",
-        "rerun",
-        "re",
-        "execute",
-        "executed",
-        "the",
-        "full",
-        "whole",
-        "suite",
-        "tests",
-        "test",
-        "lancer",
-        "lancé",
-        "relancer",
-        "ejecutar",
-        "ejecutado",
-        "correr",
-        "ausführen",
-        "ausgeführt",
-        "rodar",
-        "rodado",
-        "eseguire",
-        "eseguito",
-    ];
-    let mut rest = own.to_owned();
-    for u in ["运行", "执行", "を実行", "実行", "실행"] {
-        rest = rest.replace(u, " ");
-    }
-    words::words(&rest)
-        .iter()
-        .all(|w| RUN.contains(&w.as_str()))
-}
-
-/// Whether a clause is a verdict on everything and nothing else ("Everything passes now.",
-/// "All green.", "Tout passe."): its subject is what the sentence before it ran.
-fn bare_verdict(clause: &[String], own: &str) -> bool {
-    says_pass(clause, own)
-        && clause.iter().any(|w| lexicon::ALL.contains(&w.as_str()))
-        && clause.iter().all(|w| {
-            lexicon::ALL.contains(&w.as_str())
-                || lexicon::PASS.contains(&w.as_str())
-                || matches!(
-                    w.as_str(),
-                    "now" | "again" | "is" | "are" | "still" | "jetzt"
-                )
-        })
-}
-
-/// Whether a clause's subject is a pronoun ("all of them pass", "they pass", "sie laufen").
-fn pronoun(clause: &[String]) -> bool {
-    clause.iter().any(|w| {
-        matches!(
-            w.as_str(),
-            "them" | "they" | "ellos" | "ellas" | "ils" | "elles" | "sie" | "eles" | "elas"
-        )
-    })
 }
 
 /// Whether a clause says a thing is only partly done.
@@ -884,115 +481,6 @@ fn verdict_only(c: &[String], own: &str) -> bool {
                         | "dalla" | "von" | "der"
                 )
         })
-}
-
-/// What a claim says passes: the kind of check (`None`: any) and its scope.
-fn claimed_check(clause: &[String], s: &Sentence) -> Option<(Option<Check>, Scope)> {
-    // A command named in code: `cargo test billing` passes.
-    for code in &s.code {
-        let ws: Vec<String> = code.split_whitespace().map(str::to_owned).collect();
-        let actions = [crate::extract::Action {
-            tool: "Bash".into(),
-            summary: code.clone(),
-            ..crate::extract::Action::default()
-        }];
-        if let Some(r) = runs(&actions).into_iter().next() {
-            return Some((
-                Some(r.check),
-                Scope::Command(r.words.clone()).or_whole(&ws, &r),
-            ));
-        }
-    }
-    let (pos, kind) = clause
-        .iter()
-        .enumerate()
-        .find_map(|(i, w)| check_noun(w).map(|k| (i, k)))
-        .or_else(|| check_noun_unspaced(&s.own).map(|k| (0, Some(k))))?;
-    // The words before the noun that narrow it ("billing tests"), and after "for"/"in" ("tests
-    // for the importer").
-    let mut q: Vec<String> = Vec::new();
-    for w in clause[..pos].iter().rev() {
-        if claims::GENERIC.contains(&w.as_str()) || w.chars().all(|c| c.is_ascii_digit()) {
-            break;
-        }
-        if matches!(
-            w.as_str(),
-            "pass"
-                | "passes"
-                | "passed"
-                | "passing"
-                | "failing"
-                | "failed"
-                | "broken"
-                | "flaky"
-                | "previously"
-                | "new"
-                | "old"
-                | "remaining"
-                | "other"
-                | "ran"
-                | "run"
-        ) {
-            break;
-        }
-        q.push(stem(w).to_owned());
-    }
-    let after = &clause[pos + 1..];
-    if let Some(f) = after.iter().position(|w| {
-        matches!(
-            w.as_str(),
-            "for" | "in" | "of" | "de" | "del" | "von" | "für" | "im"
-        )
-    }) {
-        for w in after[f + 1..].iter().take(3) {
-            if claims::GENERIC.contains(&w.as_str()) {
-                continue;
-            }
-            if says_pass(std::slice::from_ref(w), "") || matches!(w.as_str(), "now" | "are" | "is")
-            {
-                break;
-            }
-            q.push(stem(w).to_owned());
-        }
-    }
-    // A test name or file in the sentence narrows it too.
-    for p in paths(s) {
-        for w in words::words(&p) {
-            if !matches!(w.as_str(), "py" | "rs" | "js" | "ts" | "go" | "rb" | "sh") {
-                q.push(stem(&w).to_owned());
-            }
-        }
-    }
-    let q: Vec<String> = q.into_iter().filter(|w| !w.is_empty()).collect();
-    Some((
-        kind,
-        if q.is_empty() {
-            Scope::Whole
-        } else {
-            Scope::Named(q)
-        },
-    ))
-}
-
-/// What part of a check a claim speaks of.
-enum Scope {
-    /// The whole suite ("all tests pass").
-    Whole,
-    /// A part named by these word stems ("billing tests").
-    Named(Vec<String>),
-    /// The exact command named in code.
-    Command(Vec<String>),
-}
-
-impl Scope {
-    /// A claim naming a command of the whole suite (`cargo test`) speaks of the whole suite.
-    fn or_whole(self, _code: &[String], r: &Run) -> Scope {
-        if r.scope.is_empty() {
-            Scope::Whole
-        } else {
-            self
-        }
-    }
 }
 
 /// An item's identifying words, its leading verb, and the words no other item has.
@@ -1165,14 +653,6 @@ fn shown_command(cmd: &str) -> String {
     format!("`{}`", folded_line(cmd, 90).replace('`', "'"))
 }
 
-/// The final path component of a path-like text.
-fn base_name(p: &str) -> &str {
-    p.trim_matches(|c: char| c == '`' || c == '\'' || c == '"' || c == ',')
-        .rsplit(['/', '\\'])
-        .next()
-        .unwrap_or(p)
-}
-
 // ---- What the user's line says besides the corrections (D018).
 
 /// Whether the summary leaves out the latest instruction, for the user's line (the model is not
@@ -1231,49 +711,6 @@ pub(crate) fn mentions(summary: &str, text: &str) -> Option<bool> {
     }
     let have = stems(&body);
     Some(key.words.iter().any(|w| have.contains(w)))
-}
-
-/// The corrections as the section the model reads, within [`MAX_UNITS`], ending in a blank line;
-/// `None` when there are none. Lines that do not fit are counted, never cut in half.
-pub fn section(list: &[Correction]) -> Option<String> {
-    if list.is_empty() {
-        return None;
-    }
-    let mut s = format!(
-        "{HEADING}\n\nThe record from before the compaction contradicts these statements of the summary; trust the record, and check before you rely on the summary:\n"
-    );
-    let reserve = utf16_len("- ... and 99 more (not shown for space)\n\n");
-    for (n, c) in list.iter().enumerate() {
-        let line = cut_line(&format!("- {}\n", folded_line(&c.text, 600)), 420);
-        if utf16_len(&s) + utf16_len(&line) + reserve > MAX_UNITS {
-            s.push_str(&format!(
-                "- ... and {} more (not shown for space)\n",
-                list.len() - n
-            ));
-            break;
-        }
-        s.push_str(&line);
-    }
-    s.push('\n');
-    Some(s)
-}
-
-/// Whether `text` is a corrections section as [`section`] writes it (a file read back may be
-/// damaged or planted: nothing else is handed to the model).
-pub fn is_section(text: &str) -> bool {
-    text.starts_with(HEADING)
-        && utf16_len(text) <= MAX_UNITS
-        && text.ends_with("\n\n")
-        && !text.contains("\n# ")
-}
-
-/// `snapshot` with the corrections section right after its title line, where the model reads
-/// first (the snapshot's own end line stays last).
-pub fn inserted(snapshot: &str, section: &str) -> String {
-    match snapshot.split_once("\n\n") {
-        Some((title, rest)) => format!("{title}\n\n{section}{rest}"),
-        None => format!("{section}{snapshot}"),
-    }
 }
 
 /// How each sentence of `summary` was read (role, asserted, clauses), for debugging the judge.

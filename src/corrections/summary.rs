@@ -1,6 +1,7 @@
 //! The compaction summary read as the document it is: the `<analysis>` scratchpad dropped, the
-//! `<summary>` taken out of its tags, its sections found by their headings and given a role, and
-//! its lines split into sentences that know where they stand and what in them is quoted or code.
+//! `<summary>` taken out of its tags, its sections found by their headings and given a role
+//! (`headings`), and its lines split into sentences that know where they stand and what in them
+//! is quoted or code.
 //!
 //! Claude Code's summarizer writes nine numbered sections (Primary Request and Intent, Key
 //! Technical Concepts, Files and Code Sections, Errors and fixes, Problem Solving, All user
@@ -10,6 +11,7 @@
 //! pending and next steps keep work open, and where no structure is recognised the judge says
 //! less (see [`Shape`]).
 
+use super::headings::{Heading, NINE, SPAN_HEADINGS, heading, numbered_nine, role_of, sub_label};
 use super::words::words;
 
 /// What a part of the summary is for, from its heading.
@@ -103,23 +105,6 @@ pub(crate) struct Document {
     pub covers_a_span: bool,
 }
 
-/// Headings only the summary of a span has (Claude Code 2.1.3xx's prompt for a summary placed
-/// before newer messages), and their usual translations.
-const SPAN_HEADINGS: &[&str] = &[
-    "work completed",
-    "context for continuing work",
-    "已完成的工作",
-    "继续工作",
-    "abgeschlossene arbeit",
-    "weiterführen",
-    "trabajo completado",
-    "contexto para continuar",
-    "完了した作業",
-    "作業を続ける",
-    "완료된 작업",
-    "계속하기 위한",
-];
-
 /// The text of the summary the model continues from: without the `<analysis>` scratchpad
 /// (Claude Code strips it), out of its `<summary>` tags, without a leading "Summary:".
 pub(crate) fn body(raw: &str) -> String {
@@ -142,522 +127,20 @@ pub(crate) fn body(raw: &str) -> String {
     t.trim().to_owned()
 }
 
-/// Heading words that give a section its role, by language; the first role whose words a heading
-/// holds wins, in this order (so "Pending requests" is pending, "All user messages" is messages).
-const ROLE_WORDS: &[(Role, &[&str])] = &[
-    (
-        Role::Next,
-        &[
-            "다음 단계",
-            "next step",
-            "next steps",
-            "next action",
-            "下一步",
-            "后续",
-            "nächste",
-            "次のステップ",
-            "次の手順",
-            "siguiente paso",
-            "próximo paso",
-            "próximos pasos",
-            "siguientes pasos",
-            "prochaines étapes",
-            "prochaine étape",
-            "próximos passos",
-            "prossimi passi",
-            "suggested next",
-        ],
-    ),
-    (
-        Role::Pending,
-        &[
-            "보류",
-            "남은",
-            "할 일",
-            "미완료",
-            "pending",
-            "remaining",
-            "todo",
-            "to do",
-            "to-do",
-            "outstanding",
-            "open item",
-            "open task",
-            "open question",
-            "unfinished",
-            "incomplete",
-            "not done",
-            "not yet",
-            "left to do",
-            "what remains",
-            "still to",
-            "upcoming",
-            "follow-up",
-            "follow up",
-            "blocked",
-            "blocker",
-            "待办",
-            "待处理",
-            "未完成",
-            "剩余",
-            "待完成",
-            "ausstehend",
-            "offene",
-            "offen",
-            "verbleibend",
-            "未完了",
-            "残り",
-            "保留",
-            "残タスク",
-            "pendiente",
-            "restante",
-            "por hacer",
-            "lo que falta",
-            "lo que queda",
-            "reste à faire",
-            "noch zu tun",
-            "o que falta",
-            "da fare",
-        ],
-    ),
-    (
-        Role::UserMessages,
-        &[
-            "사용자 메시지",
-            "user message",
-            "user's message",
-            "messages from the user",
-            "用户消息",
-            "用户的消息",
-            "所有用户",
-            "nachrichten",
-            "benutzernachricht",
-            "ユーザーメッセージ",
-            "ユーザーのメッセージ",
-            "mensajes",
-            "mensaje del usuario",
-        ],
-    ),
-    (
-        Role::Request,
-        &[
-            "요청",
-            "의도",
-            "목표",
-            "제약",
-            "mission",
-            "request",
-            "intent",
-            "goal",
-            "objective",
-            "asked",
-            "requirement",
-            "constraint",
-            "preference",
-            "instruction",
-            "请求",
-            "意图",
-            "需求",
-            "目标",
-            "要求",
-            "约束",
-            "anfrage",
-            "absicht",
-            "ziel",
-            "anforderung",
-            "vorgabe",
-            "依頼",
-            "要求",
-            "意図",
-            "目的",
-            "制約",
-            "solicitud",
-            "intención",
-            "objetivo",
-            "petición",
-            "requisito",
-            "preferencia",
-        ],
-    ),
-    (
-        Role::Files,
-        &[
-            "reference",
-            "pointer",
-            "critical data",
-            "参考",
-            "参照",
-            "참고",
-            "referenz",
-            "referencia",
-            "파일",
-            "코드",
-            "file",
-            "code section",
-            "文件",
-            "代码",
-            "datei",
-            "ファイル",
-            "コード",
-            "archivo",
-            "código",
-        ],
-    ),
-    (
-        Role::Status,
-        &[
-            "오류",
-            "수정",
-            "문제",
-            "진행",
-            "현재",
-            "상태",
-            "완료",
-            "작업",
-            "error",
-            "fix",
-            "problem",
-            "solving",
-            "solution",
-            "progress",
-            "current",
-            "status",
-            "state",
-            "done",
-            "completed",
-            "accomplish",
-            "result",
-            "changes made",
-            "work",
-            "错误",
-            "修复",
-            "问题",
-            "进展",
-            "当前",
-            "状态",
-            "完成",
-            "fehler",
-            "lösung",
-            "problem",
-            "fortschritt",
-            "aktuell",
-            "stand",
-            "erledigt",
-            "arbeit",
-            "エラー",
-            "修正",
-            "問題",
-            "進捗",
-            "現在",
-            "状態",
-            "完了",
-            "作業",
-            "solución",
-            "progreso",
-            "actual",
-            "estado",
-            "completado",
-            "trabajo",
-        ],
-    ),
-    (
-        Role::Background,
-        &[
-            "기술",
-            "개념",
-            "맥락",
-            "concept",
-            "technical",
-            "decision",
-            "data",
-            "example",
-            "context",
-            "environment",
-            "architecture",
-            "background",
-            "note",
-            "caveat",
-            "gotcha",
-            "pitfall",
-            "watch out",
-            "heads-up",
-            "heads up",
-            "概念",
-            "技术",
-            "决策",
-            "背景",
-            "konzept",
-            "technisch",
-            "entscheidung",
-            "hintergrund",
-            "技術",
-            "概念",
-            "決定",
-            "背景",
-            "concepto",
-            "técnic",
-            "decisión",
-            "contexto",
-        ],
-    ),
-];
-
-/// Claude Code's nine sections by number, for a summary whose headings are translated into a
-/// language whose words [`ROLE_WORDS`] does not hold.
-const NINE: [Role; 9] = [
-    Role::Request,
-    Role::Background,
-    Role::Files,
-    Role::Status,
-    Role::Status,
-    Role::UserMessages,
-    Role::Pending,
-    Role::Status,
-    Role::Next,
-];
-
-/// The role a heading's words give it.
-pub(crate) fn role_of(title: &str) -> Option<Role> {
-    let t = title.to_lowercase();
-    let len = t.chars().count();
-    // A keyword of an unspaced script is found as a substring: only in a title about as short
-    // as a heading ("待办任务"), not in a sentence that happens to hold its characters.
-    let found = |w: &&str| {
-        t.contains(w)
-            && (w.is_ascii()
-                || !w.chars().any(super::words::unspaced)
-                || len <= w.chars().count() + 6)
-    };
-    ROLE_WORDS
-        .iter()
-        .find(|(_, ws)| ws.iter().any(found))
-        .map(|(r, _)| *r)
-}
-
-/// A heading line: its number (a numbered top-level heading), its title, and the text after a
-/// colon on the same line ("Pending Tasks: None").
-#[derive(Debug, PartialEq, Eq)]
-struct Heading<'a> {
-    number: Option<usize>,
-    title: String,
-    rest: &'a str,
-}
-
-/// `line` as a section heading: a Markdown heading, a bold line, a numbered top-level title
-/// (`3. Files and Code Sections:`), or a short label ending in a colon at the line's start. A
-/// numbered line that reads as a sentence ("1. Added the retry") is a list item, not a heading.
-fn heading(line: &str) -> Option<Heading<'_>> {
-    // Indented, or a list item: inside a section.
-    if line.starts_with([' ', '\t', '-', '+', '•', '>']) || line.starts_with("* ") {
-        return None;
-    }
-    let t = line.trim_end();
-    if let Some(h) = t.strip_prefix('#') {
-        let title = h.trim_start_matches('#').trim();
-        let (number, title) = split_number(title);
-        return Some(Heading {
-            number,
-            title: clean_title(title),
-            rest: "",
-        });
-    }
-    let bold = t.starts_with("**") || t.starts_with("__");
-    let (number, t) = split_number(t);
-    // "**Title:**", "**Title**:", "Title:", "Title: rest".
-    let (title, rest) = match t.find(':').or_else(|| t.find('：')) {
-        Some(i) => {
-            let colon = t[i..].chars().next().map_or(1, char::len_utf8);
-            (
-                &t[..i],
-                t[i + colon..].trim().trim_start_matches("**").trim(),
-            )
-        }
-        None => (t, ""),
-    };
-    let clean = clean_title(title);
-    let unspaced = clean.chars().any(super::words::unspaced);
-    // Words in a spaced script; characters, by about three to a word, in an unspaced one.
-    let n = if unspaced {
-        clean.chars().count().div_ceil(3)
-    } else {
-        clean.split_whitespace().count().max(1)
-    };
-    let short = n <= 8 && clean.chars().count() <= 60 && !clean.is_empty();
-    let known = role_of(&clean).is_some();
-    let colon = t.len() != title.len();
-    let sentence_like = clean.ends_with(['.', '!', '?', '。']) || clean.contains(['`', '"']);
-    if !short || sentence_like {
-        return None;
-    }
-    let is_heading = if rest.is_empty() {
-        // A line of its own: bold, or numbered or labelled with a colon, and known or short.
-        (bold && (number.is_some() || colon || t.trim_end_matches(['*', '_']).len() < t.len()))
-            || (colon && (known || number.is_some() || n <= 4))
-            || (number.is_some() && known)
-    } else {
-        // A label with its content on the same line counts only when its words are a known
-        // section's ("Pending Tasks: None"), at the top level.
-        known && (number.is_some() || bold || n <= 4)
-    };
-    is_heading.then_some(Heading {
-        number,
-        title: clean,
-        rest,
-    })
-}
-
-/// A leading "3." or "3)" and the rest.
-fn split_number(t: &str) -> (Option<usize>, &str) {
-    let t = t.trim_start_matches(['*', '_']);
-    let digits = t.bytes().take_while(u8::is_ascii_digit).count();
-    if (1..=2).contains(&digits) {
-        let rest = &t[digits..];
-        if let Some(rest) = rest.strip_prefix(['.', ')']) {
-            return (t[..digits].parse().ok(), rest.trim_start());
-        }
-    }
-    (None, t)
-}
-
-fn clean_title(t: &str) -> String {
-    t.trim()
-        .trim_matches(['*', '_', ':', '：', ' '])
-        .trim()
-        .to_owned()
-}
-
-/// A label inside a section that changes what the lines under it are ("**Completed:**",
-/// "- Remaining:", "Still to do:"): done, open, or neither.
-fn sub_label(line: &str) -> Option<Role> {
-    let t = line
-        .trim()
-        .trim_start_matches(['-', '*', '+', ' '])
-        .trim_start_matches("**");
-    let (label, rest) = t.split_once(':').or_else(|| t.split_once('：'))?;
-    let label = label.trim().trim_matches(['*', '_']);
-    if !rest.trim().trim_matches(['*', '_']).is_empty() || label.split_whitespace().count() > 5 {
-        return None;
-    }
-    match role_of(label)? {
-        r @ (Role::Pending | Role::Next) => Some(r),
-        Role::Status => Some(Role::Status),
-        Role::Request | Role::UserMessages => Some(Role::Request),
-        _ => None,
-    }
-}
-
 /// Reads `raw` as a document.
 pub(crate) fn read(raw: &str) -> Document {
     let text = body(raw);
-    let mut sentences = Vec::new();
-    let mut sections: Vec<(Role, Vec<String>)> = Vec::new();
-    let mut role = Role::Unknown;
-    // A label inside the section ("Remaining:") and the indentation it stands at.
-    let mut sub: Option<(Role, usize)> = None;
-    let mut recognised = 0usize;
-    // An open code block: its fence, and how many blocks with a language tag opened inside it (a
-    // Markdown file shown in the summary holds fences of its own).
-    let mut fence: Option<(&str, usize)> = None;
-    let mut covers_a_span = false;
-    // The last list item's indentation and its first sentence: a status label nested under it
-    // ("- Export the hook\n  - status: done") says its state.
-    let mut parent: Option<(usize, usize)> = None;
-    let numbered_nine = numbered_nine(&text);
+    let mut reader = Reader::new(numbered_nine(&text));
     for (i, line) in text.lines().enumerate() {
-        let trimmed = line.trim();
-        if let Some((f, depth)) = fence {
-            if trimmed.starts_with(f) {
-                let tagged = trimmed[3..]
-                    .trim()
-                    .chars()
-                    .next()
-                    .is_some_and(char::is_alphanumeric);
-                fence = match (tagged, depth) {
-                    (true, _) => Some((f, depth + 1)),
-                    (false, 0) => None,
-                    (false, _) => Some((f, depth - 1)),
-                };
-            }
-            if let Some(s) = sections.last_mut() {
-                s.1.push(trimmed.to_owned());
-            }
-            continue;
-        }
-        if trimmed.starts_with("```") || trimmed.starts_with("~~~") {
-            fence = Some((&trimmed[..3], 0));
-            if let Some(s) = sections.last_mut() {
-                s.1.push(trimmed.to_owned());
-            }
-            continue;
-        }
-        if trimmed.is_empty() {
-            continue;
-        }
-        if let Some(h) = heading(line) {
-            let lower = h.title.to_lowercase();
-            covers_a_span |= SPAN_HEADINGS.iter().any(|t| lower.contains(t));
-            let by_words = role_of(&h.title);
-            let by_number = h
-                .number
-                .filter(|n| numbered_nine && (1..=9).contains(n))
-                .map(|n| NINE[n - 1]);
-            if let Some(r) = by_words.or(by_number) {
-                role = r;
-                recognised += 1;
-            } else {
-                role = Role::Unknown;
-            }
-            sub = None;
-            parent = None;
-            sections.push((role, Vec::new()));
-            if h.rest.is_empty() {
-                continue;
-            }
-            // "Pending Tasks: None": the rest is the section's first line.
-            let rest = h.rest;
-            if let Some(s) = sections.last_mut() {
-                s.1.push(rest.to_owned());
-            }
-            push_sentences(&mut sentences, rest, role, i);
-            continue;
-        }
-        let indent = line.len() - line.trim_start().len();
-        if sub.is_some_and(|(_, at)| indent <= at) {
-            sub = None;
-        }
-        if let Some(r) = sub_label(line) {
-            sub = Some((r, indent));
-            if let Some(s) = sections.last_mut() {
-                s.1.push(trimmed.to_owned());
-            }
-            continue;
-        }
-        if sections.is_empty() {
-            sections.push((Role::Unknown, Vec::new()));
-        }
-        if let Some(s) = sections.last_mut() {
-            s.1.push(trimmed.to_owned());
-        }
-        if trimmed.starts_with('>') {
-            continue; // a block quote: someone's words, or a log
-        }
-        let here = sub.map_or(role, |(r, _)| r);
-        let item = trimmed.starts_with(['-', '*', '+', '•']);
-        if let Some((at, first)) = parent
-            && item
-            && indent > at
-            && status_label_done(trimmed)
-        {
-            for s in &mut sentences[first..] {
-                s.marked_done = true;
-            }
-        } else if item {
-            parent = Some((indent, sentences.len()));
-        } else {
-            parent = None;
-        }
-        push_sentences(&mut sentences, line, here, i);
+        reader.line(i, line);
     }
+    let Reader {
+        sentences,
+        sections,
+        recognised,
+        covers_a_span,
+        ..
+    } = reader;
     Document {
         shape: if recognised > 0 {
             Shape::Sections
@@ -671,18 +154,155 @@ pub(crate) fn read(raw: &str) -> Document {
     }
 }
 
-/// Whether the summary's top-level numbered headings run 1, 2, 3 ... over at least seven: Claude
-/// Code's nine sections, whatever language their titles are in.
-fn numbered_nine(text: &str) -> bool {
-    let mut next = 1;
-    for line in text.lines() {
-        if let Some(h) = heading(line)
-            && h.number == Some(next)
-        {
-            next += 1;
+/// A summary being read line by line: where the reading stands, and what it has found.
+struct Reader<'t> {
+    /// The sentences read ([`Document::sentences`]).
+    sentences: Vec<Sentence>,
+    /// The sections read ([`Document::sections`]).
+    sections: Vec<(Role, Vec<String>)>,
+    /// The role of the section read.
+    role: Role,
+    /// A label inside the section ("Remaining:") and the indentation it stands at.
+    sub: Option<(Role, usize)>,
+    /// How many headings were given a role.
+    recognised: usize,
+    /// An open code block: its fence, and how many blocks with a language tag opened inside it (a
+    /// Markdown file shown in the summary holds fences of its own).
+    fence: Option<(&'t str, usize)>,
+    /// A heading only the summary of a span has was read ([`Document::covers_a_span`]).
+    covers_a_span: bool,
+    /// The last list item's indentation and its first sentence: a status label nested under it
+    /// ("- Export the hook\n  - status: done") says its state.
+    parent: Option<(usize, usize)>,
+    /// The top-level headings are numbered as Claude Code's nine ([`numbered_nine`]).
+    numbered_nine: bool,
+}
+
+impl<'t> Reader<'t> {
+    fn new(numbered_nine: bool) -> Self {
+        Reader {
+            sentences: Vec::new(),
+            sections: Vec::new(),
+            role: Role::Unknown,
+            sub: None,
+            recognised: 0,
+            fence: None,
+            covers_a_span: false,
+            parent: None,
+            numbered_nine,
         }
     }
-    next > 7
+
+    /// Reads the summary's `i`th line.
+    fn line(&mut self, i: usize, line: &'t str) {
+        let trimmed = line.trim();
+        if self.in_code_block(trimmed) || trimmed.is_empty() {
+            return;
+        }
+        match heading(line) {
+            Some(h) => self.heading(i, &h),
+            None => self.body_line(i, line),
+        }
+    }
+
+    /// Whether a line (trimmed) opens, closes or stands in a code block: it is kept in its
+    /// section's body, and holds no sentences.
+    fn in_code_block(&mut self, trimmed: &'t str) -> bool {
+        if let Some((f, depth)) = self.fence {
+            if trimmed.starts_with(f) {
+                let tagged = trimmed[3..]
+                    .trim()
+                    .chars()
+                    .next()
+                    .is_some_and(char::is_alphanumeric);
+                self.fence = match (tagged, depth) {
+                    (true, _) => Some((f, depth + 1)),
+                    (false, 0) => None,
+                    (false, _) => Some((f, depth - 1)),
+                };
+            }
+            self.keep(trimmed);
+            return true;
+        }
+        if trimmed.starts_with("```") || trimmed.starts_with("~~~") {
+            self.fence = Some((&trimmed[..3], 0));
+            self.keep(trimmed);
+            return true;
+        }
+        false
+    }
+
+    /// A heading at line `i` starts a section, with the role its words or its number give it.
+    fn heading(&mut self, i: usize, h: &Heading) {
+        let lower = h.title.to_lowercase();
+        self.covers_a_span |= SPAN_HEADINGS.iter().any(|t| lower.contains(t));
+        let by_words = role_of(&h.title);
+        let by_number = h
+            .number
+            .filter(|n| self.numbered_nine && (1..=9).contains(n))
+            .map(|n| NINE[n - 1]);
+        if let Some(r) = by_words.or(by_number) {
+            self.role = r;
+            self.recognised += 1;
+        } else {
+            self.role = Role::Unknown;
+        }
+        self.sub = None;
+        self.parent = None;
+        self.sections.push((self.role, Vec::new()));
+        if h.rest.is_empty() {
+            return;
+        }
+        // "Pending Tasks: None": the rest is the section's first line.
+        let rest = h.rest;
+        self.keep(rest);
+        push_sentences(&mut self.sentences, rest, self.role, i);
+    }
+
+    /// A line at `i` inside a section (or before the first): a label that changes the role of
+    /// what stands under it, a block quote, or a line of sentences.
+    fn body_line(&mut self, i: usize, line: &str) {
+        let trimmed = line.trim();
+        let indent = line.len() - line.trim_start().len();
+        if self.sub.is_some_and(|(_, at)| indent <= at) {
+            self.sub = None;
+        }
+        if let Some(r) = sub_label(line) {
+            self.sub = Some((r, indent));
+            self.keep(trimmed);
+            return;
+        }
+        if self.sections.is_empty() {
+            self.sections.push((Role::Unknown, Vec::new()));
+        }
+        self.keep(trimmed);
+        if trimmed.starts_with('>') {
+            return; // a block quote: someone's words, or a log
+        }
+        let here = self.sub.map_or(self.role, |(r, _)| r);
+        let item = trimmed.starts_with(['-', '*', '+', '•']);
+        if let Some((at, first)) = self.parent
+            && item
+            && indent > at
+            && status_label_done(trimmed)
+        {
+            for s in &mut self.sentences[first..] {
+                s.marked_done = true;
+            }
+        } else if item {
+            self.parent = Some((indent, self.sentences.len()));
+        } else {
+            self.parent = None;
+        }
+        push_sentences(&mut self.sentences, line, here, i);
+    }
+
+    /// Keeps a line in the body of the section read.
+    fn keep(&mut self, line: &str) {
+        if let Some(s) = self.sections.last_mut() {
+            s.1.push(line.to_owned());
+        }
+    }
 }
 
 /// Marks at a list item's start that say done or open.

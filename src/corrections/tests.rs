@@ -553,7 +553,8 @@ fn rakes_default_task_is_a_test_run() {
 
 #[test]
 fn headings_of_missions_caveats_and_next_steps_in_other_languages() {
-    use summary::{Role, role_of};
+    use headings::role_of;
+    use summary::Role;
     assert_eq!(role_of("Mission"), Some(Role::Request));
     assert_eq!(role_of("Caveats"), Some(Role::Background));
     assert_eq!(role_of("Gotchas"), Some(Role::Background));

@@ -1,0 +1,153 @@
+//! Files the summary says changed or fixed that the record shows unchanged: the last edit of the
+//! file failed and nothing wrote it after, or the last test run failed, names the file, and came
+//! after its last write.
+
+use super::claims::{Verb, asserted, change_verb, negated, paths};
+use super::evidence::{Check, Outcome, Run, may_write};
+use super::summary::Sentence;
+use super::words;
+use super::{Correction, Judge, Kind, quoted_claim, shown_command};
+use crate::text::folded_line;
+use std::collections::HashSet;
+
+impl<'a> Judge<'a> {
+    /// Whether the action at `at` or any after it may have written `name` (a file's last path
+    /// component): an edit tool naming it, a command naming it that may write, or a script,
+    /// which may write anything.
+    fn written_from(&self, at: usize, name: &str) -> bool {
+        self.d.actions[at.min(self.d.actions.len())..]
+            .iter()
+            .any(|a| {
+                if crate::read::tools::is_edit(&a.tool) {
+                    !a.error && a.summary.split(", ").any(|f| base_name(f) == name)
+                } else {
+                    crate::read::tools::is_shell(&a.tool)
+                        && !a.error
+                        && (a.summary.contains(name) && may_write(a) || runs_a_script(a))
+                }
+            })
+    }
+
+    /// Files said changed (or fixed) that the record shows unchanged: the last edit of the file
+    /// failed and nothing wrote it after; or the last test run, which failed and names the file,
+    /// came after its last write (a fix) or the file was never written at all.
+    pub(super) fn changed(&self, out: &mut Vec<Correction>) {
+        let mut said = HashSet::new();
+        let failing = self
+            .runs
+            .iter()
+            .rev()
+            .find(|r| r.check == Check::Test)
+            .filter(|r| matches!(r.outcome, Outcome::Failed { .. }));
+        for s in self.claims.iter().filter(|s| asserted(s)) {
+            let Some(verb) = change_verb(s) else { continue };
+            if s.clauses.iter().any(|c| negated(c, &s.own)) {
+                continue;
+            }
+            for p in paths(s) {
+                let name = base_name(&p);
+                if name.len() < 3 || said.contains(name) {
+                    continue;
+                }
+                let in_files = self.d.files.iter().any(|f| base_name(f) == name);
+                let correction = self.edit_failed(s, name, in_files).or_else(|| {
+                    // A fix the last (failing) test run contradicts.
+                    failing.and_then(|run| self.fix_failed(s, verb, name, in_files, run))
+                });
+                if let Some(c) = correction {
+                    said.insert(name.to_owned());
+                    out.push(c);
+                }
+            }
+        }
+    }
+
+    /// The correction of a claim that `name` changed when the last edit of it failed and
+    /// nothing wrote it after (`in_files`: the record lists it among the files changed).
+    fn edit_failed(&self, s: &Sentence, name: &str, in_files: bool) -> Option<Correction> {
+        let (at, edit) = self.d.actions.iter().enumerate().rev().find(|(_, a)| {
+            crate::read::tools::is_edit(&a.tool)
+                && a.summary.split(", ").any(|f| base_name(f) == name)
+        })?;
+        if !edit.error || in_files || self.written_from(at + 1, name) {
+            return None;
+        }
+        Some(Correction {
+            kind: Kind::Changed,
+            items: Vec::new(),
+            text: format!(
+                "The summary says {}; the last edit of `{}` ({}) failed, and no change to it is recorded.",
+                quoted_claim(s),
+                folded_line(name, 80),
+                edit.tool
+            ),
+        })
+    }
+
+    /// The correction of a claim that `name` was fixed (or changed, when it was never written)
+    /// that `run`, the last test run, contradicts: it failed, names the file, came after the
+    /// file's last write, and the summary admits no failure near the claim.
+    fn fix_failed(
+        &self,
+        s: &Sentence,
+        verb: Verb,
+        name: &str,
+        in_files: bool,
+        run: &Run,
+    ) -> Option<Correction> {
+        let Outcome::Failed { how } = &run.outcome else {
+            return None;
+        };
+        // A file's name ("encoding/csv" is a package, "src/" a folder).
+        let never_written =
+            self.d.files_complete && !in_files && name.contains('.') && !self.written_from(0, name);
+        let file_stem = name.split('.').next().unwrap_or(name).to_lowercase();
+        let related = file_stem.len() >= 3
+            && (run.scope.iter().any(|w| w.contains(&file_stem))
+                || run.action.output.to_lowercase().contains(&file_stem));
+        let unwritten_since = !self.written_from(run.at + 1, name);
+        if !related
+            || !unwritten_since
+            || !(verb == Verb::Fixed || never_written)
+            || self.admits_failure_near(s, run)
+        {
+            return None;
+        }
+        let since = if never_written {
+            "and no change to it is recorded"
+        } else {
+            "and it was not edited after that run"
+        };
+        Some(Correction {
+            kind: Kind::Fixed,
+            items: Vec::new(),
+            text: format!(
+                "The summary says {}; the last test run in the record, {}, {how}, {since} (`{}`).",
+                quoted_claim(s),
+                shown_command(&run.action.summary),
+                folded_line(name, 80)
+            ),
+        })
+    }
+}
+
+/// Whether a shell action runs a script that is no test run (it may write any file).
+fn runs_a_script(a: &crate::extract::Action) -> bool {
+    may_write(a) && !a.summary.contains('>') && {
+        let w = words::words(&a.summary);
+        w.first().is_some_and(|p| {
+            matches!(
+                p.as_str(),
+                "python" | "python3" | "node" | "ruby" | "perl" | "sh" | "bash" | "deno" | "bun"
+            )
+        })
+    }
+}
+
+/// The final path component of a path-like text.
+fn base_name(p: &str) -> &str {
+    p.trim_matches(|c: char| c == '`' || c == '\'' || c == '"' || c == ',')
+        .rsplit(['/', '\\'])
+        .next()
+        .unwrap_or(p)
+}

@@ -1,0 +1,441 @@
+//! Checks the summary says pass (tests, a build, a lint, a type check) against the record's last
+//! run of that check: which run a claim speaks of (`claimed_check`, `Judge::last_run`), and what
+//! makes a claim only a partial report or a step of the command's history, not its last word.
+
+use super::claims::{
+    self, asserted, check_noun, check_noun_unspaced, count_claim, negated, partial, paths,
+    says_pass,
+};
+use super::evidence::{self, Check, Outcome, Run, may_write, runs};
+use super::reports;
+use super::summary::{Role, Sentence};
+use super::words::{self, stem};
+use super::{Correction, Judge, Kind, lexicon, quoted_claim, shown_command};
+use std::collections::HashSet;
+
+impl<'a> Judge<'a> {
+    /// Checks the summary says pass whose last run of that scope failed, with nothing edited
+    /// after it.
+    pub(super) fn passing(&self, out: &mut Vec<Correction>) {
+        if self.runs.is_empty() {
+            return;
+        }
+        let mut said: HashSet<usize> = HashSet::new();
+        for (k, s) in self.claims.iter().enumerate() {
+            let excepted = words::words(&s.own)
+                .iter()
+                .any(|w| matches!(w.as_str(), "except" | "excluding" | "besides" | "apart"));
+            // "| Run `mix test` | ✅ |": a table row whose status cell says done, naming a
+            // command the record ran as a check, with no other words than running it.
+            let row = s.marked_done
+                && s.text.starts_with('|')
+                && only_runs(&s.own)
+                && self.named_run(s).is_some();
+            if !(asserted(s) || row) || excepted {
+                continue;
+            }
+            // "`poetry run pytest -q` ✔": a command the record ran as a check, and a mark that
+            // says done, with no words of its own.
+            let marked = s.marked_done && words::words(&s.own).is_empty() || row;
+            let verdicts: Vec<Vec<String>> = if marked {
+                vec![vec!["passes".to_owned()]]
+            } else {
+                s.clauses.clone()
+            };
+            for clause in &verdicts {
+                if !says_pass(clause, &s.own) || negated(clause, &s.own) || partial(clause) {
+                    continue;
+                }
+                let count = count_claim(clause, &s.own);
+                // A command the record ran, named in code (`mix ci` passes): that command's last
+                // run. Else the check named in this clause, or, when the clause has only the verb
+                // ("Ran the billing tests: everything passes"), in the sentence before it.
+                // "Tests have been executed; all of them pass": a pronoun for the check the
+                // sentence before it on the same line names.
+                // So is a verdict with no subject but "all" on the next line ("- Ran `pytest
+                // -q`." / "- Everything passes.").
+                let before = k.checked_sub(1).map(|j| self.claims[j]).filter(|b| {
+                    b.line == s.line && pronoun(clause)
+                        || b.line + 1 == s.line && bare_verdict(clause, &s.own)
+                });
+                let run = match self.named_run(s) {
+                    Some(r) => Some(r),
+                    None => claimed_check(clause, s)
+                        .or_else(|| claimed_check(&s.clauses.concat(), s))
+                        .or_else(|| before.and_then(|b| claimed_check(&b.clauses.concat(), b)))
+                        .and_then(|(check, scope)| self.last_run(check, &scope)),
+                };
+                let Some(run) = run else { continue };
+                if self.admits_failure_near(s, run) || self.reports_later_failure(s, run) {
+                    break;
+                }
+                let Outcome::Failed { how } = &run.outcome else {
+                    continue;
+                };
+                // "11 tests pass" is true of a run that passed 11 and failed 1: a count is
+                // contradicted only by a report that passed fewer.
+                if count.is_some_and(|n| {
+                    reports::passed_count(&run.action.output).is_none_or(|p| p >= n)
+                }) {
+                    continue;
+                }
+                if self.changed_after(run.at) || !said.insert(run.at) {
+                    continue;
+                }
+                out.push(Correction {
+                    kind: Kind::Passing,
+                    items: Vec::new(),
+                    text: format!(
+                        "The summary says {}; the last {} in the record, {}, {how}, and nothing was edited after it.",
+                        quoted_claim(s),
+                        run.check.noun(),
+                        shown_command(&run.action.summary)
+                    ),
+                });
+                break;
+            }
+        }
+    }
+
+    /// The last run of a command the sentence names in code, when the record ran it as a check
+    /// (`mix ci`, `bun run check`, `sh run_tests.sh billing`).
+    fn named_run(&self, s: &Sentence) -> Option<&Run<'a>> {
+        s.code.iter().find_map(|code| {
+            let words = evidence::command_words(code);
+            self.runs.iter().rev().find(|r| words.contains(&r.words))
+        })
+    }
+
+    /// Whether the summary says, next to a claim or where it states what is open, that checks
+    /// fail ("- 11 tests pass" / "- 1 fails"): then the claim is a partial report. A failure of
+    /// another command named in code ("`npm run lint` fails") says nothing of `run`.
+    pub(super) fn admits_failure_near(&self, s: &Sentence, run: &Run) -> bool {
+        const FAIL: &[&str] = &[
+            "fail", "fails", "failing", "failed", "failure", "failures", "broken", "red",
+        ];
+        // The sentences within two lines of the claim, and those that state open work.
+        let lines = &self.doc.sentences;
+        let from = lines.partition_point(|o| o.line + 2 < s.line);
+        let to = lines.partition_point(|o| o.line <= s.line + 2);
+        let near = lines[from..to]
+            .iter()
+            .chain(lines.iter().filter(|o| o.role.keeps_open()));
+        near.into_iter().any(|o| {
+            // A failure of a check: a fail word with a check's noun, a count or a test's name
+            // beside it ("1 fails", "test_add failed"), not "retry failed batches".
+            let about_checks = |c: &[String]| {
+                c.iter()
+                    .any(|w| check_noun(w).is_some() || w.chars().all(|ch| ch.is_ascii_digit()))
+                    || o.code.iter().any(|n| n.to_lowercase().contains("test"))
+                    || check_noun_unspaced(&o.own).is_some()
+                    // "All tests pass except the billing tests, which fail."
+                    || std::ptr::eq(o, s)
+                        && words::words(&o.own).iter().any(|w| check_noun(w).is_some())
+            };
+            let other_command = !o.code.is_empty()
+                && o.code
+                    .iter()
+                    .all(|c| !evidence::command_words(c).contains(&run.words))
+                && o.code.iter().any(|c| {
+                    evidence::command_words(c).iter().any(|w| !w.is_empty()) && c.contains(' ')
+                });
+            !other_command
+                && !matches!(o.role, Role::Request | Role::UserMessages)
+                && o.clauses.iter().any(|c| {
+                    let ws: Vec<&str> = c.iter().map(String::as_str).collect();
+                    (0..ws.len()).any(|i| FAIL.contains(&ws[i]) && !claims::names_a_check(&ws, i))
+                        && about_checks(c)
+                        && !c.windows(2).any(|p| {
+                            matches!(p[0].as_str(), "0" | "no" | "zero" | "without")
+                                && p[1].starts_with("fail")
+                        })
+                })
+        })
+    }
+
+    /// Whether the summary reports, after the claim, a run of the same command that failed
+    /// ("Ran `phpunit` (OK)" ... "Ran `phpunit` (Failures: 1)"): the claim is a step of the
+    /// command's history, not its last word.
+    fn reports_later_failure(&self, s: &Sentence, run: &Run) -> bool {
+        const FAIL: &[&str] = &[
+            "fail",
+            "fails",
+            "failing",
+            "failed",
+            "failure",
+            "failures",
+            "broken",
+            "red",
+            "falló",
+            "fallo",
+            "falla",
+            "fallan",
+            "fallaron",
+            "échoue",
+            "échouent",
+            "échoué",
+            "échec",
+            "fehlgeschlagen",
+            "scheitert",
+            "falhou",
+            "falha",
+            "falham",
+            "fallito",
+            "fallisce",
+            "falliti",
+        ];
+        const NONE: &[&str] = &[
+            "0", "no", "zero", "without", "aucun", "aucune", "sans", "ningún", "ninguna", "sin",
+            "kein", "keine", "ohne", "nenhum", "nenhuma", "sem", "nessun", "nessuna", "senza",
+        ];
+        self.doc.sentences.iter().any(|o| {
+            o.line > s.line
+                && o.role.states_status()
+                && o.code
+                    .iter()
+                    .any(|c| evidence::command_words(c).contains(&run.words))
+                && o.clauses.iter().any(|c| {
+                    (0..c.len()).any(|i| {
+                        FAIL.contains(&c[i].as_str())
+                            && !(i > 0 && NONE.contains(&c[i - 1].as_str()))
+                    })
+                })
+        })
+    }
+
+    /// The run a claim about `scope` speaks of: the last run of `check` over that scope. "All
+    /// tests pass" speaks of the whole suite's last run, or, in a session that only ever ran one
+    /// command of that check, of that command's; "the billing tests pass" of the last run that
+    /// names billing, or of a whole-suite run whose report names billing among its failures.
+    fn last_run(&self, check: Option<Check>, scope: &Scope) -> Option<&Run<'a>> {
+        let of_check = || {
+            self.runs
+                .iter()
+                .rev()
+                .filter(|r| check.is_none_or(|c| c == r.check))
+        };
+        match scope {
+            Scope::Command(words) => of_check().find(|r| &r.words == words),
+            Scope::Whole => of_check().find(|r| r.scope.is_empty()).or_else(|| {
+                let mut all = of_check();
+                let last = all.next()?;
+                all.all(|r| r.words == last.words).then_some(last)
+            }),
+            Scope::Named(q) => {
+                let named = of_check().find(|r| {
+                    let have: HashSet<String> =
+                        r.scope.iter().map(|w| stem(w).to_owned()).collect();
+                    q.iter().all(|w| have.contains(w))
+                });
+                named.or_else(|| {
+                    let whole = of_check().find(|r| r.scope.is_empty())?;
+                    let output = whole.action.output.to_lowercase();
+                    (matches!(whole.outcome, Outcome::Failed { .. })
+                        && q.iter().all(|w| output.contains(w.as_str())))
+                    .then_some(whole)
+                })
+            }
+        }
+    }
+
+    /// Whether anything after the action at `at` may have changed files.
+    fn changed_after(&self, at: usize) -> bool {
+        self.d.actions[at + 1..].iter().any(may_write)
+    }
+}
+
+/// Whether a table row's own words say no more than running a check ("Run", "Lancer", "运行").
+fn only_runs(own: &str) -> bool {
+    const RUN: &[&str] = &[
+        "run",
+        "ran",
+        "rerun",
+        "re",
+        "execute",
+        "executed",
+        "the",
+        "full",
+        "whole",
+        "suite",
+        "tests",
+        "test",
+        "lancer",
+        "lancé",
+        "relancer",
+        "ejecutar",
+        "ejecutado",
+        "correr",
+        "ausführen",
+        "ausgeführt",
+        "rodar",
+        "rodado",
+        "eseguire",
+        "eseguito",
+    ];
+    let mut rest = own.to_owned();
+    for u in ["运行", "执行", "を実行", "実行", "실행"] {
+        rest = rest.replace(u, " ");
+    }
+    words::words(&rest)
+        .iter()
+        .all(|w| RUN.contains(&w.as_str()))
+}
+
+/// Whether a clause is a verdict on everything and nothing else ("Everything passes now.",
+/// "All green.", "Tout passe."): its subject is what the sentence before it ran.
+fn bare_verdict(clause: &[String], own: &str) -> bool {
+    says_pass(clause, own)
+        && clause.iter().any(|w| lexicon::ALL.contains(&w.as_str()))
+        && clause.iter().all(|w| {
+            lexicon::ALL.contains(&w.as_str())
+                || lexicon::PASS.contains(&w.as_str())
+                || matches!(
+                    w.as_str(),
+                    "now" | "again" | "is" | "are" | "still" | "jetzt"
+                )
+        })
+}
+
+/// Whether a clause's subject is a pronoun ("all of them pass", "they pass", "sie laufen").
+fn pronoun(clause: &[String]) -> bool {
+    clause.iter().any(|w| {
+        matches!(
+            w.as_str(),
+            "them" | "they" | "ellos" | "ellas" | "ils" | "elles" | "sie" | "eles" | "elas"
+        )
+    })
+}
+
+/// What a claim says passes: the kind of check (`None`: any) and its scope.
+fn claimed_check(clause: &[String], s: &Sentence) -> Option<(Option<Check>, Scope)> {
+    if let Some(named) = command_claimed(s) {
+        return Some(named);
+    }
+    let (pos, kind) = clause
+        .iter()
+        .enumerate()
+        .find_map(|(i, w)| check_noun(w).map(|k| (i, k)))
+        .or_else(|| check_noun_unspaced(&s.own).map(|k| (0, Some(k))))?;
+    let mut q = narrowing_before(&clause[..pos]);
+    q.extend(narrowing_after(&clause[pos + 1..]));
+    q.extend(narrowing_paths(s));
+    let q: Vec<String> = q.into_iter().filter(|w| !w.is_empty()).collect();
+    Some((
+        kind,
+        if q.is_empty() {
+            Scope::Whole
+        } else {
+            Scope::Named(q)
+        },
+    ))
+}
+
+/// The check a command named in code runs, and its scope: `cargo test billing` passes.
+fn command_claimed(s: &Sentence) -> Option<(Option<Check>, Scope)> {
+    for code in &s.code {
+        let ws: Vec<String> = code.split_whitespace().map(str::to_owned).collect();
+        let actions = [crate::extract::Action {
+            tool: "Bash".into(),
+            summary: code.clone(),
+            ..crate::extract::Action::default()
+        }];
+        if let Some(r) = runs(&actions).into_iter().next() {
+            return Some((
+                Some(r.check),
+                Scope::Command(r.words.clone()).or_whole(&ws, &r),
+            ));
+        }
+    }
+    None
+}
+
+/// The stems of the words right before a check's noun that narrow it ("billing tests"), nearest
+/// first.
+fn narrowing_before(before: &[String]) -> Vec<String> {
+    let mut q: Vec<String> = Vec::new();
+    for w in before.iter().rev() {
+        if claims::GENERIC.contains(&w.as_str()) || w.chars().all(|c| c.is_ascii_digit()) {
+            break;
+        }
+        if matches!(
+            w.as_str(),
+            "pass"
+                | "passes"
+                | "passed"
+                | "passing"
+                | "failing"
+                | "failed"
+                | "broken"
+                | "flaky"
+                | "previously"
+                | "new"
+                | "old"
+                | "remaining"
+                | "other"
+                | "ran"
+                | "run"
+        ) {
+            break;
+        }
+        q.push(stem(w).to_owned());
+    }
+    q
+}
+
+/// The stems of up to three words after a check's noun and a "for"/"in" that narrow it ("tests
+/// for the importer").
+fn narrowing_after(after: &[String]) -> Vec<String> {
+    let mut q: Vec<String> = Vec::new();
+    if let Some(f) = after.iter().position(|w| {
+        matches!(
+            w.as_str(),
+            "for" | "in" | "of" | "de" | "del" | "von" | "für" | "im"
+        )
+    }) {
+        for w in after[f + 1..].iter().take(3) {
+            if claims::GENERIC.contains(&w.as_str()) {
+                continue;
+            }
+            if says_pass(std::slice::from_ref(w), "") || matches!(w.as_str(), "now" | "are" | "is")
+            {
+                break;
+            }
+            q.push(stem(w).to_owned());
+        }
+    }
+    q
+}
+
+/// The stems of a test name's or file's words in the sentence: they narrow the check too.
+fn narrowing_paths(s: &Sentence) -> Vec<String> {
+    let mut q: Vec<String> = Vec::new();
+    for p in paths(s) {
+        for w in words::words(&p) {
+            if !matches!(w.as_str(), "py" | "rs" | "js" | "ts" | "go" | "rb" | "sh") {
+                q.push(stem(&w).to_owned());
+            }
+        }
+    }
+    q
+}
+
+/// What part of a check a claim speaks of.
+enum Scope {
+    /// The whole suite ("all tests pass").
+    Whole,
+    /// A part named by these word stems ("billing tests").
+    Named(Vec<String>),
+    /// The exact command named in code.
+    Command(Vec<String>),
+}
+
+impl Scope {
+    /// A claim naming a command of the whole suite (`cargo test`) speaks of the whole suite.
+    fn or_whole(self, _code: &[String], r: &Run) -> Scope {
+        if r.scope.is_empty() {
+            Scope::Whole
+        } else {
+            self
+        }
+    }
+}
