@@ -41,19 +41,9 @@ pub fn audit(
     let hook = hook::begin(input, cfg)?;
     let session = hook.input.session_id.clone().unwrap_or_default();
     let snaps = hook.snapshots.as_ref().ok();
-    let digest: Option<Digest> = snaps
-        .and_then(|s| s.take_digest(MAX_DIGEST_BYTES))
-        .and_then(|b| Digest::read(&b));
+    let digest = take_digest(snaps);
     let client = client_of(&hook, digest.as_ref());
-    let summary = summary_to_judge(&hook, client, digest.is_some(), cfg, deadline);
-    let transcript = hook.input.transcript_path.as_deref().map(Path::new);
-    let findings = judge(
-        digest.as_ref(),
-        summary.as_deref(),
-        transcript,
-        cfg,
-        deadline,
-    );
+    let findings = judge_summary(&hook, client, digest.as_ref(), cfg, deadline);
     let told = keep_corrections(&hook, findings.as_ref(), client, cfg);
     if client.restore_is_deferred()
         && let Some(s) = snaps
@@ -99,10 +89,31 @@ fn client_of(hook: &Hook, digest: Option<&Digest>) -> Client {
     saved.unwrap_or_else(|| hook.client())
 }
 
+/// The digest `save` left for this compaction, taken: it serves one audit.
+pub(super) fn take_digest(snaps: Option<&Snapshots>) -> Option<Digest> {
+    snaps
+        .and_then(|s| s.take_digest(MAX_DIGEST_BYTES))
+        .and_then(|b| Digest::read(&b))
+}
+
+/// What `client`'s summary of this compaction got wrong, against `digest` and the session the
+/// hook names: the audit's judgement, which OpenCode's restore makes too.
+pub(super) fn judge_summary(
+    hook: &Hook,
+    client: Client,
+    digest: Option<&Digest>,
+    cfg: &Config,
+    deadline: Instant,
+) -> Option<Findings> {
+    let summary = summary_to_judge(hook, client, digest.is_some(), cfg, deadline);
+    let transcript = hook.input.transcript_path.as_deref().map(Path::new);
+    judge(digest, summary.as_deref(), transcript, cfg, deadline)
+}
+
 /// The summary to judge, or `None`. Codex runs PostCompact before its restore (which waits for
 /// the next turn) and gives it no summary; it has written the summary into the rollout, though.
 /// Claude Code gives the summary here (it may be empty) and has already run its restore.
-pub(super) fn summary_to_judge<'a>(
+fn summary_to_judge<'a>(
     hook: &'a Hook,
     client: Client,
     has_digest: bool,
@@ -147,7 +158,7 @@ pub(super) fn summary_to_judge<'a>(
 /// compaction: a client may write the last result after PreCompact ran (Claude Code 2.1.332 in
 /// 14 of 14 runs), and the record up to this compaction's boundary is what the summary
 /// describes, unless it describes a span that ended when `save` ran (a precomputed summary).
-pub(super) fn judge(
+fn judge(
     digest: Option<&Digest>,
     summary: Option<&str>,
     transcript: Option<&Path>,

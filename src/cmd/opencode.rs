@@ -20,9 +20,9 @@
 //! reads), or `{"needTranscript":true}` when a rebuild needs the session and the plugin gave none
 //! (it then exports the session and asks again), or nothing (nothing to give).
 
-use super::audit::{audited, evidence, judge, summary_to_judge};
+use super::audit::{audited, evidence, judge_summary, take_digest};
 use super::hook::Hook;
-use crate::audit::{Digest, Findings, MAX_DIGEST_BYTES, Restored, message};
+use crate::audit::{Digest, Findings, Restored, message};
 use crate::cmd::failopen::debug;
 use crate::corrections;
 use crate::extract::Part;
@@ -86,7 +86,7 @@ pub fn restore(hook: &Hook, cfg: &Config, deadline: Instant, out: &mut impl Writ
         // the session. Nothing is taken before it does.
         return need_transcript(out);
     }
-    let audit = audit_summary(hook, transcript, cfg, deadline);
+    let audit = audit_summary(hook, cfg, deadline);
     let given = what_to_give(hook, compaction, transcript, &audit, cfg, deadline)?;
     let (text, why) = match given {
         Given::Context { text, why } => (text, why),
@@ -124,19 +124,10 @@ struct Audit {
 /// Audits the summary OpenCode stored against what `save` protected, as the PostCompact audit
 /// does: the same summary rules (D043), the same evidence brought up to the compaction when the
 /// session is at hand (D056).
-fn audit_summary(hook: &Hook, transcript: Option<&Path>, cfg: &Config, deadline: Instant) -> Audit {
+fn audit_summary(hook: &Hook, cfg: &Config, deadline: Instant) -> Audit {
     let snaps = hook.snapshots.as_ref().ok();
-    let digest: Option<Digest> = snaps
-        .and_then(|s| s.take_digest(MAX_DIGEST_BYTES))
-        .and_then(|b| Digest::read(&b));
-    let summary = summary_to_judge(hook, hook.client(), digest.is_some(), cfg, deadline);
-    let findings = judge(
-        digest.as_ref(),
-        summary.as_deref(),
-        transcript,
-        cfg,
-        deadline,
-    );
+    let digest = take_digest(snaps);
+    let findings = judge_summary(hook, hook.client(), digest.as_ref(), cfg, deadline);
     // Corrections an earlier ask found but could not hand over (it needed the session first).
     let earlier = snaps.and_then(Snapshots::take_corrections);
     let section = findings

@@ -135,19 +135,7 @@ fn failures(l: &str, nouns: &[&str]) -> bool {
         let mut from = 0;
         while let Some(at) = l[from..].find(n) {
             let end = from + at;
-            let digits: String = l[..end]
-                .trim_end()
-                .chars()
-                .rev()
-                .take_while(char::is_ascii_digit)
-                .collect();
-            if digits
-                .chars()
-                .rev()
-                .collect::<String>()
-                .parse::<u64>()
-                .is_ok_and(|c| c > 0)
-            {
+            if number_ending(&l[..end]).is_some_and(|c| c > 0) {
                 return true;
             }
             from = end + n.len();
@@ -177,14 +165,19 @@ pub(crate) fn passed_count(output: &str) -> Option<u64> {
 fn count_before(s: &str, after: &[&str]) -> Option<u64> {
     after.iter().find_map(|a| {
         let i = s.find(a)?;
-        let digits: String = s[..i]
-            .trim_end()
-            .chars()
-            .rev()
-            .take_while(char::is_ascii_digit)
-            .collect();
-        digits.chars().rev().collect::<String>().parse().ok()
+        number_ending(&s[..i])
     })
+}
+
+/// The number `s` ends with, spaces after it aside ("3 failed" cut before "failed" -> 3).
+fn number_ending(s: &str) -> Option<u64> {
+    let digits: String = s
+        .trim_end()
+        .chars()
+        .rev()
+        .take_while(char::is_ascii_digit)
+        .collect();
+    digits.chars().rev().collect::<String>().parse().ok()
 }
 
 /// The number right after `key` in `s` ("failures: 1" -> 1).
