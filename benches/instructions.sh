@@ -101,7 +101,8 @@ has_correct=false
 "$bin" --help 2> /dev/null | grep -q '^  correct' && has_correct=true
 if $has_correct && wanted correct-idle; then
     fresh
-    in=$(hook idle PostToolUse "$data/tasks.jsonl" ',"tool_name":"Bash","tool_response":{"stdout":"ok"}')
+    # A command as Claude Code reports it: its outcome goes to the session's ledger (D083).
+    in=$(hook idle PostToolUse "$data/tasks.jsonl" ',"tool_name":"Bash","tool_input":{"command":"cargo test --workspace","description":"Run the tests"},"tool_response":{"stdout":"test result: ok. 42 passed; 0 failed","stderr":"","interrupted":false,"isImage":false},"tool_use_id":"toolu_01AbCdEfGhIjKlMnOpQrStUv","duration_ms":1234}')
     measure correct-idle "$(count "$in" "$bin" correct)"
 fi
 if $has_correct && wanted correct-handover; then

@@ -2,6 +2,7 @@
 //! into the extraction fold, then render. Each command adds only its I/O and policy.
 
 use crate::extract::{Extraction, Extractor, Part, Searched};
+use crate::read::reported::ReportedCall;
 use crate::read::transcript::{self, Limits, ScanStats};
 use crate::render::{Meta, render};
 use anyhow::Result;
@@ -25,7 +26,58 @@ impl Built {
 
 /// Reads `part` of the transcript at `path` within `limits` and extracts what the agent needs.
 pub fn build(path: &Path, part: Part, limits: Limits) -> Result<Built> {
-    build_with(path, Extractor::new(part), limits)
+    build_with_calls(path, part, limits, &[])
+}
+
+/// [`build`], told first the tool calls the session's hooks reported (`calls`, oldest first:
+/// its ledger, D083), which the transcript may not hold yet.
+pub fn build_with_calls(
+    path: &Path,
+    part: Part,
+    limits: Limits,
+    calls: &[ReportedCall],
+) -> Result<Built> {
+    // Read before the transcript: a write in between makes a call both reported and written,
+    // which the fold counts once.
+    let written = std::fs::metadata(path).and_then(|m| m.modified()).ok();
+    let fold = Extractor::new(part).with_reported_calls(calls, written);
+    build_with(path, fold, limits)
+}
+
+/// The most bytes written after `save` that [`part_after_save`] reads: results and a
+/// compaction's own records are a few hundred KB at most.
+const MAX_APPENDED: u64 = 8 * 1024 * 1024;
+
+/// Which part of the transcript at `path` holds the conversation the compaction that `save`
+/// read up to `saved_len` bytes summarized, read again after it: the whole record when nothing
+/// written since marks a compaction (the newest boundary, if any, is an earlier compaction's,
+/// however long the agent went on after it without a prompt), else what precedes this
+/// compaction's own boundary ([`Part::Compacted`], D006). Unknown (no length, the file cut or
+/// grown past [`MAX_APPENDED`]): [`Part::Compacted`].
+pub fn part_after_save(path: &Path, saved_len: Option<u64>) -> Part {
+    use std::io::{Read, Seek, SeekFrom};
+    let read = || -> Option<Vec<u8>> {
+        let saved = saved_len?;
+        let mut file = std::fs::File::open(path).ok()?;
+        let len = file.metadata().ok()?.len();
+        if len < saved || len - saved > MAX_APPENDED {
+            return None;
+        }
+        file.seek(SeekFrom::Start(saved)).ok()?;
+        let mut appended = Vec::new();
+        file.take(len - saved).read_to_end(&mut appended).ok()?;
+        Some(appended)
+    };
+    // Claude Code's boundary, Codex's `compacted` line, OpenCode's compaction part.
+    let marks = |bytes: &[u8]| {
+        [&b"compact_boundary"[..], b"\"compacted\"", b"compaction"]
+            .iter()
+            .any(|m| memchr::memmem::find(bytes, m).is_some())
+    };
+    match read() {
+        Some(appended) if !marks(&appended) => Part::Whole,
+        _ => Part::Compacted,
+    }
 }
 
 /// [`build`] with a prepared fold (tests use a small recent window).
@@ -38,4 +90,33 @@ pub fn build_with(path: &Path, mut fold: Extractor, limits: Limits) -> Result<Bu
     });
     extraction.transcript = Some(path.to_string_lossy().into_owned());
     Ok(Built { extraction, stats })
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// An autonomous session: its newest boundary is an earlier compaction's, and the agent went
+    /// on without a prompt. Read again after this compaction's save, the whole record counts
+    /// until this compaction writes its own boundary.
+    #[test]
+    fn a_boundary_written_before_the_save_is_an_earlier_compactions() {
+        let dir = tempfile::tempdir().unwrap();
+        let path = dir.path().join("t.jsonl");
+        let before =
+            "{\"type\":\"system\",\"subtype\":\"compact_boundary\"}\n{\"type\":\"assistant\"}\n";
+        std::fs::write(&path, before).unwrap();
+        let saved = Some(before.len() as u64);
+        assert_eq!(part_after_save(&path, saved), Part::Whole);
+        let late_result = format!("{before}{{\"type\":\"user\"}}\n");
+        std::fs::write(&path, &late_result).unwrap();
+        assert_eq!(part_after_save(&path, saved), Part::Whole);
+        let own =
+            format!("{late_result}{{\"type\":\"system\",\"subtype\":\"compact_boundary\"}}\n");
+        std::fs::write(&path, own).unwrap();
+        assert_eq!(part_after_save(&path, saved), Part::Compacted);
+        // Unknown: as before.
+        assert_eq!(part_after_save(&path, None), Part::Compacted);
+        assert_eq!(part_after_save(&path, Some(1 << 40)), Part::Compacted);
+    }
 }

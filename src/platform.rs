@@ -50,6 +50,16 @@ mod imp {
             .open(path)
     }
 
+    pub fn append_no_follow(path: &Path) -> io::Result<File> {
+        let flags = rustix::fs::OFlags::NOFOLLOW | rustix::fs::OFlags::NONBLOCK;
+        OpenOptions::new()
+            .append(true)
+            .create(true)
+            .mode(0o600)
+            .custom_flags(flags.bits() as i32)
+            .open(path)
+    }
+
     pub fn owned_by_us(meta: &Metadata) -> bool {
         meta.uid() == rustix::process::geteuid().as_raw()
     }
@@ -120,6 +130,14 @@ mod imp {
             .open(path)
     }
 
+    pub fn append_no_follow(path: &Path) -> io::Result<File> {
+        OpenOptions::new()
+            .append(true)
+            .create(true)
+            .custom_flags(FILE_FLAG_OPEN_REPARSE_POINT)
+            .open(path)
+    }
+
     pub fn owned_by_us(_: &Metadata) -> bool {
         true
     }
@@ -154,6 +172,16 @@ pub fn open_no_follow(path: &Path) -> io::Result<File> {
 /// following a symlink (or reparse point) at its last component: a lock file.
 pub fn create_no_follow(path: &Path) -> io::Result<File> {
     let file = imp::create_no_follow(path)?;
+    match refuse(&file.metadata()?) {
+        Some(why) => Err(io::Error::other(why)),
+        None => Ok(file),
+    }
+}
+
+/// Opens `path` for appending, creating it private (0600 on Unix) if missing, without following
+/// a symlink (or reparse point) at its last component: a ledger each hook adds one line to.
+pub fn append_no_follow(path: &Path) -> io::Result<File> {
+    let file = imp::append_no_follow(path)?;
     match refuse(&file.metadata()?) {
         Some(why) => Err(io::Error::other(why)),
         None => Ok(file),

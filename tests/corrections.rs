@@ -548,6 +548,58 @@ fn a_result_written_after_the_save_reaches_the_snapshot_and_the_judgement() {
     );
 }
 
+/// The race of issue #46: the test run failed right before an automatic compaction, and the
+/// transcript writer had written neither its result (nor, in the second session, its call) when
+/// save, restore and the audit read the transcript. PostToolUseFailure told `correct` first.
+#[test]
+fn a_failure_the_transcript_has_not_written_yet_is_known_from_its_hook() {
+    for unwritten in [4, 3] {
+        let sb = Sandbox::new();
+        let mut lines = failing_session();
+        lines.truncate(unwritten); // 4: the call written, its result not; 3: neither
+        let t = sb.transcript("t.jsonl", &lines);
+        // Written before the hook was told: the transcript's time is older than the report's.
+        set_old(&t, 5);
+        let failure = json!({"session_id": "s1", "transcript_path": t, "cwd": "/work/app",
+            "hook_event_name": "PostToolUseFailure", "tool_name": "Bash",
+            "tool_input": {"command": "cargo test --test billing", "description": "run"},
+            "tool_use_id": "t2", "is_interrupt": false, "duration_ms": 900,
+            "error": "Exit code 101\ntest billing ... FAILED\ntest result: FAILED. 3 passed; 1 failed"});
+        let told = sb.cmd(&["correct"]).stdin(failure.to_string()).run();
+        told.assert_fail_open();
+        assert_eq!(told.stdout, "", "nothing waits: nothing is printed");
+        sb.save(&hook("s1", &t)).assert_fail_open();
+        let restored = sb.restore(&start_hook("s1", &t));
+        restored.assert_fail_open();
+        let listed = restored.stdout.matches("cargo test --test billing").count();
+        assert!(
+            restored
+                .stdout
+                .contains("cargo test --test billing  [FAILED]")
+                && listed == 1,
+            "{unwritten}: {}",
+            restored.stdout
+        );
+        sb.cmd(&["audit"])
+            .stdin(post_compact(
+                "s1",
+                &t,
+                "auto",
+                "## Current Work\nAll billing tests pass.",
+            ))
+            .run()
+            .assert_fail_open();
+        let handed = correct(&sb, "s1", &t, "UserPromptSubmit");
+        assert!(
+            handed
+                .stdout
+                .contains("`cargo test --test billing`, exited 101"),
+            "{unwritten}: {}",
+            handed.stdout
+        );
+    }
+}
+
 /// A summary Claude Code precomputed when PreCompact ran, and used long after: it describes the
 /// record as the save read it, so what the record gained since is not held against it.
 #[test]

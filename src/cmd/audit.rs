@@ -7,11 +7,11 @@
 use super::hook::{self, Hook};
 use crate::cmd::failopen::debug;
 use crate::corrections;
-use crate::extract::Part;
 use crate::input::client::{Client, Reply, json_answer};
 use crate::input::config::Config;
 use crate::json::MAX_TEXT;
 use crate::pipeline;
+use crate::read::reported::ReportedCall;
 use crate::read::transcript::{self, Limits};
 use crate::render::WhyRebuilt;
 use crate::render::audit::{
@@ -107,7 +107,15 @@ pub(super) fn judge_summary(
 ) -> Option<Findings> {
     let summary = summary_to_judge(hook, client, digest.is_some(), cfg, deadline);
     let transcript = hook.input.transcript_path.as_deref().map(Path::new);
-    judge(digest, summary.as_deref(), transcript, cfg, deadline)
+    let calls = hook.reported_calls();
+    judge(
+        digest,
+        summary.as_deref(),
+        transcript,
+        &calls,
+        cfg,
+        deadline,
+    )
 }
 
 /// The summary to judge, or `None`. Codex runs PostCompact before its restore (which waits for
@@ -162,12 +170,13 @@ fn judge(
     digest: Option<&Digest>,
     summary: Option<&str>,
     transcript: Option<&Path>,
+    calls: &[ReportedCall],
     cfg: &Config,
     deadline: Instant,
 ) -> Option<Findings> {
     let judged = match (digest, summary, transcript) {
         (Some(d), Some(s), Some(path)) if !corrections::covers_a_span(s) && !held_since_save(d) => {
-            Some(caught_up(d, path, cfg, deadline))
+            Some(caught_up(d, path, calls, cfg, deadline))
         }
         _ => None,
     };
@@ -350,12 +359,19 @@ const HELD_SUMMARY: Duration = Duration::from_secs(10 * 60);
 
 /// `saved` with its evidence read again from the record up to this compaction's boundary, or as
 /// it is when that cannot be read within the budget.
-pub(super) fn caught_up(saved: &Digest, path: &Path, cfg: &Config, deadline: Instant) -> Digest {
+pub(super) fn caught_up(
+    saved: &Digest,
+    path: &Path,
+    calls: &[ReportedCall],
+    cfg: &Config,
+    deadline: Instant,
+) -> Digest {
     let limits = Limits {
         max_bytes: cfg.scan_bytes,
         deadline: Some(deadline),
     };
-    match pipeline::build(path, Part::Compacted, limits) {
+    let part = pipeline::part_after_save(path, saved.transcript_len);
+    match pipeline::build_with_calls(path, part, limits, calls) {
         Ok(b) if !b.extraction.is_empty() && !b.stats.hit_deadline => {
             debug(cfg.debug, || {
                 format!(

@@ -21,6 +21,20 @@ pub struct Cli {
 /// The subcommands the client runs as hooks: they fail open (exit 0), whatever the command line.
 pub const HOOKS: [&str; 4] = ["save", "restore", "audit", "correct"];
 
+/// The command a hook's command line names, when it is exactly `<binary> <hook>`, as every
+/// client runs it: read without building clap's parser, which cost `correct`, run after every
+/// tool call, a seventh of its instructions (D084). Anything else (a flag, a person) goes to clap.
+pub fn hook_command(args: &[std::ffi::OsString]) -> Option<Command> {
+    let [_, word] = args else { return None };
+    Some(match word.to_str()? {
+        "save" => Command::Save,
+        "restore" => Command::Restore { text: false },
+        "audit" => Command::Audit,
+        "correct" => Command::Correct,
+        _ => return None,
+    })
+}
+
 /// The subcommands.
 #[derive(Debug, Subcommand)]
 pub enum Command {
@@ -96,5 +110,19 @@ mod tests {
         for h in HOOKS {
             assert!(Cli::try_parse_from(["compact-guardian", h]).is_ok(), "{h}");
         }
+    }
+
+    #[test]
+    fn a_hooks_command_line_is_read_as_clap_reads_it() {
+        for h in HOOKS {
+            let args = ["compact-guardian", h].map(std::ffi::OsString::from);
+            let fast = format!("{:?}", hook_command(&args));
+            let clap = format!("{:?}", Cli::try_parse_from(&args).ok().map(|c| c.command));
+            assert_eq!(fast, clap, "{h}");
+        }
+        let person = ["compact-guardian", "restore", "--text"].map(std::ffi::OsString::from);
+        assert!(hook_command(&person).is_none());
+        let other = ["compact-guardian", "status"].map(std::ffi::OsString::from);
+        assert!(hook_command(&other).is_none());
     }
 }

@@ -7,6 +7,9 @@
 //! call, so it reads its input only as far as the session id and, when nothing waits for that
 //! session, drains the rest unparsed: one look at the folder (issue #41).
 //!
+//! After a command or an edit it also keeps the call's outcome in the session's ledger
+//! (`store::ledger`, D083): the hook is told it before the transcript may hold it.
+//!
 //! Of any number of hooks of one session at once (parallel tool calls), exactly one hands the
 //! corrections over; and they are deleted only once printed, so a closed stdout loses nothing
 //! (D040).
@@ -15,9 +18,11 @@ use super::hook;
 use crate::cmd::failopen::debug;
 use crate::input::client::{Handover, RESTORE_EVENT, json_answer};
 use crate::input::config::Config;
-use crate::input::hook_input::Stream;
-use crate::store::Store;
+use crate::input::hook_input::{HookInput, Stream};
+use crate::read::reported::{ReportedCall, TOOL_EVENTS};
+use crate::read::tools;
 use crate::store::history;
+use crate::store::{Snapshots, Store};
 use anyhow::{Result, bail};
 use std::io::{Read, Write};
 use std::time::Instant;
@@ -31,6 +36,36 @@ const CONTEXT_EVENTS: &[&str] = &[
     "PostToolUseFailure",
     RESTORE_EVENT,
 ];
+
+/// Whether the input reports a tool call whose outcome the ledger keeps (a command or an edit):
+/// read as far as the tool's name, which comes before its input and output.
+fn reports_outcome(stream: &mut Stream<impl Read>) -> std::io::Result<bool> {
+    stream.read_to("hook_event_name")?;
+    if !stream
+        .field("hook_event_name")
+        .is_some_and(|e| TOOL_EVENTS.contains(&e.as_str()))
+    {
+        return Ok(false);
+    }
+    stream.read_to("tool_name")?;
+    Ok(stream
+        .field("tool_name")
+        .is_some_and(|t| tools::is_shell(&t) || tools::is_edit(&t)))
+}
+
+/// Adds the call the input reports to the session's ledger, for the next compaction's save,
+/// restore and audit (issue #46, D083): the transcript may not hold it yet when they read it.
+fn keep_outcome(input: &HookInput, snaps: &Snapshots, cfg: &Config) {
+    let at = std::time::SystemTime::now()
+        .duration_since(std::time::UNIX_EPOCH)
+        .map_or(0, |d| u64::try_from(d.as_nanos()).unwrap_or(u64::MAX));
+    let Some(outcome) = ReportedCall::of(input, at) else {
+        return;
+    };
+    if let Err(e) = snaps.record_call(&outcome) {
+        debug(cfg.debug, || format!("outcome not kept: {e:#}"));
+    }
+}
 
 /// Reads the hook input from `input` and, if corrections wait for its session, prints them.
 /// `stdout_usable` says whether what is printed can reach anyone (checked only when something
@@ -51,7 +86,8 @@ pub fn correct(
     let waiting = stream
         .field("session_id")
         .is_some_and(|id| store.corrections_waiting(&id));
-    if !waiting {
+    let reports = reports_outcome(&mut stream)?;
+    if !waiting && !reports {
         // The client's writes never meet a closed pipe; nothing more is parsed.
         return Ok(stream.drain()?);
     }
@@ -59,6 +95,12 @@ pub fn correct(
     let Ok(snaps) = &hook.snapshots else {
         return Ok(());
     };
+    if reports {
+        keep_outcome(&hook.input, snaps, cfg);
+    }
+    if !waiting {
+        return Ok(());
+    }
     let event = hook.input.hook_event_name.as_deref().unwrap_or_default();
     if !CONTEXT_EVENTS.contains(&event) {
         return Ok(()); // kept for a hook whose output the model reads

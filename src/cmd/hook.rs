@@ -5,6 +5,7 @@ use crate::cmd::failopen::debug;
 use crate::input::client::Client;
 use crate::input::config::Config;
 use crate::input::hook_input::{self, HookInput};
+use crate::read::reported::ReportedCall;
 use crate::store::{Snapshots, Store};
 use anyhow::{Context, Result};
 use std::cell::OnceCell;
@@ -24,6 +25,15 @@ pub struct Hook {
 }
 
 impl Hook {
+    /// The tool calls this session's hooks reported (its ledger, D083), oldest first: what the
+    /// transcript may not hold yet.
+    pub fn reported_calls(&self) -> Vec<ReportedCall> {
+        self.snapshots
+            .as_ref()
+            .map(Snapshots::reported_calls)
+            .unwrap_or_default()
+    }
+
     /// The client that ran this hook ([`Client::of`]): the one the input names, else the one
     /// whose transcript it names (from its first line; read once, when first asked).
     pub fn client(&self) -> Client {

@@ -63,7 +63,11 @@ pub fn run(args: Vec<OsString>) -> ExitCode {
         let _ = <Cli as clap::CommandFactory>::command().print_help();
         return Exit::Done.into();
     }
-    let cli = match Cli::try_parse_from(&args) {
+    let parsed = match crate::cmd::cli::hook_command(&args) {
+        Some(command) => Ok(Cli { command }),
+        None => Cli::try_parse_from(&args),
+    };
+    let cli = match parsed {
         Ok(cli) => cli,
         Err(e) if !is_hook || !e.use_stderr() => e.exit(), // a person: --help, --version, typos
         Err(e) => {

@@ -297,7 +297,7 @@ fn rebuild(
         max_bytes: cfg.scan_bytes,
         deadline: Some(deadline),
     };
-    let built = pipeline::build(path, Part::Compacted, limits)?;
+    let built = pipeline::build_with_calls(path, Part::Compacted, limits, &hook.reported_calls())?;
     debug(cfg.debug, || format!("rebuild: {}", built.stats.summary()));
     let meta = Meta {
         taken_at: SystemTime::now(),

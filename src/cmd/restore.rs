@@ -296,7 +296,8 @@ fn up_to_the_compaction(
         max_bytes: cfg.scan_bytes,
         deadline: Some(deadline),
     };
-    let built = pipeline::build(path, Part::Compacted, limits).ok()?;
+    let part = pipeline::part_after_save(path, saved.transcript_len);
+    let built = pipeline::build_with_calls(path, part, limits, &hook.reported_calls()).ok()?;
     if built.stats.hit_deadline {
         return None;
     }
@@ -340,7 +341,12 @@ fn rebuild(
         max_bytes: cfg.scan_bytes,
         deadline: Some(deadline),
     };
-    let built = pipeline::build(Path::new(path), Part::Compacted, limits)?;
+    let built = pipeline::build_with_calls(
+        Path::new(path),
+        Part::Compacted,
+        limits,
+        &hook.reported_calls(),
+    )?;
     debug(cfg.debug, || format!("rebuild: {}", built.stats.summary()));
     let meta = Meta {
         taken_at: SystemTime::now(),

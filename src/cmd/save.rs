@@ -34,7 +34,8 @@ pub fn save(input: impl Read, cfg: &Config, deadline: Instant, out: &mut impl Wr
         max_bytes: cfg.scan_bytes,
         deadline: Some(deadline),
     };
-    let built = pipeline::build(Path::new(path), Part::Whole, limits)?;
+    let built =
+        pipeline::build_with_calls(Path::new(path), Part::Whole, limits, &hook.reported_calls())?;
     debug(cfg.debug, || built.stats.summary());
     let meta = Meta {
         taken_at: SystemTime::now(),

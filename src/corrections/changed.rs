@@ -21,9 +21,12 @@ impl<'a> Judge<'a> {
                 if crate::read::tools::is_edit(&a.tool) {
                     !a.error && a.summary.split(", ").any(|f| base_name(f) == name)
                 } else {
+                    // A writing command cut short may name it past its cut (`sed -i '...' f`).
+                    let cut = a.summary.len() >= COMMAND_CUT || a.summary.ends_with('…');
+                    let names = a.summary.contains(name) || cut;
                     crate::read::tools::is_shell(&a.tool)
                         && !a.error
-                        && (a.summary.contains(name) && may_write(a) || runs_a_script(a))
+                        && (names && may_write(a) || runs_a_script(a))
                 }
             })
     }
@@ -46,11 +49,14 @@ impl<'a> Judge<'a> {
             }
             for p in paths(s) {
                 let name = base_name(&p);
+                if only_referred_to(s, &p) {
+                    continue; // "the getter for the `grid-index.hbs` template": not what changed
+                }
                 if name.len() < 3 || said.contains(name) {
                     continue;
                 }
-                let in_files = self.d.files.iter().any(|f| base_name(f) == name);
-                let correction = self.edit_failed(s, name, in_files).or_else(|| {
+                let in_files = self.d.files.iter().any(|f| same_file(f, &p));
+                let correction = self.edit_failed(s, &p, in_files).or_else(|| {
                     // A fix the last (failing) test run contradicts.
                     failing.and_then(|run| self.fix_failed(s, verb, name, in_files, run))
                 });
@@ -64,10 +70,11 @@ impl<'a> Judge<'a> {
 
     /// The correction of a claim that `name` changed when the last edit of it failed and
     /// nothing wrote it after (`in_files`: the record lists it among the files changed).
-    fn edit_failed(&self, s: &Sentence, name: &str, in_files: bool) -> Option<Correction> {
+    fn edit_failed(&self, s: &Sentence, path: &str, in_files: bool) -> Option<Correction> {
+        let name = base_name(path);
         let (at, edit) = self.d.actions.iter().enumerate().rev().find(|(_, a)| {
             crate::read::tools::is_edit(&a.tool)
-                && a.summary.split(", ").any(|f| base_name(f) == name)
+                && a.summary.split(", ").any(|f| same_file(f, path))
         })?;
         if !edit.error || in_files || self.written_from(at + 1, name) {
             return None;
@@ -131,6 +138,31 @@ impl<'a> Judge<'a> {
     }
 }
 
+/// How long a command's text is when the transcript reader cut it (its `key_arg` bound, less
+/// a few bytes of slack for the escaping of one line): what it names may be past the cut. The
+/// digest cuts it shorter, with a `…`.
+const COMMAND_CUT: usize = 390;
+
+/// Whether the sentence names `path` only as a reference for what changed ("for the
+/// `grid-index.hbs` template", "from `config.ts`", "like `a.rs`"), not as what was changed.
+fn only_referred_to(s: &Sentence, path: &str) -> bool {
+    const REFERRING: &[&str] = &["for", "from", "of", "like", "than", "via", "per", "by"];
+    let lower = s.text.to_lowercase();
+    let Some(at) = lower.find(&path.to_lowercase()) else {
+        return false;
+    };
+    let before = words::words(&lower[..at]);
+    // The word before it, or before its article ("for the `x`").
+    let mut last = before.iter().rev();
+    match (last.next(), last.next()) {
+        (Some(w), _) if REFERRING.contains(&w.as_str()) => true,
+        (Some(a), Some(w)) if matches!(a.as_str(), "the" | "a" | "an") => {
+            REFERRING.contains(&w.as_str())
+        }
+        _ => false,
+    }
+}
+
 /// Whether a shell action runs a script that is no test run (it may write any file).
 fn runs_a_script(a: &crate::extract::Action) -> bool {
     may_write(a) && !a.summary.contains('>') && {
@@ -142,6 +174,24 @@ fn runs_a_script(a: &crate::extract::Action) -> bool {
             )
         })
     }
+}
+
+/// Whether the record's path `f` is the file the summary names as `said`: the same final
+/// components, as many as both give (`src/a.rs` is not `tests/a.rs`; `a.rs` is either).
+fn same_file(f: &str, said: &str) -> bool {
+    let parts = |p: &str| -> Vec<String> {
+        p.trim_matches(|c: char| c == '`' || c == '\'' || c == '"' || c == ',')
+            .split(['/', '\\'])
+            // `paths` trims a leading dot (".changeset/x.md" is read "changeset/x.md").
+            .map(|c| c.trim_start_matches('.'))
+            .filter(|c| !c.is_empty())
+            .map(str::to_owned)
+            .collect()
+    };
+    let (said, f) = (parts(said), parts(f));
+    // As many final components as both give (a patch may name the file relative to anywhere).
+    let n = said.len().min(f.len());
+    n > 0 && f[f.len() - n..] == said[said.len() - n..]
 }
 
 /// The final path component of a path-like text.

@@ -85,6 +85,7 @@ pub(crate) fn asserted(s: &Sentence) -> bool {
     if t.ends_with('?') || t.ends_with('？') {
         return false;
     }
+    let ws = without_plan_nouns(ws);
     if has(&ws, NOT_ASSERTED) || has_unspaced(&s.own, NOT_ASSERTED_UNSPACED) {
         return false;
     }
@@ -115,6 +116,19 @@ pub(crate) fn asserted(s: &Sentence) -> bool {
         return false;
     }
     !imperative(&ws)
+}
+
+/// `ws` without "plan" where it names the work ("the plan steps are done"), not an intention
+/// ("we plan to ..."): before a noun of work.
+fn without_plan_nouns(ws: Vec<String>) -> Vec<String> {
+    let naming = |i: usize| {
+        matches!(ws[i].as_str(), "plan" | "plans")
+            && ws.get(i + 1).is_some_and(|n| WORK.contains(&n.as_str()))
+    };
+    (0..ws.len())
+        .filter(|&i| !naming(i))
+        .map(|i| ws[i].clone())
+        .collect()
 }
 
 /// [`asserted`], with the words of a subject (an item's name: "Log every retry with attempt
@@ -300,7 +314,7 @@ pub(crate) fn says_all_done(s: &Sentence) -> bool {
         "open",
         "left",
     ];
-    let ws = words(&s.own);
+    let ws = without_plan_nouns(words(&s.own));
     let lower = s.own.to_lowercase();
     let work = has(&ws, WORK) || has_unspaced(&s.own, WORK_UNSPACED);
     let all = has(&ws, ALL) || has_unspaced(&s.own, ALL_UNSPACED);
@@ -558,8 +572,9 @@ pub(crate) fn says_git(s: &Sentence, what: &str) -> bool {
             labelled("commit")
                 || has(&ws, COMMITTED)
                 || has_unspaced(&s.own, COMMITTED_UNSPACED)
+                // The noun and a verdict ("Commit done", "commit created").
                 || (has(&ws, &["commit", "commits"])
-                    && has(
+                    && (has(&ws, DONE) || has(
                         &ws,
                         &[
                             "created",
@@ -572,7 +587,7 @@ pub(crate) fn says_git(s: &Sentence, what: &str) -> bool {
                             "créé",
                             "criado",
                         ],
-                    ))
+                    )))
         }
         "push" => {
             labelled("push")

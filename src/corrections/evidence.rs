@@ -717,6 +717,8 @@ pub(crate) fn git_runs<'a>(actions: &'a [Action], sub: &str) -> Vec<(usize, &'a 
             || output.contains("everything up to date")
         {
             GitEnd::NothingToDo
+        } else if never_ran(a) {
+            GitEnd::NotRun
         } else if own && !interrupted(a) {
             GitEnd::Failed
         } else {
@@ -736,8 +738,25 @@ pub(crate) enum GitEnd {
     NothingToDo,
     /// It failed, and its status is its own.
     Failed,
+    /// It never ran: the user rejected the call, or the client blocked it. Nothing of it
+    /// happened, as when it fails.
+    NotRun,
     /// It failed, but the status may be another command's, or it was interrupted.
     Unknown,
+}
+
+/// Whether the call never ran at all: rejected by the user, or blocked by the client before it
+/// started (unlike a timeout or an interruption, which may leave part of it done).
+fn never_ran(a: &Action) -> bool {
+    let o = a.output.to_lowercase();
+    a.error
+        && [
+            "doesn't want to proceed",
+            "tool use was rejected",
+            "was blocked",
+        ]
+        .iter()
+        .any(|m| o.contains(m))
 }
 
 /// The git subcommand, after global options (`git -C dir commit`).

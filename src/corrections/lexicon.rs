@@ -42,7 +42,7 @@ pub(crate) const NOT_ASSERTED: &[&str] = &[
 #[rustfmt::skip]
 pub(crate) const NOT_ASSERTED_UNSPACED: &[&str] = &[
     "需要", "应该", "应当", "将会", "以便", "为了", "确保", "如果", "一旦", "直到", "目标", "希望", "计划",
-    "要求", "待办", "待处理", "下一步", "只有", "仅",
+    "要求", "指示", "指令", "待办", "待处理", "下一步", "只有", "仅",
     "必要", "べき", "予定", "ように", "ために", "場合", "たら", "目標", "次に", "依頼", "だけ", "のみ", "みなす",
     "해야", "예정", "필요", "하려면", "위해", "다음", "경우", "목표", "요청",
 ];
@@ -193,7 +193,7 @@ pub(crate) const WORK_UNSPACED: &[&str] = &[
 /// Words that say all of something.
 #[rustfmt::skip]
 pub(crate) const ALL: &[&str] = &[
-    "all", "every", "everything", "each", "fully", "entirely",
+    "all", "both", "every", "everything", "each", "fully", "entirely",
     "alle", "sämtliche", "todas", "todos", "todo", "tous", "toutes", "tout", "tudo", "tutti",
     "tutte", "tutto",
 ];

@@ -233,20 +233,25 @@ impl<'a> Judge<'a> {
         })
     }
 
-    /// The keys of every item but the `i`th, open or finished: what a sentence naming the `i`th
-    /// must tell it apart from.
-    fn others(&self, i: usize) -> Vec<&Key> {
+    /// What a sentence naming the `i`th item must tell it apart from: every finished item, and
+    /// every other open item named more fully. A sentence that names two open items as done
+    /// is false either way; it is answered once, for the item it names best.
+    fn others(&self, i: usize) -> Vec<Other<'_>> {
         self.items
             .iter()
             .enumerate()
             .filter(|(j, _)| *j != i)
-            .map(|(_, it)| &it.key)
-            .chain(self.done.iter())
+            .map(|(_, it)| Other {
+                key: &it.key,
+                open: true,
+            })
+            .chain(self.done.iter().map(|key| Other { key, open: false }))
             .collect()
     }
 
     /// Open items the summary calls done by name.
     fn called_done(&self, out: &mut Vec<Correction>) {
+        let mut answered: Vec<&Sentence> = Vec::new();
         for (i, item) in self.items.iter().enumerate() {
             let key = &item.key;
             if !key.usable() || self.kept_open(key) {
@@ -254,6 +259,9 @@ impl<'a> Judge<'a> {
             }
             let others = self.others(i);
             let claim = self.claims.iter().find(|s| {
+                if answered.iter().any(|a| std::ptr::eq(*a, **s)) {
+                    return false;
+                }
                 if !asserted_without(s, &key.words) {
                     return false;
                 }
@@ -283,9 +291,17 @@ impl<'a> Judge<'a> {
                     && key.named_by_exactly(&whole, &others)
                     && own.iter().any(|c| verdict_only(c, &s.own))
                     && !own.iter().any(|c| negated(c, &s.own) || partial_done(c));
-                own.iter().any(done_here) || done_by_quote || labelled
+                // The item named in code ("`Cart::total` is implemented"): a sentence of one
+                // clause, whose code spans are that clause's.
+                let in_code = own.len() == 1 && !s.code.is_empty() && {
+                    let mut named = own[0].clone();
+                    named.extend(s.code.iter().flat_map(|c| words::words(c)));
+                    done_here(&named)
+                };
+                own.iter().any(done_here) || done_by_quote || labelled || in_code
             });
             if let Some(s) = claim {
+                answered.push(s);
                 out.push(Correction {
                     kind: Kind::CalledDone,
                     items: vec![item.text.to_owned()],
@@ -422,12 +438,16 @@ impl<'a> Judge<'a> {
                 continue;
             };
             let git = git_runs(&self.d.actions, sub);
-            let Some((_, run, GitEnd::Failed)) = git.last() else {
-                continue;
+            let how = match git.last() {
+                Some((_, _, GitEnd::NotRun)) => "was rejected or blocked before it ran".to_owned(),
+                Some((_, run, GitEnd::Failed)) => match run.exit {
+                    Some(c) => format!("exited {c}"),
+                    None => "failed".to_owned(),
+                },
+                _ => continue,
             };
-            let how = match run.exit {
-                Some(c) => format!("exited {c}"),
-                None => "failed".to_owned(),
+            let Some((_, run, _)) = git.last() else {
+                continue;
             };
             out.push(Correction {
                 kind: Kind::Committed,
@@ -481,6 +501,13 @@ fn verdict_only(c: &[String], own: &str) -> bool {
                         | "dalla" | "von" | "der"
                 )
         })
+}
+
+/// Another item a sentence naming one must be told from ([`Judge::others`]).
+struct Other<'k> {
+    key: &'k Key,
+    /// Open too: a sentence naming both as done is false either way.
+    open: bool,
 }
 
 /// An item's identifying words, its leading verb, and the words no other item has.
@@ -548,18 +575,20 @@ impl Key {
             }
     }
 
-    /// [`Key::named_by`], and no other item (open or done) is named by it as well: the words
-    /// that tell this item from the others are there.
-    fn named_by_exactly(&self, clause: &[String], others: &[&Key]) -> bool {
+    /// [`Key::named_by`], and no other item is named by it as fully (a finished one) or more
+    /// fully (an open one): the words that tell this item from the others are there.
+    fn named_by_exactly(&self, clause: &[String], others: &[Other]) -> bool {
         if !self.named_by(clause) {
             return false;
         }
         let have: HashSet<String> = clause.iter().map(|w| stem(w).to_owned()).collect();
         let mine = self.found_in(&have);
-        others.iter().all(|o| {
-            let theirs = o.found_in(&have);
-            // Another item named at least as fully, by as many words: the clause may be about it.
-            !(o.usable() && o.named_by(clause) && theirs * self.words.len() >= mine * o.words.len())
+        others.iter().all(|Other { key: o, open }| {
+            let theirs = o.found_in(&have) * self.words.len();
+            let ours = mine * o.words.len();
+            // Another item named as fully: the clause may be about it.
+            let rival = if *open { theirs > ours } else { theirs >= ours };
+            !(o.usable() && o.named_by(clause) && rival)
         })
     }
 }

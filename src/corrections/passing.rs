@@ -79,21 +79,36 @@ impl<'a> Judge<'a> {
                 }) {
                     continue;
                 }
-                if self.changed_after(run.at) || !said.insert(run.at) {
+                if !said.insert(run.at) {
                     continue;
                 }
-                out.push(Correction {
-                    kind: Kind::Passing,
-                    items: Vec::new(),
-                    text: format!(
-                        "The summary says {}; the last {} in the record, {}, {how}, and nothing was edited after it.",
-                        quoted_claim(s),
-                        run.check.noun(),
-                        shown_command(&run.action.summary)
-                    ),
-                });
+                out.push(self.failed_run(s, run, how));
                 break;
             }
+        }
+    }
+
+    /// The correction of a pass claim `s` that `run`, the check's last run, contradicts: it
+    /// ended `how`. A change after it may fix it, but no run shows that it did: the claim has no
+    /// run behind it, and the correction says what happened since (D085).
+    fn failed_run(&self, s: &Sentence, run: &Run, how: &str) -> Correction {
+        let since = if self.changed_after(run.at) {
+            format!(
+                "files were changed after it, and no {} ran since",
+                run.check.noun()
+            )
+        } else {
+            "nothing was edited after it".to_owned()
+        };
+        Correction {
+            kind: Kind::Passing,
+            items: Vec::new(),
+            text: format!(
+                "The summary says {}; the last {} in the record, {}, {how}, and {since}.",
+                quoted_claim(s),
+                run.check.noun(),
+                shown_command(&run.action.summary)
+            ),
         }
     }
 

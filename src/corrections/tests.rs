@@ -131,13 +131,9 @@ fn statements_that_are_not_pass_claims_stay_silent() {
 }
 
 #[test]
-fn a_claim_about_another_check_or_a_run_after_an_edit_is_not_contradicted() {
+fn a_claim_about_another_check_or_a_later_passing_run_is_not_contradicted() {
     // The only failing run is billing's; a claim about the parser tests has no evidence.
     assert!(!kinds(&nine("The parser tests pass.")).contains(&Kind::Passing));
-    // An edit after the failing run: the tests may pass now; nothing is said.
-    let mut d = record();
-    d.actions.push(edit("/p/src/billing/rounding.rs", false));
-    assert!(corrections(&d, &nine("All billing tests pass.")).is_empty());
     // A later passing run of the same scope wins.
     let mut d = record();
     d.actions.push(sh(
@@ -567,4 +563,145 @@ fn headings_of_missions_caveats_and_next_steps_in_other_languages() {
     assert_eq!(claims::change_verb(s), None);
     let s = &summary::read("The parser was changed.").sentences[0];
     assert_eq!(claims::change_verb(s), Some(claims::Verb::Changed));
+}
+
+#[test]
+fn a_pass_claim_after_an_edit_with_no_run_since_is_answered_with_what_happened_since() {
+    // An edit after the failing run may fix it; no run shows it did (D085).
+    let mut d = record();
+    d.actions.push(edit("/p/src/billing/rounding.rs", false));
+    let c = corrections(&d, &nine("All billing tests pass."));
+    let passing: Vec<&Correction> = c.iter().filter(|c| c.kind == Kind::Passing).collect();
+    assert_eq!(passing.len(), 1, "{c:#?}");
+    assert!(
+        passing[0]
+            .text
+            .contains("files were changed after it, and no test run ran since"),
+        "{}",
+        passing[0].text
+    );
+}
+
+#[test]
+fn forms_of_an_items_verb_name_it() {
+    let d = Digest {
+        open_kind: "tasks".into(),
+        open: vec!["Serialize tasks as JSON".into()],
+        states: vec!["in_progress".into()],
+        ..Digest::default()
+    };
+    let c = corrections(&d, "Serializing tasks as JSON is done.");
+    assert_eq!(c.first().map(|c| c.kind), Some(Kind::CalledDone), "{c:#?}");
+}
+
+#[test]
+fn an_item_named_in_code_is_named() {
+    let d = Digest {
+        open_kind: "tasks".into(),
+        open: vec!["Implement Cart::total".into(), "Cart::total".into()],
+        states: vec!["in_progress".into(), "pending".into()],
+        ..Digest::default()
+    };
+    let c = corrections(&d, "`Cart::total` is implemented.");
+    // Both open items are named; the claim is false either way, and answered once.
+    assert_eq!(c.len(), 1, "{c:#?}");
+    assert_eq!(c[0].kind, Kind::CalledDone);
+    // Not when the sentence has another clause the code may belong to.
+    let d2 = Digest {
+        open: vec!["Implement Cart::total".into()],
+        states: vec!["in_progress".into()],
+        ..d.clone()
+    };
+    assert!(
+        corrections(
+            &d2,
+            "The model is implemented, but `Cart::total` is still open."
+        )
+        .is_empty()
+    );
+}
+
+#[test]
+fn all_of_two_and_the_plans_steps_are_all_work() {
+    let d = Digest {
+        open_kind: "tasks".into(),
+        open: vec!["Write cart tests".into()],
+        states: vec!["pending".into()],
+        done: vec!["Implement Cart::total".into()],
+        ..Digest::default()
+    };
+    for claim in ["Both tasks are done.", "All plan steps are completed."] {
+        assert_eq!(kinds_of(&d, claim), [Kind::AllDone], "{claim}");
+    }
+    // An intention stays one.
+    assert!(kinds_of(&d, "We plan to finish all tasks today.").is_empty());
+}
+
+#[test]
+fn a_commit_rejected_or_blocked_before_it_ran_committed_nothing() {
+    let mut d = record();
+    d.actions.push(Action {
+        tool: "Bash".into(),
+        summary: "git add . && git commit -m 'billing'".into(),
+        error: true,
+        count: 1,
+        output: "The user doesn't want to proceed with this tool use. The tool use was rejected"
+            .into(),
+        ..Action::default()
+    });
+    for claim in ["The billing work was committed.", "Commit done: 'billing'."] {
+        let c = corrections(&d, &nine(claim));
+        let git: Vec<&Correction> = c.iter().filter(|c| c.kind == Kind::Committed).collect();
+        assert_eq!(git.len(), 1, "{claim}: {c:#?}");
+        assert!(
+            git[0]
+                .text
+                .contains("was rejected or blocked before it ran")
+        );
+    }
+}
+
+#[test]
+fn a_file_is_told_from_others_of_its_name_by_the_folders_the_summary_gives() {
+    let d = Digest {
+        actions: vec![
+            edit("/p/app/.vscode/settings.json", false),
+            edit("/p/.vscode/settings.json", true),
+        ],
+        files: vec!["/p/app/.vscode/settings.json".into()],
+        ..Digest::default()
+    };
+    assert_eq!(
+        kinds_of(&d, "Wrote the exclusions to `p/.vscode/settings.json`."),
+        [Kind::Changed]
+    );
+    // The base name alone may be either file: nothing is said.
+    assert!(kinds_of(&d, "Wrote the exclusions to `settings.json`.").is_empty());
+}
+
+#[test]
+fn a_file_named_as_a_reference_or_written_by_a_command_cut_short_is_no_claim() {
+    let d = Digest {
+        actions: vec![edit("/p/a.ts", false), edit("/p/b.hbs", true)],
+        files: vec!["/p/a.ts".into()],
+        ..Digest::default()
+    };
+    assert!(
+        kinds_of(
+            &d,
+            "Updated `a.ts` with the getter for the `b.hbs` template."
+        )
+        .is_empty()
+    );
+    assert_eq!(
+        kinds_of(&d, "Updated `b.hbs` with the markup."),
+        [Kind::Changed]
+    );
+    let mut cut = d.clone();
+    cut.actions.push(sh(
+        &format!("sed -i 's#{}#x#' /p/b…", "y".repeat(120)),
+        Some(0),
+        "",
+    ));
+    assert!(kinds_of(&cut, "Updated `b.hbs` with the markup.").is_empty());
 }

@@ -75,18 +75,39 @@ pub(crate) fn key_words(s: &str) -> Vec<String> {
         .collect()
 }
 
-/// A word without its commonest English endings ("fixed", "fixes", "fixing" -> "fix"), for
-/// comparing a paraphrase with its source. Short words are left as they are.
+/// A word without its commonest English endings, so that the forms of one verb or noun meet
+/// ("fixed", "fixes", "fixing" -> "fix"; "serialize", "serializing" -> "serializ"; "committed"
+/// -> "commit"): for comparing a paraphrase with its source. Short words are left as they are.
 pub(crate) fn stem(w: &str) -> &str {
+    if !w.is_ascii() {
+        return w;
+    }
     for suffix in ["ing", "ied", "ies", "ed", "es", "s"] {
         if let Some(base) = w.strip_suffix(suffix)
-            && base.chars().count() >= 3
-            && base.is_ascii()
+            && base.len() >= 3
+            // "pass", "status", "analysis" end in their own `s`.
+            && !(suffix == "s" && base.ends_with(['s', 'u', 'i']))
         {
-            return base;
+            return undoubled(base);
         }
     }
-    w
+    // The silent `e` a suffix replaces ("serialize" as "serializ-ing").
+    match w.strip_suffix('e') {
+        Some(base) if base.len() >= 3 && !base.ends_with(['e', 'i', 'o', 'u', 'y']) => base,
+        _ => w,
+    }
+}
+
+/// A stem without the consonant doubled before its suffix ("committ-ed", "runn-ing"); a double
+/// `l`, `s` or `z` is the word's own ("install", "pass", "buzz").
+fn undoubled(base: &str) -> &str {
+    let b = base.as_bytes();
+    let n = b.len();
+    let doubled = n >= 4
+        && b[n - 1] == b[n - 2]
+        && b[n - 1].is_ascii_lowercase()
+        && !b"aeioulsz".contains(&b[n - 1]);
+    if doubled { &base[..n - 1] } else { base }
 }
 
 /// The script most of a text's letters are in, as far as the comparison cares: unspaced
@@ -168,6 +189,22 @@ mod tests {
             ["fix", "测试", "试通", "通过", "now"]
         );
         assert_eq!(words("中"), ["中"]);
+    }
+
+    #[test]
+    fn forms_of_a_word_share_its_stem() {
+        for forms in [
+            ["serialize", "serializing", "serialized", "serializes"],
+            ["commit", "committed", "committing", "commits"],
+            ["update", "updated", "updating", "updates"],
+            ["pass", "passed", "passing", "passes"],
+            ["install", "installed", "installing", "installs"],
+        ] {
+            let stems: Vec<&str> = forms.iter().map(|w| stem(w)).collect();
+            assert!(stems.iter().all(|s| *s == stems[0]), "{forms:?}: {stems:?}");
+        }
+        assert_eq!(stem("the"), "the");
+        assert_eq!(stem("free"), "free");
     }
 
     #[test]

@@ -27,6 +27,7 @@ pub mod tasks;
 use crate::extract::authorship::prompt_text;
 use crate::extract::tasks::{Status, Task, TaskReplay};
 use crate::read::record::{Id, Link, Record, RecordKind, ToolUse};
+use crate::read::reported::ReportedCall;
 use crate::read::transcript::Fold;
 use crate::read::wants::{Far, FarSet, Wants};
 use branch::{Branch, Step};
@@ -38,6 +39,8 @@ use prompts::Prompts;
 use replies::Replies;
 pub use replies::{checklist_item, checklist_open};
 use serde::Serialize;
+use std::collections::HashSet;
+use std::time::{SystemTime, UNIX_EPOCH};
 
 /// How many of the user's latest prompts are kept.
 pub(crate) const MAX_INSTRUCTIONS: usize = 5;
@@ -265,6 +268,9 @@ pub struct Extractor {
     plans: Plans,
     commit: LastCommit,
     place: Place,
+    /// The ids of calls the hooks reported that the transcript did not hold yet, fed first
+    /// ([`Extractor::with_reported_calls`]): met again in the transcript, they are not counted twice.
+    reported: HashSet<String>,
 }
 
 /// Where the session works: from the newest record that names it.
@@ -304,7 +310,41 @@ impl Extractor {
             plans: Plans::default(),
             commit: LastCommit::default(),
             place: Place::default(),
+            reported: HashSet::new(),
         }
+    }
+
+    /// The same fold, told the calls the hooks reported (oldest first, [`ReportedCall`]) before it is
+    /// fed the transcript last written at `written` (issue #46, D083). Every reported result
+    /// waits for its call, so that a call the transcript holds without its result yet ends as
+    /// the hook was told; a call reported after the transcript's last write may not be in it at
+    /// all, and is taken as its newest.
+    pub fn with_reported_calls(
+        mut self,
+        calls: &[ReportedCall],
+        written: Option<SystemTime>,
+    ) -> Extractor {
+        let written = written.map(|w| {
+            w.duration_since(UNIX_EPOCH)
+                .map_or(0, |d| u64::try_from(d.as_nanos()).unwrap_or(u64::MAX))
+        });
+        let mut unwritten = Vec::new();
+        for call in calls {
+            let Some([result, record]) = call.records() else {
+                continue;
+            };
+            self.results.record(&result);
+            if written.is_some_and(|w| call.at > w) {
+                unwritten.push(record);
+            }
+        }
+        for record in unwritten.into_iter().rev() {
+            // Counted here, then never again: marked only once taken.
+            let ids: Vec<String> = record.tool_uses.iter().map(|t| t.id.clone()).collect();
+            self.take_record(record);
+            self.reported.extend(ids);
+        }
+        self
     }
 
     /// The same fold with a different recent window (tests: a window of 0 puts every line
@@ -333,11 +373,14 @@ impl Extractor {
             // Met before any prompt: this compaction's own boundary (older CLIs write it before
             // the hook runs). What follows it is the summary and the /compact command, not the
             // compacted conversation: start over from here.
+            // The reported results still wait for their calls, which lie before it.
             *self = Extractor {
                 boundary_settled: true,
                 scanned: self.scanned,
                 part_start: self.scanned,
                 recent_window: self.recent_window,
+                results: std::mem::take(&mut self.results),
+                reported: std::mem::take(&mut self.reported),
                 ..Extractor::new(self.part)
             };
         }
@@ -388,6 +431,9 @@ impl Extractor {
     }
 
     fn tool_call(&mut self, tu: &ToolUse) {
+        if !tu.id.is_empty() && self.reported.contains(&tu.id) {
+            return; // taken from the hooks' report already, as the newest call
+        }
         let ended = self.results.take(tu);
         if !ended.failed {
             let head = ended.read.then_some(ended.head.as_str());
@@ -507,6 +553,88 @@ mod tests {
             .iter()
             .filter_map(|l| parse_line(l.as_bytes()))
             .collect()
+    }
+
+    /// The extraction of `lines`, told first of `calls` reported after a transcript written
+    /// at `written` nanoseconds.
+    fn with_reported(lines: &[&str], calls: &[ReportedCall], written: u64) -> Extraction {
+        let written = UNIX_EPOCH + std::time::Duration::from_nanos(written);
+        let mut ex = Extractor::new(Part::Whole).with_reported_calls(calls, Some(written));
+        for r in recs(lines).into_iter().rev() {
+            ex.take_record(r);
+        }
+        ex.finish(Searched::default())
+    }
+
+    fn failed_test_run(at: u64) -> ReportedCall {
+        ReportedCall {
+            at,
+            id: "t2".into(),
+            tool: "Bash".into(),
+            input: [("command".to_owned(), "sh run_tests.sh".to_owned())].into(),
+            failed: true,
+            output: "Exit code 101\ntest result: FAILED. 3 passed; 1 failed".into(),
+        }
+    }
+
+    const ASKED: &str =
+        r#"{"type":"user","uuid":"u1","message":{"role":"user","content":"run the tests"}}"#;
+    const EDIT: &str = r#"{"type":"assistant","uuid":"a1","parentUuid":"u1","message":{"content":[{"type":"tool_use","id":"t1","name":"Edit","input":{"file_path":"/p/a.rs"}}]}}"#;
+    const EDITED: &str = r#"{"type":"user","uuid":"r1","parentUuid":"a1","message":{"content":[{"type":"tool_result","tool_use_id":"t1","content":"ok"}]}}"#;
+    const RUN: &str = r#"{"type":"assistant","uuid":"a2","parentUuid":"r1","message":{"content":[{"type":"tool_use","id":"t2","name":"Bash","input":{"command":"sh run_tests.sh"}}]}}"#;
+    const RAN: &str = r#"{"type":"user","uuid":"r2","parentUuid":"a2","message":{"content":[{"type":"tool_result","tool_use_id":"t2","is_error":true,"content":"Exit code 101\ntest result: FAILED. 3 passed; 1 failed"}]}}"#;
+
+    fn shown(e: &Extraction) -> Vec<(String, bool, bool, Option<i32>)> {
+        e.actions
+            .iter()
+            .map(|a| (a.summary.clone(), a.error, a.pending, a.exit))
+            .collect()
+    }
+
+    #[test]
+    fn a_result_not_yet_written_ends_as_the_hook_reported() {
+        // The call is written, its result is not (Claude Code batches its writes).
+        let e = with_reported(&[ASKED, EDIT, EDITED, RUN], &[failed_test_run(5)], 10);
+        let run = ("sh run_tests.sh".to_owned(), true, false, Some(101));
+        assert_eq!(shown(&e)[1], run);
+        assert!(
+            e.actions[1].output.ends_with("1 failed"),
+            "{:?}",
+            e.actions[1]
+        );
+    }
+
+    #[test]
+    fn a_call_not_yet_written_at_all_is_the_newest() {
+        let e = with_reported(&[ASKED, EDIT, EDITED], &[failed_test_run(20)], 10);
+        let list = shown(&e);
+        assert_eq!(list.len(), 2, "{list:?}");
+        assert_eq!(list[0].0, "/p/a.rs");
+        assert_eq!(
+            list[1],
+            ("sh run_tests.sh".to_owned(), true, false, Some(101))
+        );
+    }
+
+    #[test]
+    fn a_reported_call_the_transcript_also_holds_is_counted_once() {
+        // Reported after the transcript's last write as read (a coarse clock), written after all.
+        let e = with_reported(&[ASKED, EDIT, EDITED, RUN, RAN], &[failed_test_run(20)], 10);
+        assert_eq!(shown(&e).len(), 2, "{:?}", shown(&e));
+        assert!(e.actions[1].error);
+    }
+
+    #[test]
+    fn reported_calls_older_than_the_last_write_only_fill_missing_results() {
+        // Written long before: its place in the transcript is where it is shown.
+        let mut ok = failed_test_run(5);
+        ok.failed = false;
+        ok.output = "test result: ok. 4 passed".into();
+        let e = with_reported(&[ASKED, RUN, RAN, EDIT, EDITED], &[ok], 10);
+        let list = shown(&e);
+        assert_eq!(list.len(), 2);
+        assert_eq!(list[0].0, "sh run_tests.sh");
+        assert!(list[0].1, "the transcript's own result stands: {list:?}");
     }
 
     #[test]

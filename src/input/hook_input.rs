@@ -11,7 +11,9 @@
 //! snapshot. Only the structure kept is capped (`MAX_KEPT`).
 //!
 //! `correct` runs after every tool call and needs only the session id first: [`Stream`] reads up
-//! to a member and stops there, and the rest of the input is then drained unread.
+//! to a member and stops there, and the rest of the input is then drained unread. The call a
+//! PostToolUse hook reports ([`ToolReport`]) is kept in its own, smaller bounds ([`bounds`]): its
+//! input and output can be megabytes (a file written, a file read) and only their ends matter.
 
 use crate::input::client::Client;
 use crate::json::{LStr, repair_line};
@@ -43,10 +45,31 @@ pub const FIELDS: &[&str] = &[
     "agent_id",
     "client",
     "compaction_id",
+    "tool_name",
+    "tool_use_id",
+    "tool_input",
+    "tool_response",
+    "error",
 ];
 
+/// How much of one member's strings, and of the member as a whole, is kept: `(string, member)`
+/// bytes. A member past its whole bound is kept as `null` (what a tool's output holds beyond
+/// that is the transcript's to tell), so that no tool call makes the input unreadable.
+fn bounds(key: &[u8]) -> (usize, usize) {
+    match key {
+        b"compact_summary" => (MAX_SUMMARY, usize::MAX),
+        // A command or a file path; an edit's text is not needed (each of a multi-edit's texts
+        // cut short, so that its path survives).
+        b"tool_input" => (1024, 64 * 1024),
+        // A command's stdout and stderr, each as long as Claude Code's Bash ever gives (it cuts
+        // output at 30,000 characters); a written file's text and patch make the member `null`.
+        b"tool_response" => (MAX_STRING, 2 * MAX_STRING + 1024),
+        _ => (MAX_STRING, usize::MAX),
+    }
+}
+
 /// Hook input fields compact-guardian uses.
-#[derive(Debug, Default, Clone, PartialEq, Eq)]
+#[derive(Debug, Default, Clone, PartialEq)]
 pub struct HookInput {
     /// `session_id`.
     pub session_id: Option<String>,
@@ -78,6 +101,24 @@ pub struct HookInput {
     /// `compaction_id` (OpenCode): the id of the user message that holds the compaction the
     /// model's context now starts from; what is restored is bound to it.
     pub compaction_id: Option<String>,
+    /// The tool call a PostToolUse or PostToolUseFailure hook reports, when it names one.
+    pub tool: Option<ToolReport>,
+}
+
+/// A tool call as PostToolUse / PostToolUseFailure report it, bounded ([`bounds`]): the call's
+/// outcome, which the hook has before the transcript may hold it (issue #46).
+#[derive(Debug, Default, Clone, PartialEq)]
+pub struct ToolReport {
+    /// `tool_name`.
+    pub name: String,
+    /// `tool_use_id`: the id of the call in the transcript.
+    pub id: String,
+    /// `tool_input`, when an object.
+    pub input: serde_json::Map<String, serde_json::Value>,
+    /// `tool_response` (PostToolUse): a string, or an object such as `{stdout, stderr}`.
+    pub response: Option<serde_json::Value>,
+    /// `error` (PostToolUseFailure): why the call failed ("Exit code 101\n..." for a command).
+    pub error: Option<String>,
 }
 
 #[derive(Deserialize, Default)]
@@ -105,6 +146,14 @@ struct Raw<'a> {
     client: LStr<'a>,
     #[serde(borrow)]
     compaction_id: LStr<'a>,
+    #[serde(borrow)]
+    tool_name: LStr<'a>,
+    #[serde(borrow)]
+    tool_use_id: LStr<'a>,
+    tool_input: Option<serde_json::Value>,
+    tool_response: Option<serde_json::Value>,
+    #[serde(borrow)]
+    error: LStr<'a>,
 }
 
 /// Reads and parses hook input from `input`, in bounded memory whatever its size.
@@ -145,6 +194,12 @@ impl<R: Read> Stream<R> {
     /// The string value of `key` as [`read`] would give it, if that member has been read.
     pub fn field(&self, key: &str) -> Option<String> {
         let value = self.reducer.member(key)?;
+        if key == "tool_name" {
+            // Alone, it is no report (that needs an id too): read as the string it is.
+            let value = repair_line(value);
+            let name: LStr = serde_json::from_slice(&value).ok()?;
+            return name.non_blank().map(str::to_owned);
+        }
         let mut one = Vec::with_capacity(value.len() + key.len() + 5);
         one.extend_from_slice(b"{\"");
         one.extend_from_slice(key.as_bytes());
@@ -255,9 +310,12 @@ struct Reducer {
     at: At,
     /// The key being read (only as long as a kept key can be).
     key: Vec<u8>,
-    /// Whether the current member is kept, and where its value starts in `out`.
+    /// Whether the current member is kept, where its value starts in `out`, and its bounds
+    /// ([`bounds`]).
     keep: bool,
     value_start: usize,
+    string_bound: usize,
+    member_bound: usize,
     /// The kept members read whole: key and value range in `out`.
     members: Vec<(String, std::ops::Range<usize>)>,
     summary_cut: bool,
@@ -288,6 +346,9 @@ impl Reducer {
             }
             let before = self.members.len();
             i += self.step(&bytes[i..]);
+            if self.keep && self.out.len() - self.value_start > self.member_bound {
+                self.drop_value();
+            }
             if self.members.len() > before
                 && until.is_some_and(|k| self.members.last().is_some_and(|(m, _)| m == k))
             {
@@ -421,6 +482,7 @@ impl Reducer {
                 .unwrap_or_default();
         }
         self.keep = FIELDS.iter().any(|f| f.as_bytes() == self.key.as_slice());
+        (self.string_bound, self.member_bound) = bounds(&self.key);
         if self.keep {
             if self.out.last() != Some(&b'{') {
                 self.out.push(b',');
@@ -430,6 +492,16 @@ impl Reducer {
             self.out.push(b'"');
         }
         self.at = At::Colon;
+    }
+
+    /// The current member's value is past its whole bound: kept as `null`, the rest skipped.
+    fn drop_value(&mut self) {
+        self.out.truncate(self.value_start);
+        self.out.extend_from_slice(b"null");
+        self.keep = false;
+        let key = String::from_utf8_lossy(&self.key).into_owned();
+        let end = self.out.len();
+        self.members.push((key, self.value_start..end));
     }
 
     /// The current member's value has ended.
@@ -450,11 +522,12 @@ impl Reducer {
     fn value(&mut self, b: u8, depth: usize) -> usize {
         match b {
             b'"' => {
-                // A top-level string value's own bound: the summary is kept whole, far longer.
-                let limit = if depth == 0 && self.key == b"compact_summary" {
-                    MAX_SUMMARY
-                } else {
+                // A string's own bound: the summary is kept whole, far longer; a tool's input
+                // shorter (its member's, [`bounds`]).
+                let limit = if depth > 0 && self.key == b"compact_summary" {
                     MAX_STRING
+                } else {
+                    self.string_bound
                 };
                 self.at = At::Str(InString {
                     depth,
@@ -572,6 +645,21 @@ pub fn parse(bytes: &[u8]) -> Result<HookInput> {
         // Named at the edge: code past here asks the enum, never the string.
         client: raw.client.get().and_then(Client::from_name),
         compaction_id: raw.compaction_id.non_blank().map(str::to_owned),
+        tool: tool_report(&raw),
+    })
+}
+
+/// The tool call the input reports: one with a name and an id (the transcript's), or none.
+fn tool_report(raw: &Raw) -> Option<ToolReport> {
+    Some(ToolReport {
+        name: raw.tool_name.non_blank()?.to_owned(),
+        id: raw.tool_use_id.non_blank()?.to_owned(),
+        input: match &raw.tool_input {
+            Some(serde_json::Value::Object(m)) => m.clone(),
+            _ => serde_json::Map::new(),
+        },
+        response: raw.tool_response.clone().filter(|v| !v.is_null()),
+        error: raw.error.get().map(str::to_owned),
     })
 }
 

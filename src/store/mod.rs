@@ -21,6 +21,7 @@
 
 pub(crate) mod history;
 pub(crate) mod installs;
+pub(crate) mod ledger;
 
 use crate::platform;
 use crate::snapshot::{HARD_LIMIT_BYTES, is_snapshot};
