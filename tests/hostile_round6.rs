@@ -1,0 +1,234 @@
+//! Hostile round 6 (issue #48): what landed in rounds 4 and 5 under races, signals, planted files
+//! and odd sizes. Each test replays one numbered finding (on 854bca9 each of them failed) through
+//! the built binary, the sh launcher or the OpenCode plugin, as the clients run them.
+
+use crate::common::*;
+use serde_json::json;
+use std::fs;
+use std::io::Write;
+use std::path::{Path, PathBuf};
+use std::process::{Child, Command, Stdio};
+
+// ---- Helpers.
+
+/// Runs `sh -c "<prefix>; exec BIN <args>"` with the sandbox's environment (a resource limit
+/// before the binary starts), `input` on stdin; fails after [`HANG`].
+fn via_sh(sb: &Sandbox, prefix: &str, args: &str, input: &str) -> Run {
+    let mut c = Command::new("sh");
+    c.args(["-c", &format!("{prefix}; exec \"$0\" {args}"), bin()]);
+    run_child(sb, c, input)
+}
+
+/// Runs `c` with the sandbox's environment (and nothing of the machine's that moves files),
+/// `input` on stdin; kills it and fails the test after [`HANG`] (a hang, never a slow machine).
+fn run_child(sb: &Sandbox, mut c: Command, input: &str) -> Run {
+    c.stdin(Stdio::piped())
+        .stdout(Stdio::piped())
+        .stderr(Stdio::piped());
+    for (k, _) in std::env::vars() {
+        if k.starts_with("COMPACT_GUARDIAN_") || k == "OPENCODE" || k.starts_with("XDG_") {
+            c.env_remove(k);
+        }
+    }
+    c.envs(sb.env.iter().map(|(k, v)| (k, v)));
+    let started = std::time::Instant::now();
+    let mut child = spawn(&mut c);
+    let mut stdin = child.stdin.take().unwrap();
+    let input = input.as_bytes().to_vec();
+    std::thread::spawn(move || {
+        let _ = stdin.write_all(&input);
+    });
+    let out = wait_bounded(child);
+    Run {
+        code: out.status.code(),
+        stdout: String::from_utf8_lossy(&out.stdout).into_owned(),
+        stderr: String::from_utf8_lossy(&out.stderr).into_owned(),
+        elapsed: started.elapsed(),
+        user_line: None,
+    }
+}
+
+/// Waits for `child`, killing it (and failing) after [`HANG`].
+fn wait_bounded(child: Child) -> std::process::Output {
+    let id = child.id();
+    let (tx, rx) = std::sync::mpsc::channel();
+    std::thread::spawn(move || {
+        let _ = tx.send(child.wait_with_output());
+    });
+    match rx.recv_timeout(HANG) {
+        Ok(out) => out.unwrap(),
+        Err(_) => {
+            let _ = Command::new("kill").arg(id.to_string()).status();
+            panic!("hung for {} s", HANG.as_secs());
+        }
+    }
+}
+
+fn mkfifo(path: &Path) {
+    fs::create_dir_all(path.parent().unwrap()).unwrap();
+    let ok = Command::new("mkfifo").arg(path).status().unwrap().success();
+    assert!(ok, "mkfifo {}", path.display());
+}
+
+fn home(sb: &Sandbox) -> PathBuf {
+    sb.path("home")
+}
+
+/// The OpenCode plugin file's place in the sandbox's home.
+fn opencode_plugin(sb: &Sandbox) -> PathBuf {
+    home(sb).join(".config/opencode/plugins/compact-guardian.js")
+}
+
+// ---- 5. A symlinked OpenCode plugin called "not installed".
+
+#[test]
+fn a_symlinked_opencode_plugin_counts_as_installed() {
+    let sb = Sandbox::new();
+    let run = sb
+        .cmd(&["install-opencode"])
+        .env("HOME", home(&sb).to_str().unwrap())
+        .run();
+    assert_eq!(run.code, Some(0), "{}", run.stderr);
+    // As stow and home-manager install it: the file lives elsewhere, the plugins folder links it.
+    let plugin = opencode_plugin(&sb);
+    let elsewhere = sb.path("dotfiles/compact-guardian.js");
+    fs::create_dir_all(elsewhere.parent().unwrap()).unwrap();
+    fs::rename(&plugin, &elsewhere).unwrap();
+    std::os::unix::fs::symlink(&elsewhere, &plugin).unwrap();
+    // OpenCode's snapshot folder, which makes `status` list OpenCode among the clients.
+    fs::create_dir_all(home(&sb).join(".local/share/opencode/compact-guardian")).unwrap();
+    let s = sb.cmd(&["status"]).env("OPENCODE", "1").run();
+    assert_eq!(s.code, Some(0), "{}", s.stderr);
+    assert!(s.stdout.contains("OpenCode: installed ("), "{}", s.stdout);
+    assert!(
+        !s.stdout.contains("OpenCode: not installed"),
+        "{}",
+        s.stdout
+    );
+    assert!(
+        s.stdout
+            .contains(&format!("OpenCode plugin: {}\n", plugin.display())),
+        "{}",
+        s.stdout
+    );
+    assert!(!s.stdout.contains("NOT found"), "{}", s.stdout);
+}
+
+// ---- 9. `status` hangs on a FIFO, grows on /dev/zero.
+
+#[test]
+fn status_reads_no_fifo_and_no_device_in_a_clients_config() {
+    let sb = Sandbox::new();
+    let h = home(&sb);
+    mkfifo(&h.join(".codex/config.toml"));
+    mkfifo(&h.join(".claude/plugins/installed_plugins.json"));
+    mkfifo(&opencode_plugin(&sb));
+    for json in [false, true] {
+        let args = if json { "status --json" } else { "status" };
+        // A hang fails the test ([`HANG`]); on 854bca9 `status` waited for a writer forever.
+        let r = via_sh(&sb, "export OPENCODE=1", args, "");
+        assert_eq!(r.code, Some(0), "{}", r.stderr);
+        assert!(
+            r.stdout.contains("OpenCode plugin: NOT found") || json,
+            "{}",
+            r.stdout
+        );
+    }
+    // Links into /dev/zero: never read without end (on 854bca9 the plugin file was read whole,
+    // and memory grew until the limit here stopped it).
+    for p in [h.join(".codex/config.toml"), opencode_plugin(&sb)] {
+        fs::remove_file(&p).unwrap();
+        std::os::unix::fs::symlink("/dev/zero", &p).unwrap();
+    }
+    let r = via_sh(&sb, "export OPENCODE=1; ulimit -v 1000000", "status", "");
+    assert_eq!(r.code, Some(0), "{}", r.stderr);
+    assert!(
+        r.stdout.contains("OpenCode plugin: NOT found"),
+        "{}",
+        r.stdout
+    );
+}
+
+// ---- 10. An escaped `custom_instructions` key dropped.
+
+#[test]
+fn a_fully_escaped_custom_instructions_key_is_kept() {
+    let sb = Sandbox::new();
+    let t = sb.transcript("t.jsonl", &small_session());
+    let key: String = "custom_instructions"
+        .chars()
+        .map(|c| format!("\\u{:04x}", c as u32))
+        .collect();
+    let input = format!(
+        r#"{{"session_id":"s","transcript_path":{},"cwd":"/w","hook_event_name":"PreCompact","trigger":"manual","{key}":"keep the zebra migration in focus"}}"#,
+        json!(t)
+    );
+    assert_eq!(key.len(), 114);
+    sb.save(&input).assert_fail_open();
+    let r = sb.restore(&start_hook("s", &t));
+    assert!(
+        r.stdout.contains("keep the zebra migration in focus"),
+        "the focus reached the snapshot: {}",
+        r.stdout
+    );
+}
+
+// ---- 11. Lossy session ids share one session's files.
+
+#[test]
+fn session_ids_read_lossily_never_share_a_snapshot() {
+    let sb = Sandbox::new();
+    let mine = sb.transcript(
+        "mine.jsonl",
+        &[prompt(
+            "u1",
+            None,
+            "rotate the walrus credentials before friday",
+        )],
+    );
+    // Of the same length: a restore takes the saved snapshot as it is (a transcript that grew
+    // since would have it brought up to date from that transcript).
+    let theirs = sb.transcript(
+        "theirs.jsonl",
+        &[prompt(
+            "u1",
+            None,
+            "rotate the badger credentials before friday",
+        )],
+    );
+    // Two distinct ids, each read as "a\u{FFFD}" on 854bca9: a lone surrogate and a raw byte.
+    let input = |id: &[u8], t: &Path, start: bool| -> Vec<u8> {
+        let mut v = br#"{"session_id":""#.to_vec();
+        v.extend_from_slice(id);
+        let rest = if start {
+            format!(
+                r#"","transcript_path":{},"hook_event_name":"SessionStart","source":"compact"}}"#,
+                json!(t)
+            )
+        } else {
+            format!(
+                r#"","transcript_path":{},"hook_event_name":"PreCompact","trigger":"manual"}}"#,
+                json!(t)
+            )
+        };
+        v.extend_from_slice(rest.as_bytes());
+        v
+    };
+    sb.cmd(&["save"])
+        .stdin(input(br"a\udc80", &mine, false))
+        .run()
+        .assert_fail_open();
+    for other in [&br"a\udc81"[..], &b"a\xff"[..]] {
+        let r = sb
+            .cmd(&["restore"])
+            .stdin(input(other, &theirs, true))
+            .run()
+            .unwrapped();
+        r.assert_fail_open();
+        assert!(
+            !r.stdout.contains("walrus"),
+            "another session's snapshot was handed over: {}",
+            r.stdout
+        );
+    }
+}
