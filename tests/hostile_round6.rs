@@ -8,6 +8,7 @@ use std::fs;
 use std::io::Write;
 use std::path::{Path, PathBuf};
 use std::process::{Child, Command, Stdio};
+use std::time::Duration;
 
 // ---- Helpers.
 
@@ -230,5 +231,70 @@ fn session_ids_read_lossily_never_share_a_snapshot() {
             "another session's snapshot was handed over: {}",
             r.stdout
         );
+    }
+}
+
+// ---- 1. A claimed file swept by another session's hook.
+
+fn set_old(path: &Path, secs: u64) {
+    fs::File::options()
+        .write(true)
+        .open(path)
+        .unwrap()
+        .set_modified(std::time::SystemTime::now() - Duration::from_secs(secs))
+        .unwrap();
+}
+
+/// Nanoseconds since the epoch, `ago` seconds ago: the time a claim writes into its name.
+fn nanos_ago(ago: u64) -> u128 {
+    (std::time::SystemTime::now() - Duration::from_secs(ago))
+        .duration_since(std::time::UNIX_EPOCH)
+        .unwrap()
+        .as_nanos()
+}
+
+#[test]
+fn a_claimed_file_is_never_swept_while_its_claimer_lives() {
+    let sb = Sandbox::new();
+    let t = sb.transcript("t.jsonl", &small_session());
+    sb.save(&hook("first", &t)).assert_fail_open();
+    // The interleaving forced: a hook has just claimed (renamed) corrections that waited 15
+    // minutes and a deferred snapshot saved an hour ago, and has not read them yet. Claimed
+    // files keep the time they were written.
+    let just_claimed = [
+        format!(
+            ".compact-snapshot-claimed-corrections-4242-{}",
+            nanos_ago(0)
+        ),
+        format!(".compact-snapshot-claimed-4242-{}", nanos_ago(1)),
+    ];
+    // Claims whose claimer was killed long ago: leftovers.
+    let left_over = [
+        format!(
+            ".compact-snapshot-claimed-corrections-4243-{}",
+            nanos_ago(3600)
+        ),
+        ".compact-snapshot-claimed-4243-garbled".to_owned(),
+    ];
+    for (name, age) in just_claimed
+        .iter()
+        .map(|n| (n, 900))
+        .chain([(&just_claimed[1], 3600)])
+        .chain(left_over.iter().map(|n| (n, 3600)))
+    {
+        let p = sb.store.join(name);
+        fs::write(&p, "{}").unwrap();
+        set_old(&p, age);
+    }
+    // Another session's hook sweeps stale files meanwhile.
+    sb.save(&hook("second", &t)).assert_fail_open();
+    for name in &just_claimed {
+        assert!(
+            sb.store.join(name).exists(),
+            "{name} swept under its claimer"
+        );
+    }
+    for name in &left_over {
+        assert!(!sb.store.join(name).exists(), "{name} left over");
     }
 }

@@ -14,6 +14,8 @@
 //!   racing restores exactly one gets it; it deletes it only once printing succeeded and puts it
 //!   back otherwise. Corrections are handed over the same way (`Snapshots::hand_over_corrections`):
 //!   of any number of racing hooks exactly one prints them, and a failed print loses nothing.
+//!   A claimed file is judged stale by when it was claimed (written into its name), not by its
+//!   own age: no other session's sweep takes it from its claimer (D060).
 //! - What was promised to the user waits for its client up to [`DEFERRED_TTL`] (D040): a session's
 //!   corrections, until its next prompt or tool call (or Codex's restore), and a snapshot whose
 //!   restore Codex defers. Corrections quote the user's words: they go as soon as nothing can
@@ -53,6 +55,11 @@ const HELD_WAIT: Duration = Duration::from_millis(40);
 const STUCK_HOLDER: Duration = Duration::from_secs(3);
 /// How often a waiter looks at how long the lock has been held.
 const STUCK_CHECK: Duration = Duration::from_millis(100);
+/// Prefix of a file claimed by a hook ([`claim_name`]): swept by its claim's time, not its own.
+const CLAIMED_PREFIX: &str = ".compact-snapshot-claimed-";
+/// How long a claimed file is left to its claimer: far longer than any hook lives (its budget and
+/// watchdog, seconds); past it, the file is the leftover of a claimer that was killed.
+const CLAIM_LIFETIME: Duration = Duration::from_secs(10 * 60);
 /// Marker prefix: "this session's snapshot was just restored" (see
 /// [`Snapshots::recently_restored`]).
 const RESTORED_PREFIX: &str = ".compact-snapshot-restored-";
@@ -242,7 +249,12 @@ impl Store {
             if platform::refuse(&meta).is_some() {
                 continue;
             }
-            let stale = if name.starts_with(CONTEXT_PREFIX) {
+            let stale = if let Some(at) = claimed_at(name) {
+                // A claimed file keeps the time it was written: judged by that, another
+                // session's sweep deleted what a hook had just claimed, before it read it (issue
+                // #48, D060). A claim lives as long as its hook.
+                older_than(Some(at), CLAIM_LIFETIME, now)
+            } else if name.starts_with(CONTEXT_PREFIX) {
                 older_than(meta.modified().ok(), CONTEXT_TTL, now)
             } else if name.starts_with(CORRECTIONS_PREFIX) {
                 promise_expired(meta.modified().ok(), now) || self.session_ended(&entry.path())
@@ -550,14 +562,7 @@ impl Snapshots {
         print: impl FnOnce(&Pending) -> io::Result<()>,
     ) -> Result<Option<Pending>> {
         let path = self.store.dir.join(self.corrections_name());
-        let claimed = self.store.dir.join(format!(
-            "{HIDDEN_PREFIX}claimed-corrections-{}-{}",
-            std::process::id(),
-            SystemTime::now()
-                .duration_since(SystemTime::UNIX_EPOCH)
-                .map(|d| d.as_nanos())
-                .unwrap_or(0)
-        ));
+        let claimed = self.store.dir.join(claim_name("corrections-"));
         match fs::symlink_metadata(&path) {
             Ok(m) if platform::refuse(&m).is_none() => {}
             _ => return Ok(None), // none, or not ours to take (left alone)
@@ -720,14 +725,7 @@ impl Snapshots {
             // Without the marker (a full disk) only the duplicate guard is lost.
             let _ = self.store.write_atomically(&self.restored_marker(), b"");
         }
-        let claimed = self.store.dir.join(format!(
-            "{HIDDEN_PREFIX}claimed-{}-{}",
-            std::process::id(),
-            SystemTime::now()
-                .duration_since(SystemTime::UNIX_EPOCH)
-                .map(|d| d.as_nanos())
-                .unwrap_or(0)
-        ));
+        let claimed = self.store.dir.join(claim_name(""));
         match fs::rename(&dest, &claimed) {
             Ok(()) => {}
             Err(e) if e.kind() == io::ErrorKind::NotFound => return Ok(Taken::TakenByOther),
@@ -850,6 +848,31 @@ impl Snapshots {
         print(&text).context("could not print the snapshot")?;
         Ok(Taken::Printed)
     }
+}
+
+/// The name a claim gives a file: `.compact-snapshot-claimed-[corrections-]<pid>-<nanos>`, the
+/// nanoseconds since the epoch when it was claimed.
+fn claim_name(what: &str) -> String {
+    format!(
+        "{CLAIMED_PREFIX}{what}{}-{}",
+        std::process::id(),
+        SystemTime::now()
+            .duration_since(SystemTime::UNIX_EPOCH)
+            .map(|d| d.as_nanos())
+            .unwrap_or(0)
+    )
+}
+
+/// When the file named `name` was claimed ([`claim_name`]), if it is a claimed file. A claim
+/// without a readable time is dated at the epoch: a leftover, swept at once.
+fn claimed_at(name: &str) -> Option<SystemTime> {
+    let rest = name.strip_prefix(CLAIMED_PREFIX)?;
+    let nanos = rest
+        .rsplit('-')
+        .next()
+        .and_then(|n| n.parse::<u64>().ok())
+        .unwrap_or(0);
+    Some(SystemTime::UNIX_EPOCH + Duration::from_nanos(nanos))
 }
 
 /// Whether a file modified at `modified` is older than `ttl` (or has no time, or one too far in
