@@ -3,6 +3,7 @@
 //! the built binary, the sh launcher or the OpenCode plugin, as the clients run them.
 
 use crate::common::*;
+use crate::hostile_round4::{codex_compacted, pending};
 use serde_json::json;
 use std::fs;
 use std::io::Write;
@@ -297,4 +298,34 @@ fn a_claimed_file_is_never_swept_while_its_claimer_lives() {
     for name in &left_over {
         assert!(!sb.store.join(name).exists(), "{name} left over");
     }
+}
+
+// ---- 4. A deferred Codex snapshot outlives its deleted rollout.
+
+#[test]
+fn a_deferred_codex_snapshot_goes_with_its_deleted_rollout() {
+    let sb = Sandbox::new();
+    let (t, _) = codex_compacted(&sb, "manual");
+    let marker = sb
+        .store
+        .join(".compact-snapshot-deferred-compact-snapshot-c1.md");
+    let other = sb.transcript("other.jsonl", &small_session());
+    let sweep = |n: &str| {
+        sb.save(&hook(n, &other)).assert_fail_open();
+    };
+    for f in [sb.snapshot_path("c1"), marker.clone(), pending(&sb, "c1")] {
+        set_old(&f, 3600);
+    }
+    // Its session may continue: the restore waits for it, past the TTL.
+    sweep("o1");
+    assert!(sb.snapshot_path("c1").exists() && marker.exists());
+    // The rollout deleted: nothing can continue the session, and the snapshot quotes the user.
+    fs::remove_file(&t).unwrap();
+    sweep("o2");
+    assert!(!pending(&sb, "c1").exists(), "corrections go with it");
+    assert!(
+        !sb.snapshot_path("c1").exists(),
+        "the snapshot goes with it"
+    );
+    assert!(!marker.exists(), "and the marker");
 }

@@ -50,7 +50,7 @@ pub fn audit(
     {
         // The compaction happened, and the restore comes at the next turn, however much later
         // (the next prompt, or a resume): the snapshot waits for it (D026).
-        if let Err(e) = s.defer() {
+        if let Err(e) = s.defer(hook.input.transcript_path.as_deref()) {
             debug(cfg.debug, || format!("deferral not marked: {e:#}"));
         }
     }

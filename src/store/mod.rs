@@ -18,8 +18,9 @@
 //!   own age: no other session's sweep takes it from its claimer (D060).
 //! - What was promised to the user waits for its client up to [`DEFERRED_TTL`] (D040): a session's
 //!   corrections, until its next prompt or tool call (or Codex's restore), and a snapshot whose
-//!   restore Codex defers. Corrections quote the user's words: they go as soon as nothing can
-//!   continue their session (its transcript is gone), and after [`DEFERRED_TTL`] at the latest.
+//!   restore Codex defers. Both quote the user's words: they go as soon as nothing can continue
+//!   their session (its transcript is gone: the corrections file and the deferred marker name
+//!   it), and after [`DEFERRED_TTL`] at the latest.
 
 pub(crate) mod history;
 pub(crate) mod installs;
@@ -73,6 +74,10 @@ const DEFERRED_PREFIX: &str = ".compact-snapshot-deferred-";
 /// prompt or tool call, however much later it comes). Thirty days is how long Claude Code keeps
 /// a session's transcript by default (`cleanupPeriodDays`): past it, the session cannot go on.
 pub const DEFERRED_TTL: Duration = Duration::from_secs(30 * 24 * 60 * 60);
+
+/// The longest transcript path a deferred marker records (longer ones are not recorded: the
+/// marker then keeps for [`DEFERRED_TTL`], as before it recorded any).
+const MAX_MARKED: usize = 16 * 1024;
 
 /// Corrections waiting for the model (hidden: stale ones are removed like any other leftover).
 const CORRECTIONS_PREFIX: &str = ".compact-snapshot-corrections-";
@@ -376,7 +381,7 @@ impl Store {
         now: SystemTime,
     ) -> bool {
         if name.starts_with(DEFERRED_PREFIX) {
-            return !promise_expired(modified, now);
+            return !promise_expired(modified, now) && !marker_outlived(&self.dir.join(name));
         }
         name.starts_with(PREFIX) && self.session_named(name.to_owned()).deferred().is_some()
     }
@@ -387,14 +392,10 @@ impl Store {
         let Some(bytes) = read_ours(path, MAX_CORRECTIONS_BYTES) else {
             return false;
         };
-        let gone = |t: &Path| {
-            t.is_absolute()
-                && matches!(fs::symlink_metadata(t), Err(e) if e.kind() == io::ErrorKind::NotFound)
-        };
         serde_json::from_slice::<Pending>(&bytes)
             .ok()
             .and_then(|p| p.transcript)
-            .is_some_and(|t| gone(Path::new(&t)))
+            .is_some_and(|t| transcript_gone(Path::new(&t)))
     }
 
     fn session_named(&self, name: String) -> Snapshots {
@@ -491,9 +492,12 @@ impl Snapshots {
 
     /// Says that this session's compaction happened and its client restores later (Codex runs
     /// PostCompact first and SessionStart at the next turn): its snapshot and corrections then
-    /// keep for [`DEFERRED_TTL`].
-    pub(crate) fn defer(&self) -> Result<()> {
-        self.store.write_atomically(&self.deferred_marker(), b"")
+    /// keep for [`DEFERRED_TTL`], or until `transcript` (the session's, which the marker records)
+    /// is gone: the snapshot quotes the user, and nothing can continue the session (D063).
+    pub(crate) fn defer(&self, transcript: Option<&str>) -> Result<()> {
+        let named = transcript.filter(|t| Path::new(t).is_absolute() && t.len() <= MAX_MARKED);
+        self.store
+            .write_atomically(&self.deferred_marker(), named.unwrap_or("").as_bytes())
     }
 
     fn deferred_marker(&self) -> PathBuf {
@@ -505,10 +509,11 @@ impl Snapshots {
     /// When the session's restore was deferred, if it was within [`DEFERRED_TTL`] (a marker of
     /// ours).
     fn deferred(&self) -> Option<SystemTime> {
-        let meta = fs::symlink_metadata(self.deferred_marker()).ok()?;
+        let marker = self.deferred_marker();
+        let meta = fs::symlink_metadata(&marker).ok()?;
         platform::refuse(&meta).is_none().then_some(())?;
         let at = meta.modified().ok()?;
-        (!promise_expired(Some(at), SystemTime::now())).then_some(at)
+        (!promise_expired(Some(at), SystemTime::now()) && !marker_outlived(&marker)).then_some(at)
     }
 
     /// Whether this session has a snapshot whose restore its client deferred: what a Codex
@@ -885,6 +890,19 @@ fn older_than(modified: Option<SystemTime>, ttl: Duration, now: SystemTime) -> b
         Ok(age) => age > ttl,
         Err(future) => future.duration() > FUTURE_SLACK,
     }
+}
+
+/// Whether the transcript at `t` (an absolute path, as the clients give it) is gone.
+fn transcript_gone(t: &Path) -> bool {
+    t.is_absolute()
+        && matches!(fs::symlink_metadata(t), Err(e) if e.kind() == io::ErrorKind::NotFound)
+}
+
+/// Whether the deferred marker at `marker` names a transcript that is gone ([`Snapshots::defer`]).
+fn marker_outlived(marker: &Path) -> bool {
+    read_ours(marker, MAX_MARKED as u64)
+        .and_then(|b| String::from_utf8(b).ok())
+        .is_some_and(|t| !t.is_empty() && transcript_gone(Path::new(&t)))
 }
 
 /// Deletes `path` if it is a regular file of ours (looked at without following links); anything
