@@ -4,6 +4,7 @@
 
 use crate::common::*;
 use crate::hostile_round4::{codex_compacted, pending};
+use crate::launcher::{Plugin, dead_url, install_test_binary, remembered};
 use serde_json::json;
 use std::fs;
 use std::io::Write;
@@ -18,12 +19,12 @@ use std::time::Duration;
 fn via_sh(sb: &Sandbox, prefix: &str, args: &str, input: &str) -> Run {
     let mut c = Command::new("sh");
     c.args(["-c", &format!("{prefix}; exec \"$0\" {args}"), bin()]);
-    run_child(sb, c, input)
+    run_child(c, &sb.env, input)
 }
 
-/// Runs `c` with the sandbox's environment (and nothing of the machine's that moves files),
-/// `input` on stdin; kills it and fails the test after [`HANG`] (a hang, never a slow machine).
-fn run_child(sb: &Sandbox, mut c: Command, input: &str) -> Run {
+/// Runs `c` with `env` (and nothing of the machine's that moves files), `input` on stdin; kills
+/// it and fails the test after [`HANG`] (a hang, never a slow machine).
+fn run_child(mut c: Command, env: &[(String, String)], input: &str) -> Run {
     c.stdin(Stdio::piped())
         .stdout(Stdio::piped())
         .stderr(Stdio::piped());
@@ -32,7 +33,7 @@ fn run_child(sb: &Sandbox, mut c: Command, input: &str) -> Run {
             c.env_remove(k);
         }
     }
-    c.envs(sb.env.iter().map(|(k, v)| (k, v)));
+    c.envs(env.iter().map(|(k, v)| (k, v)));
     let started = std::time::Instant::now();
     let mut child = spawn(&mut c);
     let mut stdin = child.stdin.take().unwrap();
@@ -328,4 +329,74 @@ fn a_deferred_codex_snapshot_goes_with_its_deleted_rollout() {
         "the snapshot goes with it"
     );
     assert!(!marker.exists(), "and the marker");
+}
+
+// ---- 6 and 7. The launcher's memory under a file-size limit, and a FIFO in its place.
+
+/// Runs the plugin's launcher with `args` as the client does (`Plugin::run`'s environment: the
+/// plugin root and data folder, no cargo, no network), after `prefix` (a resource limit).
+fn launch(p: &Plugin, prefix: &str, args: &str, input: &str) -> Run {
+    let mut c = Command::new("sh");
+    c.args([
+        "-c",
+        &format!("{prefix}; exec sh \"$0\" {args}"),
+        p.root().join("bin/compact-guardian").to_str().unwrap(),
+    ])
+    .env_clear()
+    .env("PATH", p.path("tools"))
+    .env("HOME", p.path("home"))
+    .env("CLAUDE_PLUGIN_ROOT", p.root())
+    .env("CLAUDE_PLUGIN_DATA", p.data())
+    .env("COMPACT_GUARDIAN_DIR", p.path("store"))
+    .env("COMPACT_GUARDIAN_RELEASE_URL", dead_url());
+    run_child(c, &[], input)
+}
+
+/// The launcher's temporary files left in the data folder.
+fn temp_entries(p: &Plugin) -> Vec<std::ffi::OsString> {
+    fs::read_dir(p.data())
+        .unwrap()
+        .flatten()
+        .map(|e| e.file_name())
+        .filter(|n| n.to_string_lossy().starts_with("launcher-found."))
+        .collect()
+}
+
+#[test]
+fn the_launcher_survives_a_file_size_limit_and_its_binary_runs() {
+    let p = Plugin::new();
+    install_test_binary(&p);
+    let t = p.path("t.jsonl");
+    fs::write(&t, small_session().join("\n") + "\n").unwrap();
+    for _ in 0..2 {
+        // On 854bca9 SIGXFSZ ended the launcher at its memory write: exit 153, nothing ran.
+        let r = launch(&p, "ulimit -f 0", "save", &hook("s1", &t));
+        assert_eq!(r.code, Some(0), "{r:?}");
+        assert!(
+            r.stdout.contains("fix the failing test"),
+            "the binary ran: {r:?}"
+        );
+        assert!(r.stderr.lines().count() <= 1, "{r:?}");
+        assert!(temp_entries(&p).is_empty(), "{:?}", temp_entries(&p));
+    }
+    // Without the limit the memory is written as before.
+    let r = launch(&p, "true", "save", &hook("s1", &t));
+    assert_eq!(r.code, Some(0), "{r:?}");
+    assert!(remembered(&p).is_file());
+}
+
+#[test]
+fn a_fifo_at_the_launchers_memory_never_blocks_a_hook_and_is_replaced() {
+    let p = Plugin::new();
+    install_test_binary(&p);
+    let t = p.path("t.jsonl");
+    fs::write(&t, small_session().join("\n") + "\n").unwrap();
+    mkfifo(&remembered(&p));
+    // A hang fails the test ([`HANG`]); on 854bca9 the hook waited in the redirection for a
+    // writer, until the client's timeout.
+    let r = launch(&p, "true", "save", &hook("s1", &t));
+    assert_eq!(r.code, Some(0), "{r:?}");
+    assert!(r.stdout.contains("fix the failing test"), "{r:?}");
+    assert!(remembered(&p).is_file(), "replaced by the entry");
+    assert!(temp_entries(&p).is_empty());
 }
