@@ -436,6 +436,15 @@ fn a_record_whose_text_comes_after_megabytes_of_other_fields_is_still_the_latest
 /// A Codex rollout (a plan with open steps, a failing command, the user's latest prompt), saved
 /// and audited with a false summary: what Codex has done when the user has sent `/compact`.
 pub(crate) fn codex_compacted(sb: &Sandbox, trigger: &str) -> (PathBuf, String) {
+    codex_compacted_with(sb, trigger, "All tasks are completed.")
+}
+
+/// [`codex_compacted`] with the summary Codex wrote.
+pub(crate) fn codex_compacted_with(
+    sb: &Sandbox,
+    trigger: &str,
+    summary: &str,
+) -> (PathBuf, String) {
     let line = |ty: &str, payload: Value| {
         format!(r#"{{"timestamp":"2026-11-24T10:00:00.000Z","type":"{ty}","payload":{payload}}}"#)
     };
@@ -464,7 +473,7 @@ pub(crate) fn codex_compacted(sb: &Sandbox, trigger: &str) -> (PathBuf, String) 
     sb.save(&hook("c1", &t)).assert_fail_open();
     lines.push(line(
         "compacted",
-        json!({"message": "All tasks are completed.", "replacement_history": []}),
+        json!({"message": summary, "replacement_history": []}),
     ));
     let t = sb.transcript(name, &lines);
     let post = json!({"session_id": "c1", "turn_id": "x", "transcript_path": t,

@@ -3,7 +3,9 @@
 //! the built binary, the sh launcher or the OpenCode plugin, as the clients run them.
 
 use crate::common::*;
-use crate::hostile_round4::{codex_compacted, pending};
+use crate::hostile_round4::{
+    FALSE_SUMMARY, codex_compacted, codex_compacted_with, failing_session, pending,
+};
 use crate::launcher::{Plugin, dead_url, install_test_binary, remembered};
 use serde_json::json;
 use std::fs;
@@ -399,4 +401,70 @@ fn a_fifo_at_the_launchers_memory_never_blocks_a_hook_and_is_replaced() {
     assert!(r.stdout.contains("fix the failing test"), "{r:?}");
     assert!(remembered(&p).is_file(), "replaced by the entry");
     assert!(temp_entries(&p).is_empty());
+}
+
+// ---- 2. The judge runs past the watchdog.
+
+/// Save and restore unbounded, then the audit with the hook's budget (`budget_ms`) and the
+/// watchdog: what it printed.
+fn audited_within(sb: &Sandbox, t: &Path, budget_ms: &str, summary: &str) -> Run {
+    sb.save(&hook("s1", t)).assert_fail_open();
+    sb.restore(&start_hook("s1", t)).assert_fail_open();
+    let r = sb
+        .cmd(&["audit"])
+        .bounded()
+        .env("COMPACT_GUARDIAN_BUDGET_MS", budget_ms)
+        .env("COMPACT_GUARDIAN_DEBUG", "1")
+        .stdin(post_compact("s1", t, "manual", summary))
+        .run();
+    assert_eq!(r.code, Some(0), "{r:?}");
+    r
+}
+
+#[test]
+fn a_judgement_not_done_by_the_hooks_deadline_is_never_told() {
+    let sb = Sandbox::new();
+    let t = sb.transcript("t.jsonl", &failing_session());
+    // A budget already spent when the judge starts: whatever the machine's speed, it stops at
+    // its first look at the clock. On 854bca9 the judge never looked: it corrected this summary
+    // (and a 256 KiB one ran past the watchdog).
+    let one_word_lines = "done\nall\ntests\npass\nrenderer\n".repeat(256 * 1024 / 29);
+    assert!(one_word_lines.len() <= 256 * 1024);
+    for summary in [FALSE_SUMMARY, one_word_lines.as_str()] {
+        let r = audited_within(&sb, &t, "0", summary);
+        assert!(!r.stdout.contains("the summary"), "{r:?}");
+        assert!(
+            r.stderr
+                .contains("could not be judged within the hook's budget"),
+            "{r:?}"
+        );
+        assert!(
+            !pending(&sb, "s1").exists(),
+            "no corrections from an unfinished judgement"
+        );
+    }
+    // With the time to finish, the same summary is corrected.
+    let r = audited_within(&sb, &t, "2000", FALSE_SUMMARY);
+    assert!(r.stdout.contains("the model is told"), "{r:?}");
+    assert!(pending(&sb, "s1").exists());
+}
+
+// ---- 3. "the summary kept them" when nothing was checked.
+
+#[test]
+fn a_summary_nothing_could_be_checked_in_is_never_said_to_keep_the_work() {
+    let sb = Sandbox::new();
+    // Codex's `systemMessage` after a compaction whose summary is in Chinese: no open step and
+    // not the latest instruction can be looked for in it.
+    let (_, out) = codex_compacted_with(
+        &sb,
+        "manual",
+        "## 当前工作\n重构了解析器模块。\n## 下一步\n继续。",
+    );
+    assert!(out.contains("compact-guardian saved"), "{out}");
+    assert!(!out.contains("kept them"), "{out}");
+    assert!(
+        out.contains("nothing in the summary contradicts the record"),
+        "{out}"
+    );
 }

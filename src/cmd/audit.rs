@@ -15,7 +15,7 @@ use crate::pipeline;
 use crate::read::transcript::{self, Limits};
 use crate::render::WhyRebuilt;
 use crate::render::audit::{
-    Digest, Evidence, Findings, MAX_DIGEST_BYTES, Restored, compare, message,
+    Digest, Evidence, Findings, MAX_DIGEST_BYTES, Restored, compare_within, message,
 };
 use crate::store::history::{self, Entry, Outcome, Step};
 use crate::store::{Pending, Snapshots};
@@ -158,6 +158,8 @@ fn summary_to_judge<'a>(
 /// compaction: a client may write the last result after PreCompact ran (Claude Code 2.1.332 in
 /// 14 of 14 runs), and the record up to this compaction's boundary is what the summary
 /// describes, unless it describes a span that ended when `save` ran (a precomputed summary).
+/// Judged by the hook's deadline: a judgement not done by then is none (D061), as for a summary
+/// too long to judge, and the hook still answers before the watchdog.
 fn judge(
     digest: Option<&Digest>,
     summary: Option<&str>,
@@ -165,17 +167,23 @@ fn judge(
     cfg: &Config,
     deadline: Instant,
 ) -> Option<Findings> {
-    let judged = match (digest, summary, transcript) {
-        (Some(d), Some(s), Some(path)) if !corrections::covers_a_span(s) && !held_since_save(d) => {
-            Some(caught_up(d, path, cfg, deadline))
+    let (digest, summary) = (digest?, summary?);
+    let judged = match transcript {
+        Some(path)
+            if corrections::covers_a_span(summary, Some(deadline)) == Some(false)
+                && !held_since_save(digest) =>
+        {
+            Some(caught_up(digest, path, cfg, deadline))
         }
         _ => None,
     };
-    judged
-        .as_ref()
-        .or(digest)
-        .zip(summary)
-        .map(|(d, s)| compare(d, s))
+    let findings = compare_within(judged.as_ref().unwrap_or(digest), summary, Some(deadline));
+    if findings.is_none() {
+        debug(cfg.debug, || {
+            "the summary could not be judged within the hook's budget: not compared".to_owned()
+        });
+    }
+    findings
 }
 
 /// Keeps the corrections for the model; whether they were kept. They go to the model through the
