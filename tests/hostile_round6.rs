@@ -468,3 +468,90 @@ fn a_summary_nothing_could_be_checked_in_is_never_said_to_keep_the_work() {
         "{out}"
     );
 }
+
+// ---- 8. The OpenCode plugin waits for ever on a binary whose child holds its stdout.
+
+/// Runs the plugin's compaction hook in OpenCode's own runtime (as `e2e_opencode.rs` does) and
+/// prints what the summarizer's prompt got and what the user was told.
+const COMPACTING: &str = r#"
+const { CompactGuardian } = await import(process.argv[2])
+const toasts = []
+const client = {
+  app: { log: async () => {} },
+  tui: { showToast: async ({ body }) => { toasts.push(body.message) } },
+  session: {
+    messages: async () => ({ data: [{ info: { id: "msg_1", sessionID: "ses_1", role: "user", time: { created: 1 } }, parts: [{ type: "text", text: "fix the parser" }] }], response: { headers: new Headers() } }),
+    todo: async () => ({ data: [] }),
+  },
+}
+const hooks = await CompactGuardian({ client, directory: "/tmp" })
+const output = { context: [], prompt: undefined }
+await hooks["experimental.session.compacting"]({ sessionID: "ses_1" }, output)
+console.log(JSON.stringify({ context: output.context, toasts }))
+"#;
+
+#[test]
+#[cfg_attr(
+    cg_no_opencode,
+    ignore = "needs OpenCode: .ci/run installs it (npm install --prefix .e2e/opencode opencode-ai@1.18.33)"
+)]
+fn the_opencode_plugin_returns_when_its_timer_fires_though_a_grandchild_holds_the_pipes() {
+    let Some(cli) = crate::e2e::opencode::opencode() else {
+        return;
+    };
+    let tmp = tempfile::tempdir().unwrap();
+    // A wrapper script whose own child keeps stdout and stderr open long after the plugin's
+    // 15 s timer kills the wrapper (it ends by itself; the test ends it sooner, by its PID).
+    let pid_file = tmp.path().join("grandchild.pid");
+    let wrapper = tmp.path().join("compact-guardian");
+    fs::write(
+        &wrapper,
+        format!(
+            "#!/bin/sh\nsleep 300 &\necho $! $$ > '{}'\nexec sleep 300\n",
+            pid_file.display()
+        ),
+    )
+    .unwrap();
+    use std::os::unix::fs::PermissionsExt;
+    fs::set_permissions(&wrapper, fs::Permissions::from_mode(0o755)).unwrap();
+    let harness = tmp.path().join("harness.mjs");
+    fs::write(&harness, COMPACTING).unwrap();
+    let mut c = Command::new(cli);
+    c.env_clear()
+        .env("PATH", "/usr/bin:/bin")
+        .env("HOME", tmp.path())
+        .env("BUN_BE_BUN", "1")
+        .env("COMPACT_GUARDIAN_BIN", &wrapper)
+        .arg(&harness)
+        .arg(repo_file("opencode/compact-guardian.js"));
+    let _ends_them = KillOnDrop(pid_file);
+    // A hang fails the test ([`HANG`]); on 854bca9 the plugin waited for the pipes to close,
+    // 300 s here, and OpenCode's compaction with it.
+    let r = run_child(c, &[], "");
+    assert_eq!(r.code, Some(0), "the plugin threw: {r:?}");
+    let got: serde_json::Value =
+        serde_json::from_str(&r.stdout).unwrap_or_else(|_| panic!("{r:?}"));
+    assert_eq!(
+        got["context"],
+        json!([]),
+        "the summarizer's prompt left alone: {got}"
+    );
+}
+
+/// Ends the processes whose PIDs the file at its path holds (the wrapper and its child), when
+/// dropped: also when the test fails.
+struct KillOnDrop(PathBuf);
+
+impl Drop for KillOnDrop {
+    fn drop(&mut self) {
+        if let Ok(pids) = fs::read_to_string(&self.0) {
+            for pid in pids.split_whitespace() {
+                let _ = Command::new("kill").arg(pid).status();
+            }
+        }
+    }
+}
+
+fn repo_file(p: &str) -> PathBuf {
+    PathBuf::from(env!("CARGO_MANIFEST_DIR")).join(p)
+}
