@@ -158,8 +158,8 @@ fn summary_to_judge<'a>(
 /// compaction: a client may write the last result after PreCompact ran (Claude Code 2.1.332 in
 /// 14 of 14 runs), and the record up to this compaction's boundary is what the summary
 /// describes, unless it describes a span that ended when `save` ran (a precomputed summary).
-/// Judged by the hook's deadline: a judgement not done by then is none (D061), as for a summary
-/// too long to judge, and the hook still answers before the watchdog.
+/// Judged within its share of the hook's budget ([`judge_by`]): a judgement not done by then is
+/// none (D061), as for a summary too long to judge, and the hook still answers in time.
 fn judge(
     digest: Option<&Digest>,
     summary: Option<&str>,
@@ -168,22 +168,30 @@ fn judge(
     deadline: Instant,
 ) -> Option<Findings> {
     let (digest, summary) = (digest?, summary?);
+    let by = judge_by(deadline, cfg);
     let judged = match transcript {
         Some(path)
-            if corrections::covers_a_span(summary, Some(deadline)) == Some(false)
+            if corrections::covers_a_span(summary, Some(by)) == Some(false)
                 && !held_since_save(digest) =>
         {
             Some(caught_up(digest, path, cfg, deadline))
         }
         _ => None,
     };
-    let findings = compare_within(judged.as_ref().unwrap_or(digest), summary, Some(deadline));
+    let findings = compare_within(judged.as_ref().unwrap_or(digest), summary, Some(by));
     if findings.is_none() {
         debug(cfg.debug, || {
             "the summary could not be judged within the hook's budget: not compared".to_owned()
         });
     }
     findings
+}
+
+/// When the judge must have answered: the hook's deadline, less a quarter of its budget kept for
+/// what follows (the corrections and the history written, OpenCode's restore rebuilding the
+/// context from the session when no snapshot was saved).
+fn judge_by(deadline: Instant, cfg: &Config) -> Instant {
+    deadline.checked_sub(cfg.budget / 4).unwrap_or(deadline)
 }
 
 /// Keeps the corrections for the model; whether they were kept. They go to the model through the
