@@ -291,17 +291,26 @@ function spawnJson(binary, sub, input) {
     }
     const out = []
     const err = []
-    const timer = setTimeout(() => child.kill("SIGKILL"), RUN_TIMEOUT_MS)
+    let done = false
+    const finish = (r) => {
+      if (done) return
+      done = true
+      clearTimeout(timer)
+      resolve(r)
+    }
+    const answer = () => ({ stdout: Buffer.concat(out).toString("utf8"), stderr: Buffer.concat(err).toString("utf8") })
+    // When the time is up the binary is killed and the plugin answers with what came: "close"
+    // waits for the pipes, which a grandchild (a wrapper script's) may hold open for ever.
+    const timer = setTimeout(() => {
+      child.kill("SIGKILL")
+      child.stdout.destroy()
+      child.stderr.destroy()
+      finish(answer())
+    }, RUN_TIMEOUT_MS)
     child.stdout.on("data", (d) => out.push(d))
     child.stderr.on("data", (d) => err.push(d))
-    child.on("error", (e) => {
-      clearTimeout(timer)
-      resolve({ error: e?.message ?? String(e) })
-    })
-    child.on("close", () => {
-      clearTimeout(timer)
-      resolve({ stdout: Buffer.concat(out).toString("utf8"), stderr: Buffer.concat(err).toString("utf8") })
-    })
+    child.on("error", (e) => finish({ error: e?.message ?? String(e) }))
+    child.on("close", () => finish(answer()))
     child.stdin.on("error", () => {})
     child.stdin.end(JSON.stringify(input))
   })

@@ -38,7 +38,7 @@ fn repo() -> PathBuf {
 }
 
 /// The real OpenCode's native binary, if installed.
-fn opencode() -> Option<PathBuf> {
+pub(crate) fn opencode() -> Option<PathBuf> {
     let candidates = [
         std::env::var_os("COMPACT_GUARDIAN_OPENCODE").map(PathBuf::from),
         Some(repo().join(".e2e/opencode/node_modules/opencode-linux-x64/bin/opencode")),

@@ -16,7 +16,7 @@ use std::time::{Duration, SystemTime};
 // ---- Helpers.
 
 /// A Claude Code session whose latest work left a failing test and an open task.
-fn failing_session() -> Vec<String> {
+pub(crate) fn failing_session() -> Vec<String> {
     vec![
         prompt(
             "u1",
@@ -59,11 +59,11 @@ fn failing_session() -> Vec<String> {
     ]
 }
 
-const FALSE_SUMMARY: &str = "The renderer is done. All billing tests pass.";
+pub(crate) const FALSE_SUMMARY: &str = "The renderer is done. All billing tests pass.";
 
 /// Claude Code's order of hooks for one compaction (save, restore, audit with a false summary):
 /// the session's corrections then wait for `correct`.
-fn compacted(sb: &Sandbox, session: &str, trigger: &str) -> PathBuf {
+pub(crate) fn compacted(sb: &Sandbox, session: &str, trigger: &str) -> PathBuf {
     let t = sb.transcript(&format!("{session}.jsonl"), &failing_session());
     sb.save(&hook(session, &t)).assert_fail_open();
     sb.restore(&start_hook(session, &t)).assert_fail_open();
@@ -76,7 +76,7 @@ fn compacted(sb: &Sandbox, session: &str, trigger: &str) -> PathBuf {
 }
 
 /// Where a session's corrections wait (a plain id names its file).
-fn pending(sb: &Sandbox, session: &str) -> PathBuf {
+pub(crate) fn pending(sb: &Sandbox, session: &str) -> PathBuf {
     sb.store
         .join(format!(".compact-snapshot-corrections-{session}.json"))
 }
@@ -435,7 +435,16 @@ fn a_record_whose_text_comes_after_megabytes_of_other_fields_is_still_the_latest
 
 /// A Codex rollout (a plan with open steps, a failing command, the user's latest prompt), saved
 /// and audited with a false summary: what Codex has done when the user has sent `/compact`.
-fn codex_compacted(sb: &Sandbox, trigger: &str) -> (PathBuf, String) {
+pub(crate) fn codex_compacted(sb: &Sandbox, trigger: &str) -> (PathBuf, String) {
+    codex_compacted_with(sb, trigger, "All tasks are completed.")
+}
+
+/// [`codex_compacted`] with the summary Codex wrote.
+pub(crate) fn codex_compacted_with(
+    sb: &Sandbox,
+    trigger: &str,
+    summary: &str,
+) -> (PathBuf, String) {
     let line = |ty: &str, payload: Value| {
         format!(r#"{{"timestamp":"2026-11-24T10:00:00.000Z","type":"{ty}","payload":{payload}}}"#)
     };
@@ -464,7 +473,7 @@ fn codex_compacted(sb: &Sandbox, trigger: &str) -> (PathBuf, String) {
     sb.save(&hook("c1", &t)).assert_fail_open();
     lines.push(line(
         "compacted",
-        json!({"message": "All tasks are completed.", "replacement_history": []}),
+        json!({"message": summary, "replacement_history": []}),
     ));
     let t = sb.transcript(name, &lines);
     let post = json!({"session_id": "c1", "turn_id": "x", "transcript_path": t,

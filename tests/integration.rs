@@ -20,6 +20,8 @@ mod goldens;
 mod hostile;
 #[cfg(unix)]
 mod hostile_round4;
+#[cfg(unix)]
+mod hostile_round6;
 mod house;
 #[cfg(unix)]
 mod launcher;

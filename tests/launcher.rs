@@ -27,12 +27,12 @@ fn version() -> String {
 }
 
 /// A plugin as a marketplace installs it: the repository's plugin files, no `target/`.
-struct Plugin {
+pub(crate) struct Plugin {
     tmp: tempfile::TempDir,
 }
 
 impl Plugin {
-    fn new() -> Plugin {
+    pub(crate) fn new() -> Plugin {
         let tmp = tempfile::tempdir().unwrap();
         let root = tmp.path().join("plugin");
         for dir in ["bin", "lib", "hooks", ".claude-plugin"] {
@@ -50,13 +50,13 @@ impl Plugin {
         tools_without_rust(&tmp.path().join("tools"));
         Plugin { tmp }
     }
-    fn root(&self) -> PathBuf {
+    pub(crate) fn root(&self) -> PathBuf {
         self.tmp.path().join("plugin")
     }
-    fn data(&self) -> PathBuf {
+    pub(crate) fn data(&self) -> PathBuf {
         self.tmp.path().join("data")
     }
-    fn path(&self, p: &str) -> PathBuf {
+    pub(crate) fn path(&self, p: &str) -> PathBuf {
         self.tmp.path().join(p)
     }
     fn installed(&self) -> PathBuf {
@@ -404,7 +404,7 @@ fn tampered_archive_is_refused_never_run_and_reported_once() {
 }
 
 /// A loopback URL nothing listens on (bound, then closed again): connection refused.
-fn dead_url() -> String {
+pub(crate) fn dead_url() -> String {
     let l = TcpListener::bind("127.0.0.1:0").unwrap();
     format!("http://{}", l.local_addr().unwrap())
 }
@@ -1322,7 +1322,7 @@ fn folders_the_binary_lives_in_are_private_whatever_the_umask() {
 // ---- Issue #31: the launcher's fast path.
 
 /// Installs the test build as this version's binary in the plugin's data folder.
-fn install_test_binary(p: &Plugin) -> PathBuf {
+pub(crate) fn install_test_binary(p: &Plugin) -> PathBuf {
     let installed = p.installed();
     fs::create_dir_all(installed.parent().unwrap()).unwrap();
     fs::copy(env!("CARGO_BIN_EXE_compact-guardian"), &installed).unwrap();
@@ -1331,7 +1331,7 @@ fn install_test_binary(p: &Plugin) -> PathBuf {
 
 /// Where the launcher remembers its binary for the fast path: the data folder, never the plugin
 /// folder (issue #39: Codex trusts hooks by a hash of the plugin's contents).
-fn remembered(p: &Plugin) -> PathBuf {
+pub(crate) fn remembered(p: &Plugin) -> PathBuf {
     p.data().join("launcher-found")
 }
 

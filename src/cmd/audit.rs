@@ -15,7 +15,7 @@ use crate::read::reported::ReportedCall;
 use crate::read::transcript::{self, Limits};
 use crate::render::WhyRebuilt;
 use crate::render::audit::{
-    Digest, Evidence, Findings, MAX_DIGEST_BYTES, Restored, compare, message,
+    Digest, Evidence, Findings, MAX_DIGEST_BYTES, Restored, compare_within, message,
 };
 use crate::store::history::{self, Entry, Outcome, Step};
 use crate::store::{Pending, Snapshots};
@@ -50,7 +50,7 @@ pub fn audit(
     {
         // The compaction happened, and the restore comes at the next turn, however much later
         // (the next prompt, or a resume): the snapshot waits for it (D026).
-        if let Err(e) = s.defer() {
+        if let Err(e) = s.defer(hook.input.transcript_path.as_deref()) {
             debug(cfg.debug, || format!("deferral not marked: {e:#}"));
         }
     }
@@ -166,6 +166,8 @@ fn summary_to_judge<'a>(
 /// compaction: a client may write the last result after PreCompact ran (Claude Code 2.1.332 in
 /// 14 of 14 runs), and the record up to this compaction's boundary is what the summary
 /// describes, unless it describes a span that ended when `save` ran (a precomputed summary).
+/// Judged within its share of the hook's budget ([`judge_by`]): a judgement not done by then is
+/// none (D061), as for a summary too long to judge, and the hook still answers in time.
 fn judge(
     digest: Option<&Digest>,
     summary: Option<&str>,
@@ -174,17 +176,31 @@ fn judge(
     cfg: &Config,
     deadline: Instant,
 ) -> Option<Findings> {
-    let judged = match (digest, summary, transcript) {
-        (Some(d), Some(s), Some(path)) if !corrections::covers_a_span(s) && !held_since_save(d) => {
-            Some(caught_up(d, path, calls, cfg, deadline))
+    let (digest, summary) = (digest?, summary?);
+    let by = judge_by(deadline, cfg);
+    let judged = match transcript {
+        Some(path)
+            if corrections::covers_a_span(summary, Some(by)) == Some(false)
+                && !held_since_save(digest) =>
+        {
+            Some(caught_up(digest, path, calls, cfg, deadline))
         }
         _ => None,
     };
-    judged
-        .as_ref()
-        .or(digest)
-        .zip(summary)
-        .map(|(d, s)| compare(d, s))
+    let findings = compare_within(judged.as_ref().unwrap_or(digest), summary, Some(by));
+    if findings.is_none() {
+        debug(cfg.debug, || {
+            "the summary could not be judged within the hook's budget: not compared".to_owned()
+        });
+    }
+    findings
+}
+
+/// When the judge must have answered: the hook's deadline, less a quarter of its budget kept for
+/// what follows (the corrections and the history written, OpenCode's restore rebuilding the
+/// context from the session when no snapshot was saved).
+fn judge_by(deadline: Instant, cfg: &Config) -> Instant {
+    deadline.checked_sub(cfg.budget / 4).unwrap_or(deadline)
 }
 
 /// Keeps the corrections for the model; whether they were kept. They go to the model through the

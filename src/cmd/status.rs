@@ -298,7 +298,7 @@ fn opencode_plugin(cfg: &Config) -> Option<(PathBuf, Option<String>)> {
         .opencode_plugins
         .as_ref()?
         .join(super::opencode::PLUGIN_FILE);
-    let text = std::fs::read_to_string(&path).ok()?;
+    let text = crate::store::installs::read_text(&path)?;
     let version = text.lines().find_map(|l| {
         l.strip_prefix("const VERSION = \"")
             .and_then(|v| v.strip_suffix('"'))

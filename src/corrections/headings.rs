@@ -428,14 +428,18 @@ pub(super) fn sub_label(line: &str) -> Option<Role> {
 
 /// Whether the summary's top-level numbered headings run 1, 2, 3 ... over at least seven: Claude
 /// Code's nine sections, whatever language their titles are in.
-pub(super) fn numbered_nine(text: &str) -> bool {
+/// `None`: `deadline` passed first.
+pub(super) fn numbered_nine(text: &str, deadline: super::Deadline) -> Option<bool> {
     let mut next = 1;
     for line in text.lines() {
+        if super::late(deadline) {
+            return None;
+        }
         if let Some(h) = heading(line)
             && h.number == Some(next)
         {
             next += 1;
         }
     }
-    next > 7
+    Some(next > 7)
 }

@@ -36,6 +36,7 @@ use claims::{
 use digest::Digest;
 use evidence::{GitEnd, Run, git_runs, runs};
 use std::collections::HashSet;
+use std::time::Instant;
 use summary::{Document, Role, Sentence, Shape};
 use words::{Script, key_words, script, stem, stems};
 
@@ -50,6 +51,17 @@ pub const MAX_SUMMARY: usize = 256 * 1024;
 /// the commands that decide whether to call a summary right share.
 pub fn judgeable(summary: &str) -> bool {
     summary.len() <= MAX_SUMMARY
+}
+
+/// When the judge must have answered (D061): the size cap alone does not bound its time (a
+/// 256 KiB summary of one-word lines took 3.5 s in a release build, 6.7 s with 60 open tasks,
+/// past the watchdog). `None`: no limit (tests, tools). Every loop whose work grows with the
+/// summary or the record looks at it; a judgement it stopped is never used, whole or in part.
+pub type Deadline = Option<Instant>;
+
+/// Whether `deadline` has passed.
+pub(crate) fn late(deadline: Deadline) -> bool {
+    deadline.is_some_and(|d| Instant::now() >= d)
 }
 /// The longest quote of a summary sentence in a correction.
 const CLAIM_CHARS: usize = 110;
@@ -96,11 +108,21 @@ const TELL_LATEST_LEFT_OUT: bool = false;
 /// The corrections the record supports, in a fixed order: items called done, all work called
 /// done, counts, checks said to pass, files said fixed or changed, commits and pushes.
 pub fn corrections(d: &Digest, summary: &str) -> Vec<Correction> {
+    corrections_within(d, summary, None).unwrap_or_default()
+}
+
+/// [`corrections`], if they are decided before `deadline`: `None` when it passed first (each
+/// step stops when it sees it has; what they found is dropped, D061).
+pub fn corrections_within(
+    d: &Digest,
+    summary: &str,
+    deadline: Deadline,
+) -> Option<Vec<Correction>> {
     if !judgeable(summary) {
-        return Vec::new(); // no summary a client writes; judging it would cost, not help
+        return Some(Vec::new()); // no summary a client writes; judging it would cost, not help
     }
-    let doc = summary::read(summary);
-    let judge = Judge::new(d, &doc);
+    let doc = summary::read_within(summary, deadline)?;
+    let judge = Judge::new(d, &doc, deadline);
     let mut out = Vec::new();
     judge.called_done(&mut out);
     judge.all_done(&mut out);
@@ -108,7 +130,10 @@ pub fn corrections(d: &Digest, summary: &str) -> Vec<Correction> {
     judge.passing(&mut out);
     judge.changed(&mut out);
     judge.git(&mut out);
-    if TELL_LATEST_LEFT_OUT && latest_left_out(d, summary) == Some(true) {
+    if late(deadline) {
+        return None;
+    }
+    if TELL_LATEST_LEFT_OUT && latest_left_out(d, summary, deadline) == Some(true) {
         let latest = d.latest.as_deref().unwrap_or_default();
         out.push(Correction {
             kind: Kind::LatestLeftOut,
@@ -119,7 +144,7 @@ pub fn corrections(d: &Digest, summary: &str) -> Vec<Correction> {
             ),
         });
     }
-    out
+    Some(out)
 }
 
 /// An open item of the record: a task of the task list, or an unchecked box of the agent's
@@ -159,10 +184,12 @@ struct Judge<'a> {
     done: Vec<Key>,
     /// The actions' check runs.
     runs: Vec<Run<'a>>,
+    /// When to stop ([`Deadline`]).
+    deadline: Deadline,
 }
 
 impl<'a> Judge<'a> {
-    fn new(d: &'a Digest, doc: &'a Document) -> Self {
+    fn new(d: &'a Digest, doc: &'a Document, deadline: Deadline) -> Self {
         let latest = d.latest.as_deref().map(super::corrections::words::words);
         let names: Vec<Key> = d
             .open
@@ -205,7 +232,13 @@ impl<'a> Judge<'a> {
             items,
             done: d.done.iter().map(|t| Key::of(t)).collect(),
             runs: runs(&d.actions),
+            deadline,
         }
+    }
+
+    /// Whether the deadline has passed: the step stops, and the judgement is not used.
+    fn late(&self) -> bool {
+        late(self.deadline)
     }
 
     /// Whether the sentence names the item: in its own words, or in a quoted span that is the
@@ -254,6 +287,9 @@ impl<'a> Judge<'a> {
         let mut answered: Vec<&Sentence> = Vec::new();
         for (i, item) in self.items.iter().enumerate() {
             let key = &item.key;
+            if self.late() {
+                return;
+            }
             if !key.usable() || self.kept_open(key) {
                 continue;
             }
@@ -344,7 +380,7 @@ impl<'a> Judge<'a> {
         let left: Vec<&Item> = self
             .items
             .iter()
-            .filter(|it| it.key.mentionable() && !self.names_as_open(&it.key))
+            .filter(|it| !self.late() && it.key.mentionable() && !self.names_as_open(&it.key))
             .collect();
         if left.is_empty() {
             return;
@@ -388,6 +424,9 @@ impl<'a> Judge<'a> {
             return;
         }
         for s in &self.doc.sentences {
+            if self.late() {
+                return;
+            }
             if !matches!(
                 s.role,
                 Role::Status | Role::Pending | Role::Next | Role::Unknown
@@ -689,9 +728,9 @@ fn shown_command(cmd: &str) -> String {
 /// words), or the summary is in another language or has no recognised structure; `Some(true)`
 /// only when not one of its identifying words appears in the summary (a paraphrase, a partial
 /// quotation or a quoted log keeps some).
-pub(crate) fn latest_left_out(d: &Digest, summary: &str) -> Option<bool> {
+pub(crate) fn latest_left_out(d: &Digest, summary: &str, deadline: Deadline) -> Option<bool> {
     let latest = d.latest.as_deref()?;
-    let doc = summary::read(summary);
+    let doc = summary::read_within(summary, deadline)?;
     if doc.shape != Shape::Sections
         || script(latest) != script(&doc.text)
         || script(latest) == Some(Script::Unspaced)
@@ -719,9 +758,9 @@ const COURTESY: &[&str] = &[
 
 /// Whether the summary describes a span of the record that newer messages follow (Claude Code's
 /// precomputed summary), not the record up to the compaction: then it is judged against the
-/// record as `save` read it, when the span ended (D055).
-pub fn covers_a_span(summary: &str) -> bool {
-    summary::read(summary).covers_a_span
+/// record as `save` read it, when the span ended (D055). `None`: `deadline` passed first.
+pub fn covers_a_span(summary: &str, deadline: Deadline) -> Option<bool> {
+    summary::read_within(summary, deadline).map(|doc| doc.covers_a_span)
 }
 
 /// Whether the summary mentions `text` (an open item, a plan title), for the user's line:

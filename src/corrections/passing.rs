@@ -21,7 +21,7 @@ impl<'a> Judge<'a> {
             return;
         }
         let mut said: HashSet<usize> = HashSet::new();
-        for (k, s) in self.claims.iter().enumerate() {
+        for (k, s) in self.claims.iter().enumerate().take_while(|_| !self.late()) {
             let excepted = words::words(&s.own)
                 .iter()
                 .any(|w| matches!(w.as_str(), "except" | "excluding" | "besides" | "apart"));

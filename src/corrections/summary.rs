@@ -130,27 +130,49 @@ pub(crate) fn body(raw: &str) -> String {
 /// Reads `raw` as a document.
 pub(crate) fn read(raw: &str) -> Document {
     let text = body(raw);
-    let mut reader = Reader::new(numbered_nine(&text));
+    read_lines(&text, None).unwrap_or_default().document(text)
+}
+
+/// [`read`], if it is done before `deadline` (`None` when it passed first).
+pub(crate) fn read_within(raw: &str, deadline: super::Deadline) -> Option<Document> {
+    let text = body(raw);
+    Some(read_lines(&text, deadline)?.document(text))
+}
+
+/// Reads the lines of `text` (the summary's [`body`]) until `deadline`.
+fn read_lines(text: &str, deadline: super::Deadline) -> Option<Found> {
+    let mut reader = Reader::new(numbered_nine(text, deadline)?);
     for (i, line) in text.lines().enumerate() {
+        if super::late(deadline) {
+            return None;
+        }
         reader.line(i, line);
     }
-    let Reader {
-        sentences,
-        sections,
-        recognised,
-        covers_a_span,
-        ..
-    } = reader;
-    Document {
-        shape: if recognised > 0 {
-            Shape::Sections
-        } else {
-            Shape::Prose
-        },
-        sentences,
-        sections,
-        text,
-        covers_a_span,
+    Some(reader.found())
+}
+
+/// What a [`Reader`] found, no longer borrowing the text.
+#[derive(Default)]
+struct Found {
+    sentences: Vec<Sentence>,
+    sections: Vec<(Role, Vec<String>)>,
+    recognised: usize,
+    covers_a_span: bool,
+}
+
+impl Found {
+    fn document(self, text: String) -> Document {
+        Document {
+            shape: if self.recognised > 0 {
+                Shape::Sections
+            } else {
+                Shape::Prose
+            },
+            sentences: self.sentences,
+            sections: self.sections,
+            text,
+            covers_a_span: self.covers_a_span,
+        }
     }
 }
 
@@ -179,6 +201,16 @@ struct Reader<'t> {
 }
 
 impl<'t> Reader<'t> {
+    /// What was read.
+    fn found(self) -> Found {
+        Found {
+            sentences: self.sentences,
+            sections: self.sections,
+            recognised: self.recognised,
+            covers_a_span: self.covers_a_span,
+        }
+    }
+
     fn new(numbered_nine: bool) -> Self {
         Reader {
             sentences: Vec::new(),

@@ -67,6 +67,18 @@ fn bounds(key: &[u8]) -> (usize, usize) {
         _ => (MAX_STRING, usize::MAX),
     }
 }
+/// The length of the longest key in [`FIELDS`] (`custom_instructions`).
+const LONGEST_FIELD: usize = {
+    let mut longest = 0;
+    let mut i = 0;
+    while i < FIELDS.len() {
+        if FIELDS[i].len() > longest {
+            longest = FIELDS[i].len();
+        }
+        i += 1;
+    }
+    longest
+};
 
 /// Hook input fields compact-guardian uses.
 #[derive(Debug, Default, Clone, PartialEq)]
@@ -463,8 +475,9 @@ impl Reducer {
     }
 
     fn push_key(&mut self, b: u8) {
-        // Past the longest kept key written with every character escaped, it is none of them.
-        if self.key.len() <= 6 * 16 {
+        // Past the longest kept key written with every character escaped (`\uXXXX`, six bytes
+        // for one), it is none of them: it is compared once unescaped (`start_member`).
+        if self.key.len() <= 6 * LONGEST_FIELD {
             self.key.push(b);
         }
     }
@@ -632,7 +645,14 @@ pub fn parse(bytes: &[u8]) -> Result<HookInput> {
         .map_err(|e| anyhow::anyhow!("hook input is not valid JSON ({})", e.classify_str()))?;
     let own = |s: &LStr| s.get().map(str::to_owned);
     Ok(HookInput {
-        session_id: raw.session_id.non_blank().map(str::to_owned),
+        // An id holding U+FFFD is refused, as if absent: invalid UTF-8 and lone surrogates are
+        // read as U+FFFD (`repair_line`), so distinct ids would share one session's files
+        // (issue #48 item 11, D070). No client writes such an id.
+        session_id: raw
+            .session_id
+            .non_blank()
+            .filter(|id| !id.contains('\u{FFFD}'))
+            .map(str::to_owned),
         transcript_path: own(&raw.transcript_path).filter(|p| !p.is_empty()),
         cwd: own(&raw.cwd).filter(|p| !p.is_empty()),
         trigger: raw.trigger.non_blank().map(str::to_owned),

@@ -32,6 +32,11 @@ pub struct Findings {
     pub latest_kept: Option<bool>,
     /// Whether the summary names the approved plan.
     pub plan_kept: Option<bool>,
+    /// Every open item, the latest instruction and the plan were looked for in the summary and
+    /// found: only then does the user's line say the summary kept them. Not so when any could
+    /// not be looked for (another language or script, too few words to tell, D062).
+    #[serde(default)]
+    pub all_found: bool,
 }
 
 impl Findings {
@@ -109,29 +114,51 @@ impl Findings {
 
 /// Compares what was protected with the summary.
 pub fn compare(digest: &Digest, summary: &str) -> Findings {
-    let corrections = corrections::corrections(digest, summary);
+    compare_within(digest, summary, None).unwrap_or_default()
+}
+
+/// [`compare`], if it is done before `deadline`: `None` when it passed first, and then nothing of
+/// the comparison is used, neither a correction nor "kept" (D061).
+pub fn compare_within(
+    digest: &Digest,
+    summary: &str,
+    deadline: corrections::Deadline,
+) -> Option<Findings> {
+    let corrections = corrections::corrections_within(digest, summary, deadline)?;
     let corrected: HashSet<&str> = corrections
         .iter()
         .flat_map(|c| c.items.iter().map(String::as_str))
         .collect();
     // "Did not mention" only where the summary can be read for it (same script, enough words).
-    let not_mentioned = digest
-        .open
-        .iter()
-        .filter(|item| !corrected.contains(item.as_str()))
-        .filter(|item| corrections::mentions(summary, item) == Some(false))
-        .cloned()
-        .collect();
+    let mut not_mentioned = Vec::new();
+    let mut all_found = true;
+    for item in &digest.open {
+        if corrections::late(deadline) {
+            return None;
+        }
+        match corrections::mentions(summary, item) {
+            Some(false) if !corrected.contains(item.as_str()) => not_mentioned.push(item.clone()),
+            Some(true) if !corrected.contains(item.as_str()) => {}
+            _ => all_found = false,
+        }
+    }
     let plan_kept = digest
         .plan
         .as_deref()
         .and_then(|p| corrections::mentions(summary, p));
-    Findings {
-        latest_kept: corrections::latest_left_out(digest, summary).map(|out| !out),
+    let latest_kept = corrections::latest_left_out(digest, summary, deadline).map(|out| !out);
+    if corrections::late(deadline) {
+        return None;
+    }
+    Some(Findings {
+        all_found: all_found
+            && (digest.plan.is_none() || plan_kept == Some(true))
+            && (digest.latest.is_none() || latest_kept == Some(true)),
+        latest_kept,
         corrections,
         not_mentioned,
         plan_kept,
-    }
+    })
 }
 
 /// How the compaction went, for the message.
@@ -274,10 +301,21 @@ pub fn message(
     let told = if told { ", and the model is told" } else { "" };
     match (findings, wrong.is_empty()) {
         (Some(_), false) => s.push_str(&format!("; the summary {}{told}.", join(&wrong))),
-        (Some(_), true) if !nothing_carried => s.push_str("; the summary kept them."),
+        (Some(f), true) if !nothing_carried => s.push_str(nothing_wrong(f)),
         _ => s.push('.'),
     }
     crate::text::cut_line(&s, MAX_MESSAGE).trim_end().to_owned()
+}
+
+/// The end of the user's line when nothing in the summary was found against the record: "kept"
+/// only when everything carried was found in it, never when some of it could not be looked for
+/// (a summary in another language, an instruction too short to tell, D062).
+fn nothing_wrong(f: &Findings) -> &'static str {
+    if f.all_found {
+        "; the summary kept them."
+    } else {
+        "; nothing in the summary contradicts the record."
+    }
 }
 
 /// Why no snapshot was saved before this compaction, from what happened, and what follows
@@ -560,6 +598,55 @@ mod tests {
         assert!(
             m.contains("no new snapshot was saved since") && !m.contains("did not run"),
             "{m}"
+        );
+    }
+
+    #[test]
+    fn a_comparison_not_done_by_its_deadline_is_none_and_one_done_is_the_same() {
+        let d = digest(&["renderer", "billing tests"]);
+        let s = "## Current Work\nThe renderer is done. Never call unwrap in the importer code.";
+        let past = std::time::Instant::now();
+        assert_eq!(compare_within(&d, s, Some(past)), None);
+        let later = std::time::Instant::now() + std::time::Duration::from_secs(3600);
+        assert_eq!(compare_within(&d, s, Some(later)), Some(compare(&d, s)));
+    }
+
+    #[test]
+    fn the_summary_is_said_to_keep_the_work_only_when_all_of_it_was_found() {
+        let line = |d: &Digest, s: &str| {
+            let f = compare(d, s);
+            message(
+                Some(d),
+                Restored::Snapshot,
+                Some(&f),
+                &Evidence::default(),
+                false,
+            )
+        };
+        let d = digest(&["renderer", "billing tests"]);
+        let kept = "## Current Work\nThe renderer and the billing tests are still open.\n\
+                    ## Next\nNever call unwrap in the importer code.";
+        assert!(
+            line(&d, kept).ends_with("; the summary kept them."),
+            "{}",
+            line(&d, kept)
+        );
+        // Nothing could be looked for: another script.
+        let other = "## 当前工作\n重构了解析器模块。";
+        assert!(
+            line(&d, other).ends_with("; nothing in the summary contradicts the record."),
+            "{}",
+            line(&d, other)
+        );
+        // The items found, the latest instruction too short to tell.
+        let short = Digest {
+            latest: Some("go on".into()),
+            ..d.clone()
+        };
+        assert!(
+            !line(&short, kept).contains("kept them"),
+            "{}",
+            line(&short, kept)
         );
     }
 }

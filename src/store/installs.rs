@@ -167,7 +167,8 @@ pub fn opencode(plugins: &Path, data_folder: &Path) -> Client {
     let file = plugins.join(format!("{PLUGIN}.js"));
     let mut installed = Vec::new();
     let mut files = Vec::new();
-    if let Ok(meta) = std::fs::symlink_metadata(&file)
+    // Followed: a plugin file linked from elsewhere (stow, home-manager) is what OpenCode loads.
+    if let Ok(meta) = std::fs::metadata(&file)
         && meta.is_file()
     {
         installed.push(file.display().to_string());
@@ -277,15 +278,19 @@ fn size(dir: &Path) -> u64 {
     total
 }
 
-fn read_text(path: &Path) -> Option<String> {
+/// The text of a client's config file, at most [`MAX_CONFIG_BYTES`] of it: `None` unless it is a
+/// regular file (a link to one counts: stow and home-manager link config files). Opened without
+/// blocking and checked before reading: a FIFO planted there never hangs `status`, nor does a
+/// link to `/dev/zero` fill its memory (issue #48).
+pub(crate) fn read_text(path: &Path) -> Option<String> {
     use std::io::Read;
-    let mut s = String::new();
-    std::fs::File::open(path)
-        .ok()?
-        .take(MAX_CONFIG_BYTES)
-        .read_to_string(&mut s)
-        .ok()?;
-    Some(s)
+    let file = crate::platform::open_nonblocking(path).ok()?;
+    if !file.metadata().ok()?.is_file() {
+        return None;
+    }
+    let mut bytes = Vec::new();
+    file.take(MAX_CONFIG_BYTES).read_to_end(&mut bytes).ok()?;
+    String::from_utf8(bytes).ok()
 }
 
 fn read_json(path: &Path) -> Option<Value> {

@@ -14,10 +14,13 @@
 //!   racing restores exactly one gets it; it deletes it only once printing succeeded and puts it
 //!   back otherwise. Corrections are handed over the same way (`Snapshots::hand_over_corrections`):
 //!   of any number of racing hooks exactly one prints them, and a failed print loses nothing.
+//!   A claimed file is judged stale by when it was claimed (written into its name), not by its
+//!   own age: no other session's sweep takes it from its claimer (D060).
 //! - What was promised to the user waits for its client up to [`DEFERRED_TTL`] (D040): a session's
 //!   corrections, until its next prompt or tool call (or Codex's restore), and a snapshot whose
-//!   restore Codex defers. Corrections quote the user's words: they go as soon as nothing can
-//!   continue their session (its transcript is gone), and after [`DEFERRED_TTL`] at the latest.
+//!   restore Codex defers. Both quote the user's words: they go as soon as nothing can continue
+//!   their session (its transcript is gone: the corrections file and the deferred marker name
+//!   it), and after [`DEFERRED_TTL`] at the latest.
 
 pub(crate) mod history;
 pub(crate) mod installs;
@@ -54,6 +57,11 @@ const HELD_WAIT: Duration = Duration::from_millis(40);
 const STUCK_HOLDER: Duration = Duration::from_secs(3);
 /// How often a waiter looks at how long the lock has been held.
 const STUCK_CHECK: Duration = Duration::from_millis(100);
+/// Prefix of a file claimed by a hook ([`claim_name`]): swept by its claim's time, not its own.
+const CLAIMED_PREFIX: &str = ".compact-snapshot-claimed-";
+/// How long a claimed file is left to its claimer: far longer than any hook lives (its budget and
+/// watchdog, seconds); past it, the file is the leftover of a claimer that was killed.
+const CLAIM_LIFETIME: Duration = Duration::from_secs(10 * 60);
 /// Marker prefix: "this session's snapshot was just restored" (see
 /// [`Snapshots::recently_restored`]).
 const RESTORED_PREFIX: &str = ".compact-snapshot-restored-";
@@ -67,6 +75,10 @@ const DEFERRED_PREFIX: &str = ".compact-snapshot-deferred-";
 /// prompt or tool call, however much later it comes). Thirty days is how long Claude Code keeps
 /// a session's transcript by default (`cleanupPeriodDays`): past it, the session cannot go on.
 pub const DEFERRED_TTL: Duration = Duration::from_secs(30 * 24 * 60 * 60);
+
+/// The longest transcript path a deferred marker records (longer ones are not recorded: the
+/// marker then keeps for [`DEFERRED_TTL`], as before it recorded any).
+const MAX_MARKED: usize = 16 * 1024;
 
 /// Corrections waiting for the model (hidden: stale ones are removed like any other leftover).
 const CORRECTIONS_PREFIX: &str = ".compact-snapshot-corrections-";
@@ -243,7 +255,12 @@ impl Store {
             if platform::refuse(&meta).is_some() {
                 continue;
             }
-            let stale = if name.starts_with(CONTEXT_PREFIX) {
+            let stale = if let Some(at) = claimed_at(name) {
+                // A claimed file keeps the time it was written: judged by that, another
+                // session's sweep deleted what a hook had just claimed, before it read it (issue
+                // #48, D060). A claim lives as long as its hook.
+                older_than(Some(at), CLAIM_LIFETIME, now)
+            } else if name.starts_with(CONTEXT_PREFIX) {
                 older_than(meta.modified().ok(), CONTEXT_TTL, now)
             } else if name.starts_with(CORRECTIONS_PREFIX) {
                 promise_expired(meta.modified().ok(), now) || self.session_ended(&entry.path())
@@ -365,7 +382,7 @@ impl Store {
         now: SystemTime,
     ) -> bool {
         if name.starts_with(DEFERRED_PREFIX) {
-            return !promise_expired(modified, now);
+            return !promise_expired(modified, now) && !marker_outlived(&self.dir.join(name));
         }
         name.starts_with(PREFIX) && self.session_named(name.to_owned()).deferred().is_some()
     }
@@ -376,14 +393,10 @@ impl Store {
         let Some(bytes) = read_ours(path, MAX_CORRECTIONS_BYTES) else {
             return false;
         };
-        let gone = |t: &Path| {
-            t.is_absolute()
-                && matches!(fs::symlink_metadata(t), Err(e) if e.kind() == io::ErrorKind::NotFound)
-        };
         serde_json::from_slice::<Pending>(&bytes)
             .ok()
             .and_then(|p| p.transcript)
-            .is_some_and(|t| gone(Path::new(&t)))
+            .is_some_and(|t| transcript_gone(Path::new(&t)))
     }
 
     fn session_named(&self, name: String) -> Snapshots {
@@ -480,9 +493,12 @@ impl Snapshots {
 
     /// Says that this session's compaction happened and its client restores later (Codex runs
     /// PostCompact first and SessionStart at the next turn): its snapshot and corrections then
-    /// keep for [`DEFERRED_TTL`].
-    pub(crate) fn defer(&self) -> Result<()> {
-        self.store.write_atomically(&self.deferred_marker(), b"")
+    /// keep for [`DEFERRED_TTL`], or until `transcript` (the session's, which the marker records)
+    /// is gone: the snapshot quotes the user, and nothing can continue the session (D063).
+    pub(crate) fn defer(&self, transcript: Option<&str>) -> Result<()> {
+        let named = transcript.filter(|t| Path::new(t).is_absolute() && t.len() <= MAX_MARKED);
+        self.store
+            .write_atomically(&self.deferred_marker(), named.unwrap_or("").as_bytes())
     }
 
     fn deferred_marker(&self) -> PathBuf {
@@ -494,10 +510,11 @@ impl Snapshots {
     /// When the session's restore was deferred, if it was within [`DEFERRED_TTL`] (a marker of
     /// ours).
     fn deferred(&self) -> Option<SystemTime> {
-        let meta = fs::symlink_metadata(self.deferred_marker()).ok()?;
+        let marker = self.deferred_marker();
+        let meta = fs::symlink_metadata(&marker).ok()?;
         platform::refuse(&meta).is_none().then_some(())?;
         let at = meta.modified().ok()?;
-        (!promise_expired(Some(at), SystemTime::now())).then_some(at)
+        (!promise_expired(Some(at), SystemTime::now()) && !marker_outlived(&marker)).then_some(at)
     }
 
     /// Whether this session has a snapshot whose restore its client deferred: what a Codex
@@ -551,14 +568,7 @@ impl Snapshots {
         print: impl FnOnce(&Pending) -> io::Result<()>,
     ) -> Result<Option<Pending>> {
         let path = self.store.dir.join(self.corrections_name());
-        let claimed = self.store.dir.join(format!(
-            "{HIDDEN_PREFIX}claimed-corrections-{}-{}",
-            std::process::id(),
-            SystemTime::now()
-                .duration_since(SystemTime::UNIX_EPOCH)
-                .map(|d| d.as_nanos())
-                .unwrap_or(0)
-        ));
+        let claimed = self.store.dir.join(claim_name("corrections-"));
         match fs::symlink_metadata(&path) {
             Ok(m) if platform::refuse(&m).is_none() => {}
             _ => return Ok(None), // none, or not ours to take (left alone)
@@ -721,14 +731,7 @@ impl Snapshots {
             // Without the marker (a full disk) only the duplicate guard is lost.
             let _ = self.store.write_atomically(&self.restored_marker(), b"");
         }
-        let claimed = self.store.dir.join(format!(
-            "{HIDDEN_PREFIX}claimed-{}-{}",
-            std::process::id(),
-            SystemTime::now()
-                .duration_since(SystemTime::UNIX_EPOCH)
-                .map(|d| d.as_nanos())
-                .unwrap_or(0)
-        ));
+        let claimed = self.store.dir.join(claim_name(""));
         match fs::rename(&dest, &claimed) {
             Ok(()) => {}
             Err(e) if e.kind() == io::ErrorKind::NotFound => return Ok(Taken::TakenByOther),
@@ -853,6 +856,31 @@ impl Snapshots {
     }
 }
 
+/// The name a claim gives a file: `.compact-snapshot-claimed-[corrections-]<pid>-<nanos>`, the
+/// nanoseconds since the epoch when it was claimed.
+fn claim_name(what: &str) -> String {
+    format!(
+        "{CLAIMED_PREFIX}{what}{}-{}",
+        std::process::id(),
+        SystemTime::now()
+            .duration_since(SystemTime::UNIX_EPOCH)
+            .map(|d| d.as_nanos())
+            .unwrap_or(0)
+    )
+}
+
+/// When the file named `name` was claimed ([`claim_name`]), if it is a claimed file. A claim
+/// without a readable time is dated at the epoch: a leftover, swept at once.
+fn claimed_at(name: &str) -> Option<SystemTime> {
+    let rest = name.strip_prefix(CLAIMED_PREFIX)?;
+    let nanos = rest
+        .rsplit('-')
+        .next()
+        .and_then(|n| n.parse::<u64>().ok())
+        .unwrap_or(0);
+    Some(SystemTime::UNIX_EPOCH + Duration::from_nanos(nanos))
+}
+
 /// Whether a file modified at `modified` is older than `ttl` (or has no time, or one too far in
 /// the future to trust).
 fn older_than(modified: Option<SystemTime>, ttl: Duration, now: SystemTime) -> bool {
@@ -863,6 +891,19 @@ fn older_than(modified: Option<SystemTime>, ttl: Duration, now: SystemTime) -> b
         Ok(age) => age > ttl,
         Err(future) => future.duration() > FUTURE_SLACK,
     }
+}
+
+/// Whether the transcript at `t` (an absolute path, as the clients give it) is gone.
+fn transcript_gone(t: &Path) -> bool {
+    t.is_absolute()
+        && matches!(fs::symlink_metadata(t), Err(e) if e.kind() == io::ErrorKind::NotFound)
+}
+
+/// Whether the deferred marker at `marker` names a transcript that is gone ([`Snapshots::defer`]).
+fn marker_outlived(marker: &Path) -> bool {
+    read_ours(marker, MAX_MARKED as u64)
+        .and_then(|b| String::from_utf8(b).ok())
+        .is_some_and(|t| !t.is_empty() && transcript_gone(Path::new(&t)))
 }
 
 /// Deletes `path` if it is a regular file of ours (looked at without following links); anything

@@ -13,7 +13,7 @@ mod mock_api;
 mod codex;
 // And in OpenCode (issue #43), through its plugin.
 #[path = "../e2e_opencode.rs"]
-mod opencode;
+pub(crate) mod opencode;
 
 use compact_guardian::render::utf16_len;
 use mock_api::{Brain, MockApi, Reply, all_strings, current_prompt, is_summarizer};
