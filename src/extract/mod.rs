@@ -18,6 +18,7 @@
 mod authorship;
 mod branch;
 mod calls;
+pub(crate) mod checks;
 mod commit;
 mod plans;
 mod prompts;
