@@ -456,6 +456,7 @@ fn digest_strategy() -> impl Strategy<Value = compact_guardian::audit::Digest> {
                 exit: error.then_some(1),
                 output,
                 pending: false,
+                why: String::new(),
             },
         );
     (

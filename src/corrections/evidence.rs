@@ -337,6 +337,7 @@ mod tests {
             exit,
             output: output.into(),
             pending: false,
+            why: String::new(),
         }
     }
 

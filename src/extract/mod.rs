@@ -24,6 +24,7 @@ mod plans;
 mod prompts;
 mod replies;
 pub mod tasks;
+mod why;
 
 use crate::extract::authorship::prompt_text;
 use crate::extract::tasks::{Status, Task, TaskReplay};
@@ -190,6 +191,10 @@ pub struct Action {
     /// (bounded): the evidence for what the summary says of it.
     #[serde(default, skip_serializing_if = "String::is_empty")]
     pub output: String,
+    /// Why a failed shell command failed, as its output says (one line: the failing tests'
+    /// names or the first error); empty when it did not fail or its output does not say.
+    #[serde(default, skip_serializing_if = "String::is_empty")]
+    pub why: String,
 }
 
 impl Extraction {

@@ -802,6 +802,7 @@ fn actions(ex: &Extraction, budget: usize) -> String {
                 l.push_str(&format!("  (x{})", a.count));
             }
             l.push('\n');
+            l.push_str(&why_line(a));
             l
         })
         .collect();
@@ -826,6 +827,14 @@ fn actions(ex: &Extraction, budget: usize) -> String {
     }
     s.push('\n');
     s
+}
+
+/// The line under a failed action that says why it failed (its output's own words), if known.
+fn why_line(a: &crate::extract::Action) -> String {
+    if !a.error || a.why.is_empty() {
+        return String::new();
+    }
+    cut_line(&format!("  why: {}\n", folded_line(&a.why, 160)), 180)
 }
 
 /// Instruction `i` under its label in at most `room` units: quoted whole, or cut with a line
