@@ -29,3 +29,4 @@ mod opencode;
 mod props;
 mod readme;
 mod real_transcripts;
+mod survives;

@@ -3,7 +3,7 @@
 
 use super::why::why_failed;
 use super::{Action, MAX_ACTIONS, MAX_FILES};
-use crate::read::record::{Record, ToolResult, ToolUse};
+use crate::read::record::{Record, ToolResult, ToolUse, bounded};
 use crate::read::tools::SHELL_TOOLS;
 use crate::text::escaped_line;
 use std::collections::HashMap;
@@ -126,7 +126,7 @@ pub(super) fn action_of(tu: &ToolUse, ended: &Ended, summary: String) -> Action 
         exit: ended.exit.filter(|_| shell),
         pending: !ended.read,
         output: if read {
-            output_ends(&ended.head, &ended.tail)
+            output_ends(&bounded(&ended.head, OUTPUT_HEAD), &ended.tail)
         } else {
             String::new()
         },
@@ -137,6 +137,10 @@ pub(super) fn action_of(tu: &ToolUse, ended: &Ended, summary: String) -> Action 
         },
     }
 }
+
+/// The most bytes of a result's head its action's output starts with: what the evidence was
+/// read from before the head kept more for the reason of a failure.
+const OUTPUT_HEAD: usize = 160;
 
 /// The most characters of a command's output kept with its action.
 const ACTION_OUTPUT: usize = 600;

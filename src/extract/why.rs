@@ -18,6 +18,7 @@ const MAX_NAMES: usize = 3;
 /// Why the command whose output ends are `head` and `tail` failed: one or two lines, each at
 /// most [`WHY_LINE`] characters (cut with `…`); `None` when its output does not say.
 pub(crate) fn why_failed(head: &str, tail: &str) -> Option<String> {
+    let (head, tail) = (plain(head), plain(tail));
     let lines: Vec<&str> = if tail.is_empty() || head.contains(tail.trim()) {
         head.lines().collect()
     } else {
@@ -35,6 +36,25 @@ pub(crate) fn why_failed(head: &str, tail: &str) -> Option<String> {
         .or_else(|| exception(&lines))
         .or_else(|| first_error(&lines))
         .map(|l| folded_line(l, WHY_LINE - 1))
+}
+
+/// `s` without terminal colour codes (`ESC[31m`): runners colour their errors.
+fn plain(s: &str) -> String {
+    let mut out = String::with_capacity(s.len());
+    let mut chars = s.chars().peekable();
+    while let Some(c) = chars.next() {
+        if c == '\u{1b}' && chars.peek() == Some(&'[') {
+            // Up to the sequence's final letter.
+            for c in chars.by_ref() {
+                if c.is_ascii_alphabetic() {
+                    break;
+                }
+            }
+            continue;
+        }
+        out.push(c);
+    }
+    out
 }
 
 /// The failing tests a runner names, as one line: "failing: a, b, c (+2 more)".
@@ -253,6 +273,10 @@ mod tests {
             Some("Command timed out after 10s (node:9) ExperimentalWarning: Type Stripping")
         );
         assert_eq!(why("Exit code 1"), None);
+        assert_eq!(
+            why("\u{1b}[31merror\u{1b}[39m: Failed to start").as_deref(),
+            Some("error: Failed to start")
+        );
         assert_eq!(why(""), None);
     }
 
