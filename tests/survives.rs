@@ -1,6 +1,6 @@
 //! What survives a compaction (#50), measured on the shared corpus at cut points: each real
 //! transcript (and, beside the corpus, `../eval-external/transcripts` when present) is cut at
-//! four points and after each failed check, the snapshot `save` would write for the prefix is
+//! four points, after each failed check and after up to six runs of checks, the snapshot `save` would write for the prefix is
 //! rendered, and each kind of fact is checked against a reading of the prefix written apart from
 //! the project's reader (plain `serde_json`, its own notion of a failure, a check and a file
 //! written):
@@ -342,14 +342,21 @@ fn what_survives_a_compaction_on_the_corpus_at_cut_points() {
         let n = lines.len();
         let mut cuts: Vec<usize> = (1..=4).map(|q| n * q / 4).filter(|&k| k > 0).collect();
         // After each failed check's result (at most three per file): the moment a check fails
-        // is when its reason matters most.
-        let failed_checks = calls(&lines, n)
-            .into_iter()
-            .filter(|c| command(c).is_some_and(is_check))
+        // is when its reason matters most; and after the runs of checks spread over the file
+        // (at most six), where the last run of each is what matters.
+        let all = calls(&lines, n);
+        let checks: Vec<&Call> = all
+            .iter()
+            .filter(|c| command(c).is_some_and(is_check) && c.result.is_some())
+            .collect();
+        let failed_checks = checks
+            .iter()
             .filter(|c| c.result.as_ref().is_some_and(|(f, _)| *f))
             .map(|c| c.result_line + 1)
             .take(3);
         cuts.extend(failed_checks);
+        let step = checks.len().div_ceil(6).max(1);
+        cuts.extend(checks.iter().step_by(step).map(|c| c.result_line + 1));
         cuts.sort_unstable();
         cuts.dedup();
         for k in cuts {
@@ -357,13 +364,13 @@ fn what_survives_a_compaction_on_the_corpus_at_cut_points() {
         }
     }
     eprintln!("what survives: {t:?}");
-    // Never a measure of nothing: the corpus holds these facts.
+    // Never a measure of nothing: the corpus holds these facts (the runs of checks are in the
+    // external evaluation's sessions: the corpus alone has one).
     assert!(t.cuts >= 40, "{t:?}");
-    assert!(
-        t.why.1 >= 10 && t.why_checks.1 >= 2 && t.checks.1 >= 4,
-        "{t:?}"
-    );
-    assert!(t.files.1 >= 100, "{t:?}");
+    assert!(t.why.1 >= 10 && t.files.1 >= 100, "{t:?}");
+    if dir.join("../eval-external/transcripts").is_dir() {
+        assert!(t.why_checks.1 >= 2 && t.checks.1 >= 4, "{t:?}");
+    }
     assert!(
         ratio(t.why) >= 0.90,
         "why the last failed command failed: {t:?}"
