@@ -1,9 +1,9 @@
 //! What survives a compaction (#50), measured on the shared corpus at cut points: each real
 //! transcript (and, beside the corpus, `../eval-external/transcripts` when present) is cut at
-//! four points, after each failed check and after up to six runs of checks, the snapshot `save` would write for the prefix is
-//! rendered, and each kind of fact is checked against a reading of the prefix written apart from
-//! the project's reader (plain `serde_json`, its own notion of a failure, a check and a file
-//! written):
+//! four points, after each failed check and after up to six runs of checks; the snapshot `save`
+//! would write for the prefix is rendered, and each kind of fact is checked against a reading of
+//! the prefix written apart from the project's reader (plain `serde_json`, its own notion of a
+//! failure, a check and a file written):
 //!
 //! - why the last failed command failed (a line of its output that says it is an error), shown
 //!   as a `why:` line quoting that output, for at least 90% of those that have one, and for
