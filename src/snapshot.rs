@@ -32,7 +32,7 @@ pub fn is_snapshot(text: &str) -> bool {
 }
 
 /// How each section's heading line starts (the snapshot's own heading first).
-pub const HEADINGS: [&str; 8] = [
+pub const HEADINGS: [&str; 9] = [
     "# [compact-guardian snapshot] Work in progress before compaction\n",
     "## Open tasks (",
     "## The user's recent instructions",
@@ -40,6 +40,7 @@ pub const HEADINGS: [&str; 8] = [
     "## Agent progress\n",
     "## Files changed (most recent first)\n",
     "## Last commit (as git reported it)\n",
+    "## Last run of each check (oldest first)\n",
     "## Recent actions (oldest first)\n",
 ];
 

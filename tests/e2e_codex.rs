@@ -304,7 +304,8 @@ fn codex_auto_compaction_restores_prompts_plan_patch_and_failing_command() {
         "[in progress] write renderer",
         "[pending] billing tests",
         "Completed: write parser",
-        "- notes.txt",
+        // Files grouped by folder, base names (D073).
+        "- ./: notes.txt",
         "exec_command: pytest -q tests/billing; exit 3  [FAILED]",
         "## Last commit (as git reported it)\n- [main (root-commit) ",
     ] {

@@ -503,7 +503,8 @@ fn assert_whole(snapshot: &str, latest: &str) {
         &format!("> {latest}"),
         "Bash: pytest -q tests/test_billing.py  [FAILED]",
         "## Files changed",
-        "/notes.txt\n",
+        // Grouped by folder, base names (D073).
+        ": notes.txt\n",
         "Last reply from the agent",
         // The summary's false claims, corrected under the same rules as in the other clients.
         "## Corrections to the compaction summary",

@@ -31,3 +31,4 @@ mod opencode;
 mod props;
 mod readme;
 mod real_transcripts;
+mod survives;

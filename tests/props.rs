@@ -295,6 +295,8 @@ fn byte_triage_agrees_with_parsing_every_line() {
             prop_assert_eq!(&streamed.instructions, &all.instructions);
             prop_assert_eq!(&streamed.files_changed, &all.files_changed);
             prop_assert_eq!(&streamed.actions, &all.actions);
+            prop_assert_eq!(&streamed.checks, &all.checks);
+            prop_assert_eq!(&streamed.last_failed, &all.last_failed);
             seen.saw("prompts", !all.instructions.is_empty());
             seen.saw("tasks", !all.tasks.is_empty());
             seen.saw("files", !all.files_changed.is_empty());
@@ -456,6 +458,7 @@ fn digest_strategy() -> impl Strategy<Value = compact_guardian::audit::Digest> {
                 exit: error.then_some(1),
                 output,
                 pending: false,
+                why: String::new(),
             },
         );
     (

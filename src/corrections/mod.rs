@@ -17,7 +17,7 @@
 mod changed;
 mod claims;
 pub mod digest;
-mod evidence;
+pub(crate) mod evidence;
 mod headings;
 mod lexicon;
 mod passing;

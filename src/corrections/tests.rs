@@ -13,6 +13,7 @@ fn sh(cmd: &str, exit: Option<i32>, output: &str) -> Action {
         exit,
         output: output.into(),
         pending: false,
+        why: String::new(),
     }
 }
 

@@ -1,8 +1,9 @@
 //! Tool calls and how they ended: results wait for their calls (read backwards, a result is met
 //! first), and the recent actions and changed files are folded from the paired calls.
 
+use super::why::why_failed;
 use super::{Action, MAX_ACTIONS, MAX_FILES};
-use crate::read::record::{Record, ToolResult, ToolUse};
+use crate::read::record::{Record, ToolResult, ToolUse, bounded};
 use crate::read::tools::SHELL_TOOLS;
 use crate::text::escaped_line;
 use std::collections::HashMap;
@@ -100,22 +101,7 @@ impl Actions {
             self.full = true;
             return;
         }
-        // A shell command's output ends are evidence for the summary's claims about it (a test
-        // runner's result line, git's report); other tools' are not kept.
-        let shell = SHELL_TOOLS.contains(&tu.name.as_str());
-        self.found.push(Action {
-            tool: tu.name.clone(),
-            summary,
-            error: failed,
-            count: 1,
-            exit: ended.exit.filter(|_| shell),
-            pending: !ended.read,
-            output: if shell && ended.read {
-                output_ends(&ended.head, &ended.tail)
-            } else {
-                String::new()
-            },
-        });
+        self.found.push(action_of(tu, ended, summary));
     }
 
     /// Oldest first.
@@ -125,6 +111,36 @@ impl Actions {
         actions
     }
 }
+
+/// The action a call stands for, with how it ended. A shell command's output ends are evidence
+/// for the summary's claims about it (a test runner's result line, git's report), and a failed
+/// one's reason is read from them; other tools' are not kept.
+pub(super) fn action_of(tu: &ToolUse, ended: &Ended, summary: String) -> Action {
+    let shell = SHELL_TOOLS.contains(&tu.name.as_str());
+    let read = shell && ended.read;
+    Action {
+        tool: tu.name.clone(),
+        summary,
+        error: ended.failed,
+        count: 1,
+        exit: ended.exit.filter(|_| shell),
+        pending: !ended.read,
+        output: if read {
+            output_ends(&bounded(&ended.head, OUTPUT_HEAD), &ended.tail)
+        } else {
+            String::new()
+        },
+        why: if read && ended.failed {
+            why_failed(&ended.head, &ended.tail).unwrap_or_default()
+        } else {
+            String::new()
+        },
+    }
+}
+
+/// The most bytes of a result's head its action's output starts with: what the evidence was
+/// read from before the head kept more for the reason of a failure.
+const OUTPUT_HEAD: usize = 160;
 
 /// The most characters of a command's output kept with its action.
 const ACTION_OUTPUT: usize = 600;

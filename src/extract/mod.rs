@@ -18,11 +18,14 @@
 mod authorship;
 mod branch;
 mod calls;
+pub(crate) mod checks;
 mod commit;
 mod plans;
 mod prompts;
 mod replies;
+mod runs;
 pub mod tasks;
+mod why;
 
 use crate::extract::authorship::prompt_text;
 use crate::extract::tasks::{Status, Task, TaskReplay};
@@ -38,6 +41,7 @@ use plans::Plans;
 use prompts::Prompts;
 use replies::Replies;
 pub use replies::{checklist_item, checklist_open};
+use runs::LastRuns;
 use serde::Serialize;
 use std::collections::HashSet;
 use std::time::{SystemTime, UNIX_EPOCH};
@@ -82,6 +86,14 @@ pub struct Extraction {
     pub files_changed: Vec<String>,
     /// Recent tool calls, oldest first, repeats collapsed.
     pub actions: Vec<Action>,
+    /// The last run of each check (test, build, lint, type-check command), oldest first: one per
+    /// distinct command, looked for beyond the recent actions.
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub checks: Vec<Action>,
+    /// The newest shell command that failed by itself (not refused or interrupted), looked for
+    /// as far back as the checks: its reason may lie beyond the recent actions.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub last_failed: Option<Action>,
     /// The session's working directory, from the newest record that names one.
     pub cwd: Option<String>,
     /// The git branch, from the newest record that names one.
@@ -192,6 +204,10 @@ pub struct Action {
     /// (bounded): the evidence for what the summary says of it.
     #[serde(default, skip_serializing_if = "String::is_empty")]
     pub output: String,
+    /// Why a failed shell command failed, as its output says (one line: the failing tests'
+    /// names or the first error); empty when it did not fail or its output does not say.
+    #[serde(default, skip_serializing_if = "String::is_empty")]
+    pub why: String,
 }
 
 impl Extraction {
@@ -227,6 +243,8 @@ impl Extraction {
             && self.last_response.is_none()
             && self.files_changed.is_empty()
             && self.actions.is_empty()
+            && self.checks.is_empty()
+            && self.last_failed.is_none()
             && self.last_commit.is_none()
     }
 }
@@ -263,6 +281,7 @@ pub struct Extractor {
     replies: Replies,
     results: Results,
     actions: Actions,
+    runs: LastRuns,
     files: Files,
     tasks: TaskReplay,
     plans: Plans,
@@ -305,6 +324,7 @@ impl Extractor {
             replies: Replies::default(),
             results: Results::default(),
             actions: Actions::default(),
+            runs: LastRuns::default(),
             files: Files::default(),
             tasks: TaskReplay::default(),
             plans: Plans::default(),
@@ -357,6 +377,12 @@ impl Extractor {
     /// The recent window (actions, files, replies) is still being read.
     fn recent_open(&self) -> bool {
         self.scanned.saturating_sub(self.part_start) < self.recent_window
+    }
+
+    /// Whether the last runs of checks are still looked for: within [`runs::CHECK_WINDOW`] of
+    /// the part's end and [`runs::CHECK_REACH`] calls (what a save may parse for them).
+    fn runs_open(&self) -> bool {
+        self.scanned.saturating_sub(self.part_start) < runs::CHECK_WINDOW && self.runs.wanted()
     }
 
     /// How far back a plan is looked for: as far as prompts are, and at least the recent window.
@@ -448,6 +474,9 @@ impl Extractor {
         }
         if self.recent_open() {
             self.actions.call(tu, &ended);
+            if self.runs_open() {
+                self.runs.call(tu, &ended);
+            }
             self.files.call(tu, ended.failed);
         }
     }
@@ -455,6 +484,7 @@ impl Extractor {
     /// The extraction, once reading has stopped.
     pub fn finish(self, searched: Searched) -> Extraction {
         let (instructions, instruction_records, unread_prompt) = self.prompts.finish();
+        let (checks, last_failed) = self.runs.finish();
         let (checklist, last_response) = self.replies.finish();
         Extraction {
             instructions,
@@ -466,6 +496,8 @@ impl Extractor {
             last_response,
             files_changed: self.files.finish(),
             actions: self.actions.finish(),
+            checks,
+            last_failed,
             cwd: self.place.cwd,
             git_branch: self.place.git_branch,
             plan: self.plans.finish(),
@@ -485,8 +517,10 @@ impl Fold for Extractor {
             lines: self.prompts.needed() || !self.boundary_settled,
             // Before the newest boundary is settled (rebuild), everything may be discarded and
             // collected again: parse all.
-            everything: recent && !(self.actions.full() && self.replies.full()),
-            actions: recent && !self.actions.full(),
+            everything: recent
+                && !(self.actions.full() && self.replies.full() && !self.runs_open()),
+            // The last runs of checks are tool calls with their results, like the actions.
+            actions: recent && (!self.actions.full() || self.runs_open()),
             far: FarSet::of([
                 // Until the list is known, any task-tool call (or its result) may change it.
                 (Far::TaskList, !self.tasks.known()),
@@ -950,15 +984,16 @@ mod tests {
 
     #[test]
     fn commit_behind_full_actions_and_replies_is_found_through_the_byte_triage() {
-        // Once the recent actions and replies are full, lines are triaged from their bytes: only
-        // the wants table's rows (here, a commit's call and git's report) are still parsed.
+        // Once the recent actions and replies are full and the last runs of checks looked for
+        // far enough, lines are triaged from their bytes: only the wants table's rows (here, a
+        // commit's call and git's report) are still parsed.
         let mut lines = vec![
             r#"{"type":"user","uuid":"u0","message":{"content":"ship it"}}"#.to_owned(),
             r#"{"type":"assistant","uuid":"g1","parentUuid":"u0","message":{"content":[{"type":"tool_use","id":"gc","name":"Bash","input":{"command":"git commit -am 'Ship it'"}}]}}"#.to_owned(),
             r#"{"type":"user","uuid":"g2","parentUuid":"g1","message":{"content":[{"type":"tool_result","tool_use_id":"gc","content":"[main 1a2b3c4] Ship it\n 1 file changed, 1 insertion(+)"}]}}"#.to_owned(),
         ];
         let mut parent = "g2".to_owned();
-        for i in 0..MAX_ACTIONS + CHECKLIST_MESSAGES + 5 {
+        for i in 0..runs::CHECK_REACH.max(MAX_ACTIONS + CHECKLIST_MESSAGES) + 5 {
             let (call, reply) = (format!("c{i}"), format!("r{i}"));
             lines.push(format!(r#"{{"type":"assistant","uuid":"{call}","parentUuid":"{parent}","message":{{"content":[{{"type":"tool_use","id":"t{i}","name":"Read","input":{{"file_path":"/f{i}"}}}}]}}}}"#));
             lines.push(format!(r#"{{"type":"assistant","uuid":"{reply}","parentUuid":"{call}","message":{{"content":[{{"type":"text","text":"read f{i}"}}]}}}}"#));

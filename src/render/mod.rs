@@ -15,6 +15,7 @@
 
 pub mod audit;
 pub(crate) mod steer;
+mod survives;
 
 use crate::extract::Extraction;
 use crate::extract::tasks::Status;
@@ -24,6 +25,7 @@ pub use crate::snapshot::{
 };
 pub use crate::text::utf16_len;
 use crate::text::{cut_line, folded_line, format_utc, room};
+use survives::{checks, files};
 
 // Room kept back inside a section, in UTF-16 code units.
 /// The closing blank line of a section.
@@ -152,10 +154,10 @@ struct Section {
 const BEFORE_OLDER: u8 = 10;
 
 /// The sections after the header and the instructions, in printed order.
-const SECTIONS: [Section; 6] = [
+const SECTIONS: [Section; 7] = [
     Section {
         name: "open tasks",
-        floor: 2_000,
+        floor: 1_550,
         cap: 2_200,
         first_round: 14,
         last_round: 3,
@@ -180,7 +182,7 @@ const SECTIONS: [Section; 6] = [
     Section {
         name: "files changed",
         floor: 500,
-        cap: 700,
+        cap: 1_400,
         first_round: 13,
         last_round: 5,
         render: files,
@@ -192,6 +194,14 @@ const SECTIONS: [Section; 6] = [
         first_round: 13,
         last_round: 6,
         render: last_commit,
+    },
+    Section {
+        name: "the last run of each check",
+        floor: 450,
+        cap: 1_200,
+        first_round: 1,
+        last_round: 4,
+        render: checks,
     },
     Section {
         name: "recent actions",
@@ -752,25 +762,6 @@ fn progress(ex: &Extraction, budget: usize) -> String {
     s
 }
 
-fn files(ex: &Extraction, budget: usize) -> String {
-    if ex.files_changed.is_empty() {
-        return String::new();
-    }
-    let mut s = String::from("## Files changed (most recent first)\n");
-    let lines: Vec<String> = ex
-        .files_changed
-        .iter()
-        .map(|f| format!("- {}\n", folded_line(f, 200)))
-        .collect();
-    s.push_str(&fit_lines(
-        &lines,
-        room(budget, &s, SECTION_END_RESERVE),
-        "files",
-    ));
-    s.push('\n');
-    s
-}
-
 fn last_commit(ex: &Extraction, _budget: usize) -> String {
     let Some(commit) = &ex.last_commit else {
         return String::new();
@@ -802,6 +793,7 @@ fn actions(ex: &Extraction, budget: usize) -> String {
                 l.push_str(&format!("  (x{})", a.count));
             }
             l.push('\n');
+            l.push_str(&why_line(a));
             l
         })
         .collect();
@@ -826,6 +818,14 @@ fn actions(ex: &Extraction, budget: usize) -> String {
     }
     s.push('\n');
     s
+}
+
+/// The line under a failed action that says why it failed (its output's own words), if known.
+fn why_line(a: &crate::extract::Action) -> String {
+    if !a.error || a.why.is_empty() {
+        return String::new();
+    }
+    cut_line(&format!("  why: {}\n", folded_line(&a.why, 160)), 180)
 }
 
 /// Instruction `i` under its label in at most `room` units: quoted whole, or cut with a line
@@ -963,9 +963,27 @@ mod tests {
                     summary: "c".repeat(300),
                     error: i % 2 == 0,
                     count: 3,
+                    why: "error: ".repeat(40),
                     ..Action::default()
                 })
                 .collect(),
+            checks: (0..8)
+                .map(|i| Action {
+                    tool: "Bash".into(),
+                    summary: format!("cargo test {}", "d".repeat(300)),
+                    error: i % 2 == 0,
+                    exit: Some(i % 2),
+                    why: "failing: ".repeat(40),
+                    ..Action::default()
+                })
+                .collect(),
+            last_failed: Some(Action {
+                tool: "Bash".into(),
+                summary: "x".repeat(400),
+                error: true,
+                why: "y".repeat(400),
+                ..Action::default()
+            }),
             untracked_task_calls: 7,
             instruction_records: vec![Some("u".repeat(36)); 5],
             transcript: Some("/t.jsonl".into()),

@@ -205,8 +205,9 @@ struct RawTodo<'a> {
 
 /// How much of a tool's key argument is kept.
 const KEEP_ARG: usize = 400;
-/// How much of a tool result's text is kept.
-const KEEP_RESULT_HEAD: usize = 160;
+/// How much of a tool result's text is kept: all that is read, since a failed command's reason
+/// often follows a warning or a banner printed first (#50).
+const KEEP_RESULT_HEAD: usize = KEEP_RESULT_READ;
 /// How much of a tool result's text is read: a plan approval names its file after ~150 bytes.
 const KEEP_RESULT_READ: usize = 1024;
 /// How much of the end of a tool result's text is kept: a test runner's result line.
