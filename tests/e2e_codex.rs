@@ -1056,6 +1056,25 @@ fn codex_status_tells_trust_and_what_an_uninstall_leaves() {
         out.contains("6 changed since trusted and 0 never trusted, of 6: NOT protected: Codex refuses the hooks until you approve them again"),
         "{out}"
     );
+    // A compaction while Codex refuses the hooks leaves only Codex's own record of it: status
+    // finds it in the rollout and says it was not protected.
+    let id = c.session_id();
+    c.exec(&["resume", &id, "BIG: read the whole repository"]);
+    c.exec(&["resume", &id, "continue with the renderer"]);
+    assert!(
+        c.api
+            .requests()
+            .iter()
+            .any(|r| r.to_string().contains("CONTEXT CHECKPOINT COMPACTION")),
+        "Codex compacted"
+    );
+    let (code, out) = status(&tools);
+    assert_eq!(code, Some(1), "{out}");
+    assert!(
+        out.contains(&format!("Codex compacted session {id} at "))
+            && out.contains("none of the plugin's hooks ran: that compaction was NOT protected"),
+        "{out}"
+    );
     std::fs::remove_file(c.plugin_folder().join("stray")).unwrap();
     // The TUI's review writes an empty `[hooks.state]` header before the records (0.171,
     // measured); the README's uninstall removes it too.

@@ -47,6 +47,9 @@ struct Report {
     last_run: (Option<u64>, Option<u64>, Option<u64>),
     /// What Codex itself says of the plugin's hooks, when Codex has it installed (D077).
     codex_trust: Option<Trust>,
+    /// The newest compaction in Codex's rollouts that none of our hooks recorded: its time and
+    /// session.
+    codex_unhooked: Option<(u64, String)>,
 }
 
 impl Report {
@@ -83,7 +86,12 @@ impl Report {
             .any(|c| !c.installed.is_empty() && c.hooks.is_some_and(|(n, t)| t < n));
         let codex_trust = ask_codex(cfg, &clients);
         let refused = matches!(codex_trust, Some(Trust::Refused { .. }));
-        let healthy = problem.is_none() && !last_unprotected && !untrusted && !refused;
+        let codex_unhooked = unhooked_codex_compaction(cfg, &clients);
+        let healthy = problem.is_none()
+            && !last_unprotected
+            && !untrusted
+            && !refused
+            && codex_unhooked.is_none();
         let last_run = last_run(&entries);
         Report {
             binary,
@@ -95,6 +103,7 @@ impl Report {
             healthy,
             last_run,
             codex_trust,
+            codex_unhooked,
         }
     }
 
@@ -127,6 +136,7 @@ impl Report {
             "unprotected": unprotected.iter().rev().map(|(t, why)| json!({"time": t, "why": why})).collect::<Vec<_>>(),
             "clients": clients.iter().map(client_json).collect::<Vec<_>>(),
             "codex_trust": self.codex_trust.as_ref().map(codex_trust_json),
+            "codex_compaction_without_hooks": self.codex_unhooked.as_ref().map(|(t, s)| json!({"time": t, "session": s})),
         });
         writeln!(out, "{}", serde_json::to_string_pretty(&v)?)?;
         Ok(())
@@ -189,6 +199,14 @@ impl Report {
             client_text(c, out)?;
             if c.name == "Codex" {
                 codex_trust_text(self.codex_trust.as_ref(), out)?;
+                if let Some((t, session)) = &self.codex_unhooked {
+                    writeln!(
+                        out,
+                        "- Codex compacted session {} at {} and none of the plugin's hooks ran: that compaction was NOT protected (Codex refuses the hooks until you approve them again: start `codex` and choose \"Trust all and continue\")",
+                        shown(session),
+                        time_of(*t)
+                    )?;
+                }
             }
         }
         Ok(())
@@ -313,6 +331,28 @@ fn ask_codex(cfg: &Config, clients: &[Client]) -> Option<Trust> {
             let cwd = std::env::current_dir().unwrap_or_else(|_| home.to_path_buf());
             codex_trust::ask(home, &cwd)
         })
+}
+
+/// The newest compaction Codex wrote into a rollout since it installed the plugin for which no
+/// hook of ours ran (issue #47), judged against the history of Codex's snapshot folder
+/// (`COMPACT_GUARDIAN_DIR` when set, else `compact-guardian/` in Codex's home).
+fn unhooked_codex_compaction(cfg: &Config, clients: &[Client]) -> Option<(u64, String)> {
+    let home = cfg.codex_home.as_deref()?;
+    let codex = clients
+        .iter()
+        .find(|c| c.name == "Codex" && !c.installed.is_empty())?;
+    let claude_default = cfg
+        .claude_root
+        .as_ref()
+        .map(|r| r.join(crate::input::config::FOLDER));
+    let folder = if cfg.dir == claude_default {
+        cfg.codex_dir.clone()
+    } else {
+        cfg.dir.clone()
+    }?;
+    let entries = history::read(&Store::new(folder, cfg.ttl));
+    let since = codex_trust::install_time(home, &codex.installed);
+    codex_trust::unhooked_compaction(home, &entries, since)
 }
 
 /// The line under Codex's entry that says whether Codex runs the hooks (issue #47).
