@@ -1,7 +1,9 @@
 //! End to end in the real Codex CLI (`@openai/codex`, pinned and installed by `.ci/run` into
-//! `.e2e/codex/`), issues #17 and #28: the plugin is installed from a marketplace as a Codex user
-//! does, its hooks trusted as the TUI's review records it (each hook's hash in config.toml,
-//! checked through the app-server's `hooks/list`), sessions run offline against a local stand-in
+//! `.e2e/codex/`), issues #17, #28 and #47: the plugin is installed from a git marketplace as a
+//! Codex user does (git's `insteadOf` serves a local repository for the GitHub URL), its hooks
+//! trusted by Codex's own app-server as the TUI's review trusts them (`config/batchWrite` of each
+//! hook's current hash, which holds the plugin's content hash too, checked through `hooks/list`),
+//! sessions run offline against a local stand-in
 //! for the Responses API. An automatic compaction (`codex exec`) and a manual one (the
 //! app-server's `thread/compact/start`, which the TUI's `/compact` sends) followed by a quit and
 //! `codex exec resume` must each hand the snapshot to the model's next request.
