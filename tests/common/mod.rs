@@ -362,6 +362,7 @@ pub fn tools_without_rust(dir: &Path) {
     }
 }
 
+#[cfg(unix)]
 /// A marketplace as the repository serves it (D076): its manifest in `.claude-plugin/`, the plugin
 /// in `plugin/` (only what runs), and the crate's files beside them (what a build from source
 /// reads). The launcher's memory in a developer's checkout (`.found`) is not copied.
