@@ -81,11 +81,11 @@ results="$work/results.tsv"
 # client sets them (only the launcher reads them).
 plugin="$work/plugin"
 mkdir -p "$plugin" "$work/data"
-cp -r bin lib Cargo.toml "$plugin/"
+cp -r plugin/bin plugin/lib plugin/.claude-plugin "$plugin/"
 version=$(sed -n 's/^version = "\(.*\)"$/\1/p' Cargo.toml | head -n 1)
 mkdir -p "$work/data/bin/$version"
 cp "$bin" "$work/data/bin/$version/compact-guardian"
-hook_cmd='"${CLAUDE_PLUGIN_ROOT}/bin/compact-guardian" save' # as hooks/hooks.json has it
+hook_cmd='"${CLAUDE_PLUGIN_ROOT}/bin/compact-guardian" save' # as plugin/hooks/hooks.json has it
 export CLAUDE_PLUGIN_ROOT=$plugin CLAUDE_PLUGIN_DATA=$work/data
 
 input() { # name -> hook input path

@@ -1,7 +1,9 @@
 //! End to end in the real Codex CLI (`@openai/codex`, pinned and installed by `.ci/run` into
-//! `.e2e/codex/`), issues #17 and #28: the plugin is installed from a marketplace as a Codex user
-//! does, its hooks trusted as the TUI's review records it (each hook's hash in config.toml,
-//! checked through the app-server's `hooks/list`), sessions run offline against a local stand-in
+//! `.e2e/codex/`), issues #17, #28 and #47: the plugin is installed from a git marketplace as a
+//! Codex user does (git's `insteadOf` serves a local repository for the GitHub URL), its hooks
+//! trusted by Codex's own app-server as the TUI's review trusts them (`config/batchWrite` of each
+//! hook's current hash, which holds the plugin's content hash too, checked through `hooks/list`),
+//! sessions run offline against a local stand-in
 //! for the Responses API. An automatic compaction (`codex exec`) and a manual one (the
 //! app-server's `thread/compact/start`, which the TUI's `/compact` sends) followed by a quit and
 //! `codex exec resume` must each hand the snapshot to the model's next request.
@@ -220,30 +222,25 @@ fn serve(conn: TcpStream, reqs: &Mutex<Vec<Value>>) {
 /// with `tools.update_plan.enabled`, `update_plan`: the tools of Codex's own models.
 const MODEL_CATALOG: &str = r#"{"models":[{"slug":"mock-model","display_name":"Mock","description":"mock","supported_reasoning_levels":[],"shell_type":"shell_command","visibility":"list","supported_in_api":true,"priority":1,"upgrade":null,"base_instructions":"You are a coding agent.","supports_reasoning_summaries":false,"support_verbosity":false,"default_verbosity":null,"apply_patch_tool_type":"freeform","truncation_policy":{"mode":"bytes","limit":10000},"supports_parallel_tool_calls":false,"context_window":200000,"experimental_supported_tools":[]}]}"#;
 
-/// A copy of the plugin as a marketplace serves it (a git repository of the plugin's files).
+/// The marketplace as users add it (`codex plugin marketplace add compact-guardian/compact-guardian`,
+/// a git marketplace): a git repository laid out as this one is (D076). Codex refuses `file://`
+/// URLs and bare paths for git marketplaces, so git's `insteadOf` in the test HOME's gitconfig
+/// serves this repository for the GitHub URL ([`Codex::new`]).
 fn marketplace(dir: &Path) {
-    for sub in ["bin", "lib", "hooks", ".claude-plugin"] {
-        std::fs::create_dir_all(dir.join(sub)).unwrap();
-        for e in std::fs::read_dir(repo().join(sub)).unwrap() {
-            let e = e.unwrap();
-            std::fs::copy(e.path(), dir.join(sub).join(e.file_name())).unwrap();
-        }
-    }
-    for f in ["Cargo.toml", "Cargo.lock", "README.md", "LICENSE"] {
-        std::fs::copy(repo().join(f), dir.join(f)).unwrap();
-    }
-    let git = |args: &[&str]| {
-        let o = Command::new("git")
-            .args(["-c", "user.name=t", "-c", "user.email=t@t"])
-            .args(args)
-            .current_dir(dir)
-            .output()
-            .unwrap();
-        assert!(o.status.success(), "git {args:?}: {o:?}");
-    };
-    git(&["init", "-q"]);
-    git(&["add", "-A"]);
-    git(&["commit", "-q", "-m", "plugin"]);
+    crate::common::marketplace_copy(dir);
+    git(dir, &["init", "-q"]);
+    git(dir, &["add", "-A"]);
+    git(dir, &["commit", "-q", "-m", "plugin"]);
+}
+
+fn git(dir: &Path, args: &[&str]) {
+    let o = Command::new("git")
+        .args(["-c", "user.name=t", "-c", "user.email=t@t"])
+        .args(args)
+        .current_dir(dir)
+        .output()
+        .unwrap();
+    assert!(o.status.success(), "git {args:?}: {o:?}");
 }
 
 fn text(b: &[u8]) -> String {
@@ -382,9 +379,23 @@ impl Codex {
         }
         marketplace(&c.path("market"));
         std::fs::write(c.path("models.json"), MODEL_CATALOG).unwrap();
-        let market = c.path("market");
+        // Codex clones <url>.git: that name is the marketplace's repository.
+        std::os::unix::fs::symlink(c.path("market/.git"), c.path("market.git")).unwrap();
+        std::fs::write(
+            c.home().join(".gitconfig"),
+            format!(
+                "[url \"{}\"]\n\tinsteadOf = https://github.com/compact-guardian/compact-guardian\n",
+                c.path("market").display()
+            ),
+        )
+        .unwrap();
         for args in [
-            &["plugin", "marketplace", "add", market.to_str().unwrap()][..],
+            &[
+                "plugin",
+                "marketplace",
+                "add",
+                "compact-guardian/compact-guardian",
+            ][..],
             &["plugin", "add", "compact-guardian@compact-guardian"],
         ] {
             let o = c.command().args(args).output().unwrap();
@@ -412,6 +423,7 @@ impl Codex {
             .env("HOME", self.home())
             .env("CODEX_HOME", self.home().join(".codex"))
             .env("MOCK_KEY", "test")
+            .env("GIT_CONFIG_NOSYSTEM", "1")
             .current_dir(self.project())
             .stdin(Stdio::null());
         if self.bin_override {
@@ -531,8 +543,10 @@ impl Codex {
         s
     }
 
-    /// Trusts the plugin's hooks as the TUI's review does: each hook's current hash recorded as
-    /// trusted in config.toml. Returns each hook's event and its status before.
+    /// Trusts the plugin's hooks as the TUI's review does ("Trust all and continue"): Codex's own
+    /// app-server writes each hook's current hash, the hook's and the plugin contents' (Codex
+    /// splits it into `trusted_hash` and `trusted_content_hash`), so a plugin whose files change
+    /// afterwards is refused as Codex refuses it. Returns each hook's event and its status before.
     fn trust_hooks(&self) -> Vec<(String, String)> {
         let mut server = self.app_server();
         let listed = server.request("hooks/list", json!({"cwds": [self.project()]}));
@@ -540,26 +554,47 @@ impl Codex {
             .as_array()
             .cloned()
             .unwrap_or_default();
-        let mut config = std::fs::read_to_string(self.home().join(".codex/config.toml")).unwrap();
-        let mut before = Vec::new();
-        for h in &hooks {
-            let hash = h["currentHash"].as_str().unwrap();
-            let trusted = hash.split('/').next().unwrap();
-            config.push_str(&format!(
-                "\n[hooks.state.{}]\ntrusted_hash = \"{trusted}\"\n",
-                serde_json::to_string(h["key"].as_str().unwrap()).unwrap()
-            ));
-            before.push((
-                h["eventName"].as_str().unwrap().to_owned(),
-                h["trustStatus"].as_str().unwrap().to_owned(),
-            ));
-        }
-        std::fs::write(self.home().join(".codex/config.toml"), config).unwrap();
-        let after = server.request("hooks/list", json!({"cwds": [self.project()]}));
-        for h in after["data"][0]["hooks"].as_array().unwrap() {
+        let edits: Vec<Value> = hooks
+            .iter()
+            .map(|h| {
+                let key = serde_json::to_string(h["key"].as_str().unwrap()).unwrap();
+                json!({
+                    "keyPath": format!("hooks.state.{key}.trusted_hash"),
+                    "value": h["currentHash"],
+                    "mergeStrategy": "upsert",
+                })
+            })
+            .collect();
+        server.request("config/batchWrite", json!({ "edits": edits }));
+        let before = hooks
+            .iter()
+            .map(|h| {
+                (
+                    h["eventName"].as_str().unwrap().to_owned(),
+                    h["trustStatus"].as_str().unwrap().to_owned(),
+                )
+            })
+            .collect();
+        let config = std::fs::read_to_string(self.home().join(".codex/config.toml")).unwrap();
+        assert_eq!(
+            config.matches("trusted_content_hash = \"sha256:").count(),
+            hooks.len(),
+            "{config}"
+        );
+        for h in self.hooks() {
             assert_eq!(h["trustStatus"], "trusted", "{h}");
         }
         before
+    }
+
+    /// The plugin's hooks as Codex lists them now (a new app-server: what the next start sees).
+    fn hooks(&self) -> Vec<Value> {
+        let mut server = self.app_server();
+        let listed = server.request("hooks/list", json!({"cwds": [self.project()]}));
+        listed["data"][0]["hooks"]
+            .as_array()
+            .cloned()
+            .unwrap_or_default()
     }
 
     /// The history as `compact-guardian status --json` shows it.
@@ -716,7 +751,7 @@ fn codex_plugin_update_needs_the_hooks_trusted_again() {
     // A newer version in the marketplace, installed as a user updates.
     let market = c.path("market");
     for f in [
-        ".claude-plugin/plugin.json",
+        "plugin/.claude-plugin/plugin.json",
         ".claude-plugin/marketplace.json",
     ] {
         let p = market.join(f);
@@ -726,27 +761,84 @@ fn codex_plugin_update_needs_the_hooks_trusted_again() {
                 .replacen(env!("CARGO_PKG_VERSION"), "99.0.0", 1);
         std::fs::write(&p, body).unwrap();
     }
-    let git = |args: &[&str]| {
-        let o = Command::new("git")
-            .args(["-c", "user.name=t", "-c", "user.email=t@t"])
-            .args(args)
-            .current_dir(&market)
-            .output()
-            .unwrap();
-        assert!(o.status.success(), "git {args:?}: {o:?}");
-    };
-    git(&["commit", "-qam", "newer"]);
+    git(&market, &["commit", "-qam", "newer"]);
+    for args in [
+        &["plugin", "marketplace", "upgrade", "compact-guardian"][..],
+        &["plugin", "add", "compact-guardian@compact-guardian"],
+    ] {
+        let o = c.command().args(args).output().unwrap();
+        assert!(o.status.success(), "{args:?}: {o:?}");
+    }
+    let hooks = c.hooks();
+    assert_eq!(hooks.len(), 6, "{hooks:?}");
+    for h in hooks {
+        assert_eq!(h["trustStatus"], "modified", "{h}");
+    }
+}
+
+/// Issue #47: installed from a git marketplace as the README says, Codex re-installs the plugin
+/// from a fresh clone at a start after the user trusted it, and installs upstream commits by
+/// itself. When the plugin was the whole repository (`source: "./"`), that re-install changed
+/// `.git/` and wrote `.codex-marketplace-install.json` into the plugin folder, so the trust taken
+/// at the review no longer matched and every hook of the first session failed ("plugin contents
+/// changed; hook approval required"). The plugin is now `./plugin`, only what runs (D076): the
+/// trust holds over two starts and over an upstream commit outside the plugin, and the folder
+/// Codex hashes holds only the shipped files. A file written into it is refused, as Codex does.
+#[test]
+#[cfg_attr(
+    cg_no_codex,
+    ignore = "needs the Codex CLI: .ci/run installs it (npm install --prefix .e2e/codex @openai/codex@0.169.0)"
+)]
+fn codex_trust_holds_over_the_git_marketplace_reinstall_and_a_commit_outside_the_plugin() {
+    let Some(c) = Codex::new() else { return };
+    c.trust_hooks();
+    for prompt in ["first start", "second start"] {
+        let o = c.exec(&[prompt]);
+        let err = text(&o.stderr);
+        assert!(!err.contains("Failed"), "{prompt}: {err}");
+        assert!(
+            err.contains("hook: SessionStart Completed"),
+            "{prompt}: {err}"
+        );
+    }
+    let market = c.path("market");
+    std::fs::write(
+        market.join("README.md"),
+        "an upstream change outside the plugin\n",
+    )
+    .unwrap();
+    git(&market, &["commit", "-qam", "docs"]);
     let o = c
         .command()
-        .args(["plugin", "add", "compact-guardian@compact-guardian"])
+        .args(["plugin", "marketplace", "upgrade", "compact-guardian"])
         .output()
         .unwrap();
     assert!(o.status.success(), "{o:?}");
-    let mut server = c.app_server();
-    let listed = server.request("hooks/list", json!({"cwds": [c.project()]}));
-    let hooks = listed["data"][0]["hooks"].as_array().unwrap();
-    assert_eq!(hooks.len(), 6, "{listed}");
-    for h in hooks {
+    c.exec(&["third start"]);
+    for h in c.hooks() {
+        assert_eq!(h["trustStatus"], "trusted", "{h}");
+    }
+    let mut shipped: Vec<String> = walk(&c.plugin_folder())
+        .iter()
+        .map(|p| {
+            let rel = p.strip_prefix(c.plugin_folder()).unwrap();
+            rel.display().to_string()
+        })
+        .collect();
+    shipped.sort();
+    assert_eq!(
+        shipped,
+        [
+            ".claude-plugin/plugin.json",
+            "bin/compact-guardian",
+            "bin/compact-guardian-provision",
+            "hooks/hooks.json",
+            "lib/provision-job.sh",
+            "lib/provision.sh",
+        ]
+    );
+    std::fs::write(c.plugin_folder().join("stray"), "x").unwrap();
+    for h in c.hooks() {
         assert_eq!(h["trustStatus"], "modified", "{h}");
     }
 }
@@ -895,7 +987,19 @@ fn codex_runs_the_installed_launcher_at_every_compaction_and_its_folder_stays_by
 /// remove`: the folders Codex leaves and the hooks' trust records in config.toml.
 const CODEX_CLEANUP: &str = r#"rm -rf ~/.codex/compact-guardian ~/.codex/plugins/data/compact-guardian-* ~/.codex/plugins/cache/compact-guardian
 cp ~/.codex/config.toml ~/.codex/config.toml.bak &&
-  awk '/^\[/ { skip = /^\[hooks\.state\."compact-guardian@/ } !skip' ~/.codex/config.toml.bak > ~/.codex/config.toml"#;
+  awk '/^\[/ { if (held != "") { if (kept) printf "%s", held; held = "" } skip = /^\[hooks\.state\."compact-guardian@/ }
+    $0 == "[hooks.state]" { held = $0 "\n"; kept = 0; next }
+    held != "" { held = held $0 "\n"; if ($0 !~ /^[ \t]*(#|$)/) kept = 1; next }
+    !skip; END { if (kept) printf "%s", held }' ~/.codex/config.toml.bak > ~/.codex/config.toml"#;
+
+#[test]
+fn the_readme_gives_the_codex_uninstall_the_tests_run() {
+    let readme = std::fs::read_to_string(repo().join("README.md")).unwrap();
+    assert!(
+        readme.contains(CODEX_CLEANUP),
+        "README.md's Codex uninstall differs"
+    );
+}
 
 /// Issue #39: `status`, run by a Codex user, speaks of Codex: its folder, whether Codex trusts
 /// the hooks (installed but untrusted: nothing is protected, exit 1), and, after an uninstall,
@@ -907,16 +1011,20 @@ cp ~/.codex/config.toml ~/.codex/config.toml.bak &&
 )]
 fn codex_status_tells_trust_and_what_an_uninstall_leaves() {
     let Some(c) = Codex::new() else { return };
-    let status = || {
+    // The `codex` status asks is the one on PATH (D077): none at first, then this CLI.
+    let tools = c.path("status-path");
+    std::fs::create_dir_all(&tools).unwrap();
+    let status = |path: &Path| {
         let o = Command::new(env!("CARGO_BIN_EXE_compact-guardian"))
             .arg("status")
             .env_clear()
             .env("HOME", c.home())
+            .env("PATH", path)
             .output()
             .unwrap();
         (o.status.code(), text(&o.stdout))
     };
-    let (code, out) = status();
+    let (code, out) = status(&tools);
     assert_eq!(code, Some(1), "installed, untrusted: not protected\n{out}");
     let home = c.home().display().to_string();
     for said in [
@@ -924,6 +1032,7 @@ fn codex_status_tells_trust_and_what_an_uninstall_leaves() {
         "Codex: installed (compact-guardian@compact-guardian)".to_owned(),
         "hooks with a trust record: 0 of 6: NOT trusted".to_owned(),
         "Trust all and continue".to_owned(),
+        "Codex's own hook list: not known".to_owned(),
     ] {
         assert!(out.contains(&said), "{said}:\n{out}");
     }
@@ -933,9 +1042,50 @@ fn codex_status_tells_trust_and_what_an_uninstall_leaves() {
     );
     c.trust_hooks();
     c.exec(&["PLAN: make the importer retry failed batches"]);
-    let (code, out) = status();
+    std::os::unix::fs::symlink(&c.cli, tools.join("codex")).unwrap();
+    let (code, out) = status(&tools);
     assert_eq!(code, Some(0), "{out}");
     assert!(out.contains("hooks with a trust record: 6 of 6"), "{out}");
+    assert!(
+        out.contains("Codex's own hook list: all 6 trusted"),
+        "{out}"
+    );
+    // Issue #47: a record that no longer matches the plugin's files looks like any other in
+    // config.toml; Codex refuses the hooks, and status says so and exits 1.
+    std::fs::write(c.plugin_folder().join("stray"), "x").unwrap();
+    let (code, out) = status(&tools);
+    assert_eq!(code, Some(1), "{out}");
+    assert!(
+        out.contains("6 changed since trusted and 0 never trusted, of 6: NOT protected: Codex refuses the hooks until you approve them again"),
+        "{out}"
+    );
+    // A compaction while Codex refuses the hooks leaves only Codex's own record of it: status
+    // finds it in the rollout and says it was not protected.
+    let id = c.session_id();
+    c.exec(&["resume", &id, "BIG: read the whole repository"]);
+    c.exec(&["resume", &id, "continue with the renderer"]);
+    assert!(
+        c.api
+            .requests()
+            .iter()
+            .any(|r| r.to_string().contains("CONTEXT CHECKPOINT COMPACTION")),
+        "Codex compacted"
+    );
+    let (code, out) = status(&tools);
+    assert_eq!(code, Some(1), "{out}");
+    assert!(
+        out.contains(&format!("Codex compacted session {id} at "))
+            && out.contains("none of the plugin's hooks ran: that compaction was NOT protected"),
+        "{out}"
+    );
+    std::fs::remove_file(c.plugin_folder().join("stray")).unwrap();
+    // The TUI's review writes an empty `[hooks.state]` header before the records (0.171,
+    // measured); the README's uninstall removes it too.
+    let config_path = c.home().join(".codex/config.toml");
+    let config = std::fs::read_to_string(&config_path).unwrap();
+    let first = config.find("[hooks.state.").unwrap();
+    let with_header = format!("{}[hooks.state]\n\n{}", &config[..first], &config[first..]);
+    std::fs::write(&config_path, with_header).unwrap();
     // Uninstalled as Codex's own commands do it: what is left is named.
     for args in [
         &["plugin", "remove", "compact-guardian@compact-guardian"][..],
@@ -944,7 +1094,7 @@ fn codex_status_tells_trust_and_what_an_uninstall_leaves() {
         let o = c.command().args(args).output().unwrap();
         assert!(o.status.success(), "{args:?}: {o:?}");
     }
-    let (_, out) = status();
+    let (_, out) = status(&tools);
     assert!(
         out.contains("Codex: not installed; left behind")
             && out.contains("config.toml: [hooks.state.\"compact-guardian@compact-guardian:"),
@@ -957,13 +1107,14 @@ fn codex_status_tells_trust_and_what_an_uninstall_leaves() {
         .output()
         .unwrap();
     assert!(o.status.success(), "{o:?}");
-    let (_, out) = status();
+    let (_, out) = status(&tools);
     assert!(
         !out.contains("Codex:"),
         "left behind after the README's uninstall:\n{out}"
     );
     let config = std::fs::read_to_string(c.home().join(".codex/config.toml")).unwrap();
     assert!(!config.contains("compact-guardian"), "{config}");
+    assert!(!config.contains("[hooks.state]"), "{config}");
 }
 
 /// Issue #39: Codex 0.169 forks a thread (`thread/fork`, what `codex fork` does) with the

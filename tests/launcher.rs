@@ -26,7 +26,9 @@ fn version() -> String {
         .to_owned()
 }
 
-/// A plugin as a marketplace installs it: the repository's plugin files, no `target/`.
+/// A plugin as a marketplace installs it: the repository's plugin folder (`plugin/`, D076), no
+/// `target/`, in a folder that holds the crate's Cargo.toml as a checkout around it does (where
+/// the startup hook's build from source finds the crate).
 pub(crate) struct Plugin {
     tmp: tempfile::TempDir,
 }
@@ -37,7 +39,7 @@ impl Plugin {
         let root = tmp.path().join("plugin");
         for dir in ["bin", "lib", "hooks", ".claude-plugin"] {
             fs::create_dir_all(root.join(dir)).unwrap();
-            for e in fs::read_dir(repo().join(dir)).unwrap() {
+            for e in fs::read_dir(repo().join("plugin").join(dir)).unwrap() {
                 let e = e.unwrap();
                 if e.file_name() == ".found" {
                     continue; // the launcher's memory in a developer's checkout: not the plugin's
@@ -45,7 +47,7 @@ impl Plugin {
                 fs::copy(e.path(), root.join(dir).join(e.file_name())).unwrap();
             }
         }
-        fs::copy(repo().join("Cargo.toml"), root.join("Cargo.toml")).unwrap();
+        fs::copy(repo().join("Cargo.toml"), tmp.path().join("Cargo.toml")).unwrap();
         fs::create_dir_all(tmp.path().join("home")).unwrap();
         tools_without_rust(&tmp.path().join("tools"));
         Plugin { tmp }
@@ -155,7 +157,7 @@ fn with_failing_cargo(p: &Plugin) -> String {
 fn launcher_search_order() {
     let p = Plugin::new();
     let explicit = fake(&p.path("explicit"), "echo");
-    fake(&p.root().join("target/release"), "dirname");
+    fake(&p.path("target/release"), "dirname");
     fake(p.installed().parent().unwrap(), "false");
     let on_path = p.path("path-bin");
     fake(&on_path, "true");
@@ -171,7 +173,7 @@ fn launcher_search_order() {
     assert_eq!(run(&env).1, "save\n", "1: COMPACT_GUARDIAN_BIN");
     fs::remove_file(&explicit).unwrap();
     assert_eq!(run(&env).1, ".\n", "2: the plugin's target/release");
-    fs::remove_file(p.root().join("target/release/compact-guardian")).unwrap();
+    fs::remove_file(p.path("target/release/compact-guardian")).unwrap();
     assert_eq!(run(&env).0, Some(1), "3: $CLAUDE_PLUGIN_DATA/bin/<version>");
     fs::remove_file(p.installed()).unwrap();
     assert_eq!(
@@ -239,7 +241,7 @@ fn launcher_never_runs_itself_from_path() {
 fn launcher_from_a_checkout_finds_target_release_without_plugin_root() {
     // The README's debugging commands run `bin/compact-guardian` from a checkout by hand.
     let p = Plugin::new();
-    fake(&p.root().join("target/release"), "echo");
+    fake(&p.path("target/release"), "echo");
     let o = by_hand(&p.root(), "save", &[("PATH", Path::new("/usr/bin:/bin"))]);
     assert_eq!(text(&o.stdout), "save\n", "{}", text(&o.stderr));
 }
@@ -504,7 +506,7 @@ fn to_crlf(p: &Plugin) {
             crlf_file(&e.unwrap().path());
         }
     }
-    crlf_file(&p.root().join("Cargo.toml"));
+    crlf_file(&p.path("Cargo.toml"));
 }
 
 fn crlf_file(path: &Path) {
@@ -619,11 +621,12 @@ fn gitattributes_keeps_lf_in_an_autocrlf_clone() {
     git(&src, &["init", "-q"]);
     let files = [
         ".gitattributes",
-        "bin/compact-guardian",
-        "bin/compact-guardian-provision",
-        "lib/provision.sh",
-        "lib/provision-job.sh",
-        "hooks/hooks.json",
+        "plugin/bin/compact-guardian",
+        "plugin/bin/compact-guardian-provision",
+        "plugin/lib/provision.sh",
+        "plugin/lib/provision-job.sh",
+        "plugin/hooks/hooks.json",
+        "plugin/.claude-plugin/plugin.json",
         "Cargo.toml",
     ];
     for f in files {
@@ -962,7 +965,7 @@ fn hooks_are_shell_form_commands_bash_and_sh_can_run() {
     // exec form (`args`: on Windows it needs an .exe at that path). Each subcommand is one the
     // binary fails open on, and each hook ends well within its timeout.
     let hooks: serde_json::Value =
-        serde_json::from_str(&fs::read_to_string(repo().join("hooks/hooks.json")).unwrap())
+        serde_json::from_str(&fs::read_to_string(repo().join("plugin/hooks/hooks.json")).unwrap())
             .unwrap();
     let mut seen = Vec::new();
     for (event, groups) in hooks["hooks"].as_object().unwrap() {
@@ -978,7 +981,7 @@ fn hooks_are_shell_form_commands_bash_and_sh_can_run() {
                     .strip_prefix("\"${CLAUDE_PLUGIN_ROOT}/bin/")
                     .unwrap_or_else(|| panic!("{event}: {cmd}"));
                 let (script, arg) = rest.split_once('"').unwrap();
-                assert!(repo().join("bin").join(script).is_file(), "{cmd}");
+                assert!(repo().join("plugin/bin").join(script).is_file(), "{cmd}");
                 let arg = arg.trim();
                 assert!(
                     ["save", "restore", "audit", "correct", ""].contains(&arg),
@@ -1394,22 +1397,31 @@ fn the_fast_path_survives_a_crlf_checkout_and_yields_to_an_override() {
     assert_eq!(text(&o.stdout).trim(), "save", "{o:?}");
 }
 
-/// Replaces the plugin's version in its Cargo.toml (a checkout after `git pull`).
+/// Replaces the plugin's version in its manifest and the crate's Cargo.toml (a checkout after
+/// `git pull`).
 fn set_version(p: &Plugin, v: &str) {
-    let toml = fs::read_to_string(p.root().join("Cargo.toml")).unwrap();
-    let line = format!("version = \"{}\"", version());
-    assert!(toml.contains(&line));
-    fs::write(
-        p.root().join("Cargo.toml"),
-        toml.replacen(&line, &format!("version = \"{v}\""), 1),
-    )
-    .unwrap();
+    for (file, line, new) in [
+        (
+            p.root().join(".claude-plugin/plugin.json"),
+            format!("\"version\": \"{}\"", version()),
+            format!("\"version\": \"{v}\""),
+        ),
+        (
+            p.path("Cargo.toml"),
+            format!("version = \"{}\"", version()),
+            format!("version = \"{v}\""),
+        ),
+    ] {
+        let text = fs::read_to_string(&file).unwrap();
+        assert!(text.contains(&line), "{}", file.display());
+        fs::write(&file, text.replacen(&line, &new, 1)).unwrap();
+    }
 }
 
 #[test]
 fn a_remembered_binary_is_not_run_once_the_plugins_version_changed() {
     // A checkout's plugin folder is not per version: after `git pull` brings a new version, the
-    // remembered binary is the old version's. The entry is older than Cargo.toml: not used.
+    // remembered binary is the old version's. The entry is older than the manifest: not used.
     let p = Plugin::new();
     install_test_binary(&p);
     p.run("compact-guardian", &["audit"], &[], "{}");
@@ -1453,7 +1465,7 @@ fn a_later_cargo_build_in_a_checkout_wins_over_the_remembered_data_folder_binary
             .unwrap()
             .ends_with(&format!("\nbin/{}/compact-guardian\n", version()))
     );
-    fake(&p.root().join("target/release"), "echo");
+    fake(&p.path("target/release"), "echo");
     let o = p.run("compact-guardian", &["save"], &[], "{}");
     assert_eq!(text(&o.stdout), "save\n", "{o:?}");
     assert!(
@@ -1598,7 +1610,7 @@ fn a_data_folder_that_cannot_be_written_costs_the_fast_path_and_nothing_else() {
     // Best effort and silent: a data folder path that is a file (or is read-only) leaves the
     // launcher on its search, with the binary found, the hook's output whole and no stderr.
     let p = Plugin::new();
-    let built = p.root().join("target/release/compact-guardian");
+    let built = p.path("target/release/compact-guardian");
     fs::create_dir_all(built.parent().unwrap()).unwrap();
     fs::copy(env!("CARGO_BIN_EXE_compact-guardian"), &built).unwrap();
     fs::write(p.data(), "not a folder").unwrap();
@@ -1708,6 +1720,52 @@ fn start(p: &Plugin, env: &[(&str, &str)]) -> Option<String> {
     assert_eq!((o.status.code(), text(&o.stderr)), (Some(0), String::new()));
     p.wait_for_provisioning();
     (!o.stdout.is_empty()).then(|| system_message(&o.stdout))
+}
+
+#[test]
+fn an_installed_plugin_builds_from_its_marketplace_clone_else_says_to_cargo_install() {
+    // D076: the installed plugin is the folder `plugin/` alone, without the crate. The startup
+    // hook builds from the client's clone of the marketplace when it is at this version (Claude
+    // Code's <plugins>/marketplaces/<marketplace>); with none, it says how to get the binary.
+    let p = Plugin::new();
+    let plugins = p.path("home/.claude/plugins");
+    let installed = plugins.join(format!("cache/m/compact-guardian/{}", version()));
+    fs::create_dir_all(&installed).unwrap();
+    let o = Command::new("cp")
+        .arg("-R")
+        .arg(format!("{}/.", p.root().display()))
+        .arg(&installed)
+        .output()
+        .unwrap();
+    assert!(o.status.success(), "{o:?}");
+    let args = p.path("build-args");
+    let build = format!("echo \"$@\" >'{}'; {}", args.display(), builds());
+    let path = fake_rust(&p, "1.95.0", &build, false);
+    let url = dead_url();
+    let env = [
+        ("CLAUDE_PLUGIN_ROOT", installed.to_str().unwrap()),
+        ("COMPACT_GUARDIAN_RELEASE_URL", url.as_str()),
+        ("PATH", &path),
+    ];
+    let msg = start(&p, &env).expect("said at the first start");
+    assert!(
+        msg.contains("no source of v")
+            && msg.contains("Fix: run 'cargo install --locked --git https://github.com/compact-guardian/compact-guardian --tag v"),
+        "{msg}"
+    );
+    assert!(!args.exists(), "nothing to build from, nothing built");
+    // The marketplace's clone at this version: the next start builds from it.
+    let clone = plugins.join("marketplaces/m");
+    fs::create_dir_all(&clone).unwrap();
+    fs::copy(repo().join("Cargo.toml"), clone.join("Cargo.toml")).unwrap();
+    start(&p, &env);
+    let built_with = fs::read_to_string(&args).unwrap_or_default();
+    assert!(
+        built_with.contains(&format!("--manifest-path {}/Cargo.toml", clone.display())),
+        "{built_with}\n{}",
+        p.log()
+    );
+    assert!(p.installed().is_file(), "{}", p.log());
 }
 
 #[test]

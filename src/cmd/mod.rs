@@ -2,6 +2,7 @@
 
 mod audit;
 mod cli;
+mod codex_trust;
 mod correct;
 mod failopen;
 mod hook;
@@ -195,7 +196,7 @@ mod tests {
         // The watchdog ends a hook at its budget plus HARD_LIMIT_MARGIN; the client kills it at
         // the timeout hooks.json gives it. The watchdog must come first, with a second to spare
         // for the launcher.
-        let path = concat!(env!("CARGO_MANIFEST_DIR"), "/hooks/hooks.json");
+        let path = concat!(env!("CARGO_MANIFEST_DIR"), "/plugin/hooks/hooks.json");
         let hooks: serde_json::Value =
             serde_json::from_str(&std::fs::read_to_string(path).unwrap()).unwrap();
         let mut checked = 0;

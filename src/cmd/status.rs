@@ -4,6 +4,7 @@
 //! it left on disk (issue #39). Run from OpenCode it speaks of OpenCode: its plugin first, its
 //! plugin's steps (issue #43).
 
+use super::codex_trust::{self, Trust};
 use crate::input::config::Config;
 use crate::store::Store;
 use crate::store::history::{self, Entry, Outcome};
@@ -19,8 +20,8 @@ use std::time::{Duration, UNIX_EPOCH};
 const SHOWN: usize = 10;
 
 /// Prints the status as text, or as JSON with `json`. `Ok(false)` when compactions are not
-/// protected (the snapshot folder cannot be used, or the newest compaction found no binary): the
-/// command then exits 1, as a health check.
+/// protected (the snapshot folder cannot be used, the newest compaction found no binary, or Codex
+/// has the plugin and does not run its hooks): the command then exits 1, as a health check.
 pub fn status(cfg: &Config, json: bool, out: &mut impl Write) -> Result<bool> {
     let report = Report::gather(cfg);
     if json {
@@ -44,6 +45,11 @@ struct Report {
     healthy: bool,
     /// When save, restore and audit last ran.
     last_run: (Option<u64>, Option<u64>, Option<u64>),
+    /// What Codex itself says of the plugin's hooks, when Codex has it installed (D077).
+    codex_trust: Option<Trust>,
+    /// The newest compaction in Codex's rollouts that none of our hooks recorded: its time and
+    /// session.
+    codex_unhooked: Option<(u64, String)>,
 }
 
 impl Report {
@@ -78,7 +84,14 @@ impl Report {
         let untrusted = clients
             .iter()
             .any(|c| !c.installed.is_empty() && c.hooks.is_some_and(|(n, t)| t < n));
-        let healthy = problem.is_none() && !last_unprotected && !untrusted;
+        let codex_trust = ask_codex(cfg, &clients);
+        let refused = matches!(codex_trust, Some(Trust::Refused { .. }));
+        let codex_unhooked = unhooked_codex_compaction(cfg, &clients);
+        let healthy = problem.is_none()
+            && !last_unprotected
+            && !untrusted
+            && !refused
+            && codex_unhooked.is_none();
         let last_run = last_run(&entries);
         Report {
             binary,
@@ -89,6 +102,8 @@ impl Report {
             unprotected,
             healthy,
             last_run,
+            codex_trust,
+            codex_unhooked,
         }
     }
 
@@ -120,6 +135,8 @@ impl Report {
             "compactions": entries.iter().rev().collect::<Vec<_>>(),
             "unprotected": unprotected.iter().rev().map(|(t, why)| json!({"time": t, "why": why})).collect::<Vec<_>>(),
             "clients": clients.iter().map(client_json).collect::<Vec<_>>(),
+            "codex_trust": self.codex_trust.as_ref().map(codex_trust_json),
+            "codex_compaction_without_hooks": self.codex_unhooked.as_ref().map(|(t, s)| json!({"time": t, "session": s})),
         });
         writeln!(out, "{}", serde_json::to_string_pretty(&v)?)?;
         Ok(())
@@ -180,6 +197,17 @@ impl Report {
         opencode_folder(cfg, folder.as_ref(), out)?;
         for c in clients {
             client_text(c, out)?;
+            if c.name == "Codex" {
+                codex_trust_text(self.codex_trust.as_ref(), out)?;
+                if let Some((t, session)) = &self.codex_unhooked {
+                    writeln!(
+                        out,
+                        "- Codex compacted session {} at {} and none of the plugin's hooks ran: that compaction was NOT protected (Codex refuses the hooks until you approve them again: start `codex` and choose \"Trust all and continue\")",
+                        shown(session),
+                        time_of(*t)
+                    )?;
+                }
+            }
         }
         Ok(())
     }
@@ -290,6 +318,80 @@ fn client_text(c: &Client, out: &mut impl Write) -> Result<()> {
         writeln!(out, "- {}", shown(entry))?;
     }
     Ok(())
+}
+
+/// Codex's own verdict on the plugin's hooks, asked only when Codex has the plugin installed:
+/// its trust records alone cannot tell a hook Codex runs from one it refuses (D077).
+fn ask_codex(cfg: &Config, clients: &[Client]) -> Option<Trust> {
+    let home = cfg.codex_home.as_deref()?;
+    clients
+        .iter()
+        .any(|c| c.name == "Codex" && !c.installed.is_empty())
+        .then(|| {
+            let cwd = std::env::current_dir().unwrap_or_else(|_| home.to_path_buf());
+            codex_trust::ask(home, &cwd)
+        })
+}
+
+/// The newest compaction Codex wrote into a rollout since it installed the plugin for which no
+/// hook of ours ran (issue #47), judged against the history of Codex's snapshot folder
+/// (`COMPACT_GUARDIAN_DIR` when set, else `compact-guardian/` in Codex's home).
+fn unhooked_codex_compaction(cfg: &Config, clients: &[Client]) -> Option<(u64, String)> {
+    let home = cfg.codex_home.as_deref()?;
+    let codex = clients
+        .iter()
+        .find(|c| c.name == "Codex" && !c.installed.is_empty())?;
+    let claude_default = cfg
+        .claude_root
+        .as_ref()
+        .map(|r| r.join(crate::input::config::FOLDER));
+    let folder = if cfg.dir == claude_default {
+        cfg.codex_dir.clone()
+    } else {
+        cfg.dir.clone()
+    }?;
+    let entries = history::read(&Store::new(folder, cfg.ttl));
+    let since = codex_trust::install_time(home, &codex.installed);
+    codex_trust::unhooked_compaction(home, &entries, since)
+}
+
+/// The line under Codex's entry that says whether Codex runs the hooks (issue #47).
+fn codex_trust_text(trust: Option<&Trust>, out: &mut impl Write) -> Result<()> {
+    match trust {
+        None => {}
+        Some(Trust::Trusted(n)) => writeln!(
+            out,
+            "- Codex's own hook list: all {n} trusted (Codex runs them)"
+        )?,
+        Some(Trust::Refused {
+            listed,
+            modified,
+            untrusted,
+        }) => writeln!(
+            out,
+            "- Codex's own hook list: {modified} changed since trusted and {untrusted} never trusted, of {listed}: NOT protected: Codex refuses the hooks until you approve them again. Fix: start `codex` and choose \"Trust all and continue\" (or /hooks, then t); a start that installed a new version shows this review only at the next start"
+        )?,
+        Some(Trust::Unknown(why)) => writeln!(
+            out,
+            "- Codex's own hook list: not known ({}); a trust record above may be one Codex no longer accepts",
+            shown(why)
+        )?,
+    }
+    Ok(())
+}
+
+fn codex_trust_json(trust: &Trust) -> serde_json::Value {
+    match trust {
+        Trust::Trusted(n) => json!({"protected": true, "listed": n, "trusted": n}),
+        Trust::Refused {
+            listed,
+            modified,
+            untrusted,
+        } => {
+            json!({"protected": false, "listed": listed, "modified": modified, "untrusted": untrusted})
+        }
+        Trust::Unknown(why) => json!({"protected": null, "unknown": why}),
+    }
 }
 
 /// The OpenCode plugin in OpenCode's plugins folder, and the version it was written for.

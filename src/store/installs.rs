@@ -408,7 +408,7 @@ trusted_hash = "sha256:cc"
         std::fs::create_dir_all(copy.join("hooks")).unwrap();
         std::fs::write(
             copy.join("hooks/hooks.json"),
-            include_str!("../../hooks/hooks.json"),
+            include_str!("../../plugin/hooks/hooks.json"),
         )
         .unwrap();
         let c = codex(tmp.path());

@@ -363,6 +363,36 @@ pub fn tools_without_rust(dir: &Path) {
 }
 
 #[cfg(unix)]
+/// A marketplace as the repository serves it (D076): its manifest in `.claude-plugin/`, the plugin
+/// in `plugin/` (only what runs), and the crate's files beside them (what a build from source
+/// reads). The launcher's memory in a developer's checkout (`.found`) is not copied.
+pub fn marketplace_copy(dir: &Path) {
+    let repo = PathBuf::from(env!("CARGO_MANIFEST_DIR"));
+    let mut stack = vec![PathBuf::from("plugin")];
+    while let Some(rel) = stack.pop() {
+        std::fs::create_dir_all(dir.join(&rel)).unwrap();
+        for e in std::fs::read_dir(repo.join(&rel)).unwrap().flatten() {
+            let (name, kind) = (e.file_name(), e.file_type().unwrap());
+            if kind.is_dir() {
+                stack.push(rel.join(&name));
+            } else if name != ".found" {
+                std::fs::copy(e.path(), dir.join(&rel).join(&name)).unwrap();
+            }
+        }
+    }
+    std::fs::create_dir_all(dir.join(".claude-plugin")).unwrap();
+    for f in [
+        ".claude-plugin/marketplace.json",
+        "Cargo.toml",
+        "Cargo.lock",
+        "README.md",
+        "LICENSE",
+    ] {
+        std::fs::copy(repo.join(f), dir.join(f)).unwrap();
+    }
+}
+
+#[cfg(unix)]
 /// Every file, folder and link under `dir` with its bytes and mode: compared before and after,
 /// it proves a folder byte-identical (issue #39: nothing is written inside an installed plugin).
 pub fn tree(dir: &Path) -> std::collections::BTreeMap<PathBuf, (Vec<u8>, u32)> {

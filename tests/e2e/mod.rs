@@ -274,7 +274,7 @@ impl Session {
             c.arg("--session-id").arg(&self.id);
         }
         if self.from_checkout {
-            c.arg("--plugin-dir").arg(repo());
+            c.arg("--plugin-dir").arg(repo().join("plugin"));
         }
         c.args([
             "--permission-mode",
@@ -643,16 +643,7 @@ fn marketplace_install_without_cargo_downloads_verifies_and_protects_the_first_c
     };
     let root = s.home.path().to_path_buf();
     let market = root.join("marketplace");
-    for dir in ["bin", "lib", "hooks", ".claude-plugin"] {
-        std::fs::create_dir_all(market.join(dir)).unwrap();
-        for e in std::fs::read_dir(repo().join(dir)).unwrap() {
-            let e = e.unwrap();
-            std::fs::copy(e.path(), market.join(dir).join(e.file_name())).unwrap();
-        }
-    }
-    for f in ["Cargo.toml", "Cargo.lock", "README.md", "LICENSE"] {
-        std::fs::copy(repo().join(f), market.join(f)).unwrap();
-    }
+    crate::common::marketplace_copy(&market);
     crate::common::dist(&root.join("dist"));
     let server = crate::common::Server::new(root.join("dist"));
     crate::common::tools_without_rust(&root.join("tools"));
@@ -834,26 +825,30 @@ fn expired_snapshot_is_rebuilt_from_the_transcript() {
 fn plugin_validates_in_the_real_cli() {
     let Some(cli) = claude() else { return };
     let home = tempfile::tempdir().unwrap();
-    let out = Command::new(cli)
-        .args(["plugin", "validate"])
-        .arg(repo())
-        .env("HOME", home.path())
-        .output()
-        .unwrap();
-    let text = String::from_utf8_lossy(&out.stdout);
-    assert!(
-        out.status.success(),
-        "{text}{}",
-        String::from_utf8_lossy(&out.stderr)
-    );
-    assert!(text.contains("Validation passed"), "{text}");
+    // The marketplace (the repository's root) and the plugin it serves from `./plugin` (D076).
+    for dir in [repo(), repo().join("plugin")] {
+        let out = Command::new(&cli)
+            .args(["plugin", "validate"])
+            .arg(&dir)
+            .env("HOME", home.path())
+            .output()
+            .unwrap();
+        let text = String::from_utf8_lossy(&out.stdout);
+        assert!(
+            out.status.success(),
+            "{}: {text}{}",
+            dir.display(),
+            String::from_utf8_lossy(&out.stderr)
+        );
+        assert!(text.contains("Validation passed"), "{text}");
+    }
 }
 
 #[test]
 fn plugin_and_cargo_versions_agree() {
     let cargo = env!("CARGO_PKG_VERSION");
     for f in [
-        ".claude-plugin/plugin.json",
+        "plugin/.claude-plugin/plugin.json",
         ".claude-plugin/marketplace.json",
     ] {
         let v: Value =
@@ -1133,14 +1128,7 @@ fn status_tells_what_an_uninstall_leaves_in_the_real_cli() {
     s.from_checkout = false;
     let root = s.home.path().to_path_buf();
     let market = root.join("marketplace");
-    for dir in ["bin", "lib", "hooks", ".claude-plugin"] {
-        std::fs::create_dir_all(market.join(dir)).unwrap();
-        for e in std::fs::read_dir(repo().join(dir)).unwrap() {
-            let e = e.unwrap();
-            std::fs::copy(e.path(), market.join(dir).join(e.file_name())).unwrap();
-        }
-    }
-    std::fs::copy(repo().join("Cargo.toml"), market.join("Cargo.toml")).unwrap();
+    crate::common::marketplace_copy(&market);
     s.cli(&["plugin", "marketplace", "add", market.to_str().unwrap()]);
     s.cli(&["plugin", "install", "compact-guardian@compact-guardian"]);
     let status = || {
@@ -1214,7 +1202,7 @@ fn a_forked_session_keeps_the_snapshot_it_inherits_and_gets_no_second_in_the_rea
             "--fork-session",
         ])
         .arg("--plugin-dir")
-        .arg(repo())
+        .arg(repo().join("plugin"))
         .arg("--settings")
         .arg(&settings)
         .current_dir(&s.project)

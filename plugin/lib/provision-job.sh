@@ -97,7 +97,7 @@ toolchain_ok() {
         fi
         return 1
     fi
-    need=$(sed -n 's/^rust-version = "\([0-9][0-9.]*\)".*/\1/p' "$CG_ROOT/Cargo.toml" | head -n 1)
+    need=$(sed -n 's/^rust-version = "\([0-9][0-9.]*\)".*/\1/p' "$CG_CRATE/Cargo.toml" | head -n 1)
     rustc=${CG_CARGO%/*}/rustc
     [ -x "$rustc" ] || rustc=rustc
     cg_bounded 60 "$work/rustc-version" "$rustc" --version
@@ -112,9 +112,15 @@ toolchain_ok() {
 
 build() {
     [ -n "$CG_CARGO" ] || return 1
+    if [ -z "${CG_CRATE:-}" ]; then
+        # The plugin folder holds no source (D076): the repository around it or the client's
+        # clone of the marketplace, at this version, is what builds (cg_crate).
+        kind=no-source detail="the download failed: ${fetch_detail:-unknown}"
+        return 1
+    fi
     : >"$lock/building" # a compaction does not wait for a build
     toolchain_ok || return 1
-    say "building compact-guardian $version from $CG_ROOT with $CG_CARGO"
+    say "building compact-guardian $version from $CG_CRATE with $CG_CARGO"
     # A user with no cargo home of their own gets none from this build: its registry and git
     # caches go into the data folder, which uninstalling the plugin removes.
     if [ -z "${CARGO_HOME:-}" ] && [ ! -e "${HOME:-/nonexistent}/.cargo" ]; then
@@ -123,7 +129,7 @@ build() {
     fi
     # Kept for the log, and read for what stopped it: a dependency that could not be fetched is
     # the network's fault (retried at every start), anything else a build failure.
-    CARGO_TARGET_DIR="$cg_data/target" "$CG_CARGO" build --release --locked --manifest-path "$CG_ROOT/Cargo.toml" \
+    CARGO_TARGET_DIR="$cg_data/target" "$CG_CARGO" build --release --locked --manifest-path "$CG_CRATE/Cargo.toml" \
         >"$work/build.out" 2>&1
     rc=$?
     cat "$work/build.out"

@@ -10,22 +10,59 @@
 
 CG_DEFAULT_RELEASE_URL=https://github.com/compact-guardian/compact-guardian/releases/download
 CG_ISSUES_URL=https://github.com/compact-guardian/compact-guardian/issues
+CG_REPO_URL=https://github.com/compact-guardian/compact-guardian
 
-# Sets cg_v to the plugin's version, read from Cargo.toml with shell built-ins only (no process
-# start: the launcher runs this on every hook).
-cg_version() {
+# Sets cg_v to the version in the line `"version": "<v>"` of file $1, or in the line
+# `version = "<v>"` of a Cargo.toml, with shell built-ins only (no process start: the launcher
+# runs this on every hook); the first such line wins.
+cg_version_in() {
     cg_v=
-    [ -f "$1/Cargo.toml" ] || return 1
+    [ -f "$1" ] || return 1
     while IFS= read -r cg_line; do
+        cg_line=${cg_line#"${cg_line%%[![:space:]]*}"}
         case $cg_line in
         'version = "'*)
             cg_v=${cg_line#version = \"}
-            cg_v=${cg_v%%\"*} # also drops a CR (a CRLF Cargo.toml)
+            cg_v=${cg_v%%\"*} # also drops a CR (a CRLF file)
+            break
+            ;;
+        '"version": "'*)
+            cg_v=${cg_line#\"version\": \"}
+            cg_v=${cg_v%%\"*}
             break
             ;;
         esac
-    done <"$1/Cargo.toml"
+    done <"$1"
     [ -n "$cg_v" ]
+}
+
+# Sets cg_v to the version of the plugin whose root is $1, from its manifest: the plugin folder
+# holds only what runs (D076), the crate's Cargo.toml is not in it.
+cg_version() {
+    cg_version_in "$1/.claude-plugin/plugin.json"
+}
+
+# Sets cg_crate to a folder holding the crate that builds version $2 of the plugin whose root is
+# $1, or empty: the repository around the plugin folder (a checkout: <repo>/plugin), else the
+# client's own clone of the marketplace the plugin came from (the plugin is installed as a copy
+# of the plugin folder alone, D076): Claude Code's <plugins>/marketplaces/<marketplace> beside
+# <plugins>/cache/<marketplace>/<plugin>/<version>, Codex's <home>/.tmp/marketplaces/<marketplace>
+# beside <home>/plugins/cache/<marketplace>/<plugin>/<version>. Only one whose Cargo.toml says
+# this version counts (a marketplace clone may have moved on).
+cg_crate() {
+    cg_crate=
+    cg_p=${1%/}
+    cg_m=${cg_p%/*/*}
+    cg_m=${cg_m##*/}
+    cg_c=${cg_p%/cache/*}
+    for cg_dir in "${cg_p%/*}" "$cg_c/marketplaces/$cg_m" "${cg_c%/plugins}/.tmp/marketplaces/$cg_m"; do
+        if cg_version_in "$cg_dir/Cargo.toml" && [ "$cg_v" = "$2" ]; then
+            cg_crate=$cg_dir
+            break
+        fi
+    done
+    cg_v=$2
+    [ -n "$cg_crate" ]
 }
 
 # Sets cg_data to this plugin's data folder when Claude Code did not say (CLAUDE_PLUGIN_DATA is
@@ -312,6 +349,9 @@ cg_failure_message() {
     build-network)
         echo "compact-guardian: building v$3 needs its dependencies from crates.io, which could not be reached ($cg_detail), $cg_np. Fix: start a new session once the network is back (it builds again then)."
         ;;
+    no-source)
+        echo "compact-guardian: its binary for v$3 could not be downloaded ($cg_detail) and no source of v$3 is here to build it from, $cg_np. Fix: run 'cargo install --locked --git $CG_REPO_URL --tag v$3 compact-guardian' (the plugin finds it on PATH), then start a new session."
+        ;;
     build)
         echo "compact-guardian: building v$3 with cargo failed ($cg_detail), $cg_np. Fix: please report it at $CG_ISSUES_URL with $cg_log (a new session builds again after a Rust update, or with the next version)."
         ;;
@@ -382,8 +422,9 @@ cg_run_job() {
     }
     cg_t=$(cg_target) || cg_t=
     cg_u=$(cg_release_url) || cg_u=
+    cg_crate "$1" "$2" || cg_crate=
     if [ "${3:-}" = now ]; then
-        CG_ROOT=$1 CG_DATA=$cg_data CG_VERSION=$2 CG_TARGET=$cg_t CG_URL=$cg_u CG_CARGO=${cg_cargo:-} CG_NOW=1 \
+        CG_ROOT=$1 CG_CRATE=$cg_crate CG_DATA=$cg_data CG_VERSION=$2 CG_TARGET=$cg_t CG_URL=$cg_u CG_CARGO=${cg_cargo:-} CG_NOW=1 \
             sh -c "$cg_job" provision-job </dev/null >>"$cg_data/provision.log" 2>&1 &
         cg_job_pid=$!
         # Bounded whatever its steps do (6 s: with save's 2 s budget, inside the hook's 10), and
@@ -399,7 +440,7 @@ cg_run_job() {
     fi
     cg_detach=
     command -v setsid >/dev/null 2>&1 && cg_detach=setsid
-    CG_ROOT=$1 CG_DATA=$cg_data CG_VERSION=$2 CG_TARGET=$cg_t CG_URL=$cg_u CG_CARGO=${cg_cargo:-} \
+    CG_ROOT=$1 CG_CRATE=$cg_crate CG_DATA=$cg_data CG_VERSION=$2 CG_TARGET=$cg_t CG_URL=$cg_u CG_CARGO=${cg_cargo:-} \
         $cg_detach sh -c "$cg_job" provision-job </dev/null >>"$cg_data/provision.log" 2>&1 &
 }
 
