@@ -7,7 +7,9 @@
 //! successfully: <stdout>`): Claude Code 2.1.328 and 2.1.332 read no other field of a PreCompact
 //! hook's output for either (D032), so the directive is one line that reads as what it is.
 
+use crate::corrections::evidence::{GitEnd, Outcome, git_runs, runs};
 use crate::extract::Extraction;
+use crate::read::tools::{is_edit, is_shell};
 use crate::render::no_instruction_found;
 use crate::text::{cut_to, folded_line, room, utf16_len};
 
@@ -15,6 +17,8 @@ use crate::text::{cut_to, folded_line, room, utf16_len};
 pub const MAX_DIRECTIVE: usize = 1_500;
 /// How much of it the list of open work may fill, leaving room for the plan and the instruction.
 const OPEN_WORK_ROOM: usize = 900;
+/// How much more the record's facts may fill (failed checks, failed edits, commits).
+const FACTS_ROOM: usize = 300;
 /// How much of a latest instruction too long to quote whole is quoted, to name it.
 const LONG_INSTRUCTION_START: usize = 300;
 
@@ -55,6 +59,7 @@ pub fn directive(ex: &Extraction) -> Option<String> {
         }
         s.push('.');
     }
+    push_facts(&mut s, &record_facts(ex));
     if let Some(plan) = &ex.plan {
         s.push_str(&format!(
             " The user approved the plan \"{}\": keep it, and say which of its steps are unfinished.",
@@ -92,6 +97,73 @@ pub fn directive(ex: &Extraction) -> Option<String> {
         s.push_str("…\"");
     }
     Some(one_line(&s))
+}
+
+/// Appends the record's `facts` to the directive `s`, as many as fit (issue #46): what the
+/// summary must not turn into its opposite.
+fn push_facts(s: &mut String, facts: &[String]) {
+    if facts.is_empty() {
+        return;
+    }
+    s.push_str(" The record shows: ");
+    for (listed, fact) in facts.iter().enumerate() {
+        let sep = if listed == 0 { "" } else { "; " };
+        if utf16_len(s) + utf16_len(sep) + utf16_len(fact) + 1 > OPEN_WORK_ROOM + FACTS_ROOM {
+            break;
+        }
+        s.push_str(sep);
+        s.push_str(fact);
+    }
+    s.push_str(". Do not call these passing, applied or done.");
+}
+
+/// The record's facts a summary most often turns into their opposite, newest first: each check
+/// whose last run failed, each file whose last edit failed (and was not written since), and the
+/// last `git commit` or `git push` when it failed or never ran. The same reading of the record
+/// as the judge's, so what the summarizer is told is what the summary is held to.
+fn record_facts(ex: &Extraction) -> Vec<String> {
+    let mut facts = Vec::new();
+    let checks = if ex.checks.is_empty() {
+        &ex.actions
+    } else {
+        &ex.checks
+    };
+    let mut seen: Vec<&str> = Vec::new();
+    for run in runs(checks).iter().rev() {
+        let command = run.action.summary.as_str();
+        if seen.contains(&command) {
+            continue;
+        }
+        seen.push(command);
+        if let Outcome::Failed { how } = &run.outcome {
+            let how = how.split(", reporting").next().unwrap_or(how);
+            facts.push(format!(
+                "the last run of `{}` failed ({how})",
+                folded_line(command, 80)
+            ));
+        }
+    }
+    for (at, a) in ex.actions.iter().enumerate().rev() {
+        let file = a.summary.rsplit(['/', '\\']).next().unwrap_or(&a.summary);
+        // Written since by an edit, or maybe by a command naming it (`sed -i`, a script).
+        let written_since = ex.actions[at + 1..].iter().any(|b| {
+            !b.error
+                && (is_edit(&b.tool) && b.summary == a.summary
+                    || is_shell(&b.tool) && b.summary.contains(file))
+        });
+        if is_edit(&a.tool) && a.error && !a.pending && !written_since {
+            let fact = format!("the edit of `{}` failed", folded_line(file, 60));
+            if !facts.contains(&fact) {
+                facts.push(fact);
+            }
+        }
+    }
+    for sub in ["commit", "push"] {
+        if let Some((_, _, GitEnd::Failed | GitEnd::NotRun)) = git_runs(&ex.actions, sub).last() {
+            facts.push(format!("the last `git {sub}` did not go through"));
+        }
+    }
+    facts
 }
 
 /// `s` within the limit, with any line break that slipped in (a quoted text is folded already)
@@ -292,5 +364,66 @@ mod tests {
         let d = directive(&ex).unwrap();
         assert!(!d.contains("the older prompt"), "{d}");
         assert!(d.contains("newest message could not be read"), "{d}");
+    }
+
+    #[test]
+    fn the_record_facts_a_summary_must_not_reverse_are_named() {
+        use crate::extract::Action;
+        let sh = |cmd: &str, exit: i32, output: &str| Action {
+            tool: "Bash".into(),
+            summary: cmd.into(),
+            error: exit != 0,
+            count: 1,
+            exit: Some(exit),
+            output: output.into(),
+            ..Action::default()
+        };
+        let edit = |file: &str, error: bool| Action {
+            tool: "Edit".into(),
+            summary: file.into(),
+            error,
+            count: 1,
+            ..Action::default()
+        };
+        let ex = Extraction {
+            instructions: vec!["fix the rounding".into()],
+            actions: vec![
+                edit("/p/src/a.rs", true),
+                edit("/p/src/b.rs", true),
+                edit("/p/src/b.rs", false),
+                sh("cargo build", 0, "Finished"),
+                sh(
+                    "sh run_tests.sh billing",
+                    101,
+                    "test result: FAILED. 3 passed; 1 failed",
+                ),
+                sh("git commit -am wip", 1, "pre-commit hook failed"),
+            ],
+            ..Default::default()
+        };
+        let d = directive(&ex).unwrap();
+        assert!(
+            d.contains("the last run of `sh run_tests.sh billing` failed (exited 101)"),
+            "{d}"
+        );
+        assert!(d.contains("the edit of `a.rs` failed"), "{d}");
+        assert!(!d.contains("b.rs"), "written after its failed edit: {d}");
+        assert!(!d.contains("cargo build"), "it passed: {d}");
+        assert!(
+            d.contains("the last `git commit` did not go through"),
+            "{d}"
+        );
+        assert_eq!(d.lines().count(), 1);
+        assert!(utf16_len(&d) <= MAX_DIRECTIVE);
+        // A session whose checks passed and whose edits went through is told no such thing.
+        let clean = Extraction {
+            instructions: vec!["go on".into()],
+            actions: vec![
+                edit("/p/src/a.rs", false),
+                sh("cargo test", 0, "test result: ok"),
+            ],
+            ..Default::default()
+        };
+        assert!(!directive(&clean).unwrap().contains("The record shows"));
     }
 }
