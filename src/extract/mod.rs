@@ -334,7 +334,7 @@ impl Extractor {
         }
     }
 
-    /// The same fold, told the calls the hooks reported (oldest first, [`ReportedCall`]) before it is
+    /// The same fold, told the calls the hooks reported (oldest first, `ReportedCall`) before it is
     /// fed the transcript last written at `written` (issue #46, D083). Every reported result
     /// waits for its call, so that a call the transcript holds without its result yet ends as
     /// the hook was told; a call reported after the transcript's last write may not be in it at
