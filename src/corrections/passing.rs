@@ -333,7 +333,11 @@ fn claimed_check(clause: &[String], s: &Sentence) -> Option<(Option<Check>, Scop
         .or_else(|| check_noun_unspaced(&s.own).map(|k| (0, Some(k))))?;
     let mut q = narrowing_before(&clause[..pos]);
     q.extend(narrowing_after(&clause[pos + 1..]));
-    q.extend(narrowing_paths(s));
+    // The sentence's paths narrow the check only when they are this clause's: in "The bug in
+    // `src/invoice.rs` is fixed and all billing tests pass" the file is the fix's, not the tests'.
+    if s.clauses.len() <= 1 {
+        q.extend(narrowing_paths(s));
+    }
     let q: Vec<String> = q.into_iter().filter(|w| !w.is_empty()).collect();
     Some((
         kind,

@@ -706,3 +706,14 @@ fn a_file_named_as_a_reference_or_written_by_a_command_cut_short_is_no_claim() {
     ));
     assert!(kinds_of(&cut, "Updated `b.hbs` with the markup.").is_empty());
 }
+
+#[test]
+fn a_pass_claim_joined_to_another_claim_is_read_as_its_own() {
+    let s = "The rounding bug in src/invoice.rs is fixed (half-even rounding) and all billing tests pass.";
+    assert!(
+        kinds(&nine(s)).contains(&Kind::Passing),
+        "{:#?}",
+        corrections(&record(), &nine(s))
+    );
+    assert!(kinds(s).contains(&Kind::Passing));
+}
