@@ -60,6 +60,10 @@ impl<'a> Judge<'a> {
                 });
                 let run = match self.named_run(s) {
                     Some(r) => Some(r),
+                    // A check named in code that the record never ran in any form (`npm run
+                    // test:e2e` where only `pytest` ran): the claim is about it, and the record
+                    // has nothing to say of it.
+                    None if self.names_an_unrun_check(s) => None,
                     None => claimed_check(clause, s)
                         .or_else(|| claimed_check(&s.clauses.concat(), s))
                         .or_else(|| before.and_then(|b| claimed_check(&b.clauses.concat(), b)))
@@ -110,6 +114,22 @@ impl<'a> Judge<'a> {
                 shown_command(&run.action.summary)
             ),
         }
+    }
+
+    /// Whether the sentence names in code a check whose program the record never ran as a
+    /// check (another form of a command that ran, `cargo test` for `cargo test --workspace`,
+    /// is the same program).
+    fn names_an_unrun_check(&self, s: &Sentence) -> bool {
+        s.code.iter().any(|code| {
+            let named = [crate::extract::Action {
+                tool: "Bash".into(),
+                summary: code.clone(),
+                ..crate::extract::Action::default()
+            }];
+            runs(&named)
+                .first()
+                .is_some_and(|n| !self.runs.iter().any(|r| r.words.first() == n.words.first()))
+        })
     }
 
     /// The last run of a command the sentence names in code, when the record ran it as a check
