@@ -723,7 +723,11 @@ fn a_check_the_record_never_ran_is_not_answered_with_another_checks_run() {
     // Only `sh run_tests.sh billing` ran; the e2e suite never did: the sentence about it is
     // not the false one, and quoting it would answer the wrong claim.
     let s = "The end-to-end suite (`npm run test:e2e`) was run as well and passed.";
-    assert!(!kinds(&nine(s)).contains(&Kind::Passing), "{:#?}", corrections(&record(), &nine(s)));
+    assert!(
+        !kinds(&nine(s)).contains(&Kind::Passing),
+        "{:#?}",
+        corrections(&record(), &nine(s))
+    );
     // Another form of a command that ran is the same check.
     assert!(kinds(&nine("`sh run_tests.sh` passes.")).contains(&Kind::Passing));
 }
