@@ -1,8 +1,8 @@
 //! Tells the test suite which outside pieces are present: the real Claude Code and Codex CLIs
 //! and OpenCode (installed into `.e2e/` by `.ci/run`), `python3` (the peak-RSS test reads a
 //! child's usage through it) and the shared corpus of real transcripts (`../shared/transcripts`,
-//! or the folder `COMPACT_GUARDIAN_CORPUS` names, e.g. from a worktree elsewhere; the tests read
-//! the path chosen here from `CG_CORPUS`). A test that needs an absent piece is then reported as
+//! or the folder `COMPACT_GUARDIAN_CORPUS` names, e.g. from a worktree elsewhere; the tests find
+//! it again themselves, `tests/common`). A test that needs an absent piece is then reported as
 //! ignored, with what it needs, in cargo's own summary, instead of passing without running. With
 //! `COMPACT_GUARDIAN_REQUIRE_E2E` / `COMPACT_GUARDIAN_REQUIRE_CORPUS` set (as CI sets them)
 //! nothing is ignored: an absent piece fails its tests. The binary itself is unaffected.
@@ -35,7 +35,6 @@ fn main() {
     println!("cargo::rerun-if-env-changed=COMPACT_GUARDIAN_CORPUS");
     let shared = env::var_os("COMPACT_GUARDIAN_CORPUS")
         .map_or_else(|| root.join("../shared/transcripts"), PathBuf::from);
-    println!("cargo::rustc-env=CG_CORPUS={}", shared.display());
     println!("cargo::rerun-if-env-changed=PATH");
     let python3 = env::var_os("PATH")
         .is_some_and(|path| env::split_paths(&path).any(|dir| dir.join("python3").is_file()));

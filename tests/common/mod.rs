@@ -507,11 +507,17 @@ impl Drop for Server {
     }
 }
 
-/// The shared corpus of real transcripts beside this checkout (`../shared/transcripts`, or where
-/// `COMPACT_GUARDIAN_CORPUS` pointed `build.rs`), or `None` with a message;
+/// The shared corpus of real transcripts beside this checkout (`../shared/transcripts`, or the
+/// folder `COMPACT_GUARDIAN_CORPUS` names), or `None` with a message;
 /// `COMPACT_GUARDIAN_REQUIRE_CORPUS` (set by `.ci/run`) makes its absence a failure instead.
+/// Read when the test runs, beside the manifest this test was compiled from: a build script's
+/// output can be another copy's (`cargo publish --dry-run` builds the packaged copy under
+/// `target/package/` in the same target folder, and its run was reused for the tests).
 pub fn corpus() -> Option<PathBuf> {
-    let dir = PathBuf::from(env!("CG_CORPUS"));
+    let dir = std::env::var_os("COMPACT_GUARDIAN_CORPUS").map_or_else(
+        || PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("../shared/transcripts"),
+        PathBuf::from,
+    );
     if dir.is_dir() {
         return Some(dir);
     }
