@@ -53,13 +53,16 @@ fresh() { # a new snapshot folder and home for the next run
     rm -rf "${work:?}/store" "${work:?}/home"
     mkdir -p "$work/home"
 }
+# Each run gets only these variables: the C library's start reads every variable of the
+# environment (about a thousand instructions each), so a machine with more of them would count
+# more for the same build (D088).
+hook_env=(env -i "PATH=$PATH" "COMPACT_GUARDIAN_DIR=$work/store" "HOME=$work/home"
+    COMPACT_GUARDIAN_TEST_UNBOUNDED=1 COMPACT_GUARDIAN_BUDGET_MS=3600000)
 run() { # stdin-file command...: one run, as a hook, in the current folder and home
-    COMPACT_GUARDIAN_DIR=$work/store HOME=$work/home COMPACT_GUARDIAN_TEST_UNBOUNDED=1 \
-        COMPACT_GUARDIAN_BUDGET_MS=3600000 "${@:2}" < "$1" > /dev/null 2>&1
+    "${hook_env[@]}" "${@:2}" < "$1" > /dev/null 2>&1
 }
 count() { # stdin-file command...: the instructions of one run under callgrind
-    COMPACT_GUARDIAN_DIR=$work/store HOME=$work/home COMPACT_GUARDIAN_TEST_UNBOUNDED=1 \
-        COMPACT_GUARDIAN_BUDGET_MS=3600000 valgrind --tool=callgrind \
+    "${hook_env[@]}" valgrind --tool=callgrind \
         --callgrind-out-file=/dev/null "${@:2}" < "$1" > /dev/null 2> "$work/valgrind.log"
     sed -n 's/^==[0-9]*== Collected : \([0-9]*\)$/\1/p' "$work/valgrind.log"
 }
