@@ -53,7 +53,7 @@ const MAX_APPENDED: u64 = 8 * 1024 * 1024;
 /// written since marks a compaction (the newest boundary, if any, is an earlier compaction's,
 /// however long the agent went on after it without a prompt), else what precedes this
 /// compaction's own boundary ([`Part::Compacted`], D006). Unknown (no length, the file cut or
-/// grown past [`MAX_APPENDED`]): [`Part::Compacted`].
+/// grown past `MAX_APPENDED`): [`Part::Compacted`].
 pub fn part_after_save(path: &Path, saved_len: Option<u64>) -> Part {
     use std::io::{Read, Seek, SeekFrom};
     let read = || -> Option<Vec<u8>> {

@@ -12,7 +12,7 @@
 //!
 //! `correct` runs after every tool call and needs only the session id first: [`Stream`] reads up
 //! to a member and stops there, and the rest of the input is then drained unread. The call a
-//! PostToolUse hook reports ([`ToolReport`]) is kept in its own, smaller bounds ([`bounds`]): its
+//! PostToolUse hook reports ([`ToolReport`]) is kept in its own, smaller bounds (`bounds`): its
 //! input and output can be megabytes (a file written, a file read) and only their ends matter.
 
 use crate::input::client::Client;
@@ -117,7 +117,7 @@ pub struct HookInput {
     pub tool: Option<ToolReport>,
 }
 
-/// A tool call as PostToolUse / PostToolUseFailure report it, bounded ([`bounds`]): the call's
+/// A tool call as PostToolUse / PostToolUseFailure report it, bounded (`bounds`): the call's
 /// outcome, which the hook has before the transcript may hold it (issue #46).
 #[derive(Debug, Default, Clone, PartialEq)]
 pub struct ToolReport {

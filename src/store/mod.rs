@@ -655,7 +655,7 @@ impl Snapshots {
         fs::symlink_metadata(self.path()).is_ok()
     }
 
-    /// Keeps `bytes` as this session's digest (see [`crate::audit`]).
+    /// Keeps `bytes` as this session's digest (see [`crate::render::audit`]).
     pub(crate) fn save_digest(&self, bytes: &[u8]) -> Result<PathBuf> {
         self.store.write_file(&self.digest_name(), bytes)
     }
