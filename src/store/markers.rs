@@ -1,6 +1,7 @@
 //! A session's markers beside its snapshot: "its client restores later" (deferred, Codex: the
-//! snapshot and corrections then keep for [`DEFERRED_TTL`](super::DEFERRED_TTL), or until the transcript the marker
-//! names is gone, D063) and "its snapshot was just restored" (the duplicate-hook guard).
+//! snapshot and corrections then keep for [`DEFERRED_TTL`](super::DEFERRED_TTL), or until the
+//! transcript the marker names is gone, D063) and "its snapshot was just restored" (the
+//! duplicate-hook guard).
 
 use super::{Snapshots, promise_expired, read_ours, remove_ours, transcript_gone};
 use crate::platform;
@@ -24,8 +25,9 @@ pub(super) const MAX_MARKED: usize = 16 * 1024;
 impl Snapshots {
     /// Says that this session's compaction happened and its client restores later (Codex runs
     /// PostCompact first and SessionStart at the next turn): its snapshot and corrections then
-    /// keep for [`DEFERRED_TTL`](super::DEFERRED_TTL), or until `transcript` (the session's, which the marker records)
-    /// is gone: the snapshot quotes the user, and nothing can continue the session (D063).
+    /// keep for [`DEFERRED_TTL`](super::DEFERRED_TTL), or until `transcript` (the session's,
+    /// which the marker records) is gone: the snapshot quotes the user, and nothing can continue
+    /// the session (D063).
     pub(crate) fn defer(&self, transcript: Option<&str>) -> Result<()> {
         let named = transcript.filter(|t| Path::new(t).is_absolute() && t.len() <= MAX_MARKED);
         self.store
@@ -38,8 +40,8 @@ impl Snapshots {
             .join(format!("{DEFERRED_PREFIX}{}", self.name))
     }
 
-    /// When the session's restore was deferred, if it was within [`DEFERRED_TTL`](super::DEFERRED_TTL) (a marker of
-    /// ours).
+    /// When the session's restore was deferred, if it was within
+    /// [`DEFERRED_TTL`](super::DEFERRED_TTL) (a marker of ours).
     pub(super) fn deferred(&self) -> Option<SystemTime> {
         let marker = self.deferred_marker();
         let meta = fs::symlink_metadata(&marker).ok()?;

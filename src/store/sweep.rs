@@ -1,8 +1,8 @@
 //! The sweep: this tool's stale files (snapshots, markers, claims, leftovers of interrupted
-//! writes and restores) deleted at the end of a save, each by its own clock: a claim by when it was
-//! claimed (D060), a context by [`CONTEXT_TTL`], corrections by [`super::DEFERRED_TTL`] or once
-//! their session's transcript is gone, anything else by the store's TTL unless a deferred restore
-//! waits for it.
+//! writes and restores) deleted after a save or a restore, each by its own clock: a claim by
+//! when it was claimed (D060), a context by [`CONTEXT_TTL`], corrections by
+//! [`super::DEFERRED_TTL`] or once their session's transcript is gone, anything else by the
+//! store's TTL unless a deferred restore waits for it.
 
 use super::markers::{DEFERRED_PREFIX, marker_outlived};
 use super::pending::{
