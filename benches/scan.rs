@@ -6,11 +6,11 @@ mod synth;
 
 use compact_guardian::extract::{Part, extract};
 use compact_guardian::pipeline::build;
-use compact_guardian::record::{Triage, parse_line, triage};
+use compact_guardian::read::record::{Triage, parse_line, triage};
+use compact_guardian::read::tail::TailReader;
+use compact_guardian::read::transcript::Limits;
+use compact_guardian::read::wants::{FarSet, Wants};
 use compact_guardian::render::{Meta, Source, render};
-use compact_guardian::tail::TailReader;
-use compact_guardian::transcript::Limits;
-use compact_guardian::wants::{FarSet, Wants};
 use divan::{Bencher, black_box};
 use std::io::Cursor;
 use std::sync::LazyLock;
@@ -95,7 +95,7 @@ fn build_from_file(bencher: Bencher) {
         .bench(|| black_box(build(path, Part::Whole, WINDOW_LIMITS).unwrap()));
 }
 
-fn all_records() -> Vec<compact_guardian::record::Record> {
+fn all_records() -> Vec<compact_guardian::read::record::Record> {
     WINDOW
         .split(|b| *b == b'\n')
         .filter_map(parse_line)

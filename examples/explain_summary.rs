@@ -13,7 +13,8 @@ fn main() {
     print!("{}", compact_guardian::corrections::explain(&summary));
     if let Some(digest) = args.get(1) {
         let bytes = std::fs::read(digest).expect("the digest file");
-        let digest = compact_guardian::audit::Digest::read(&bytes).expect("a digest save wrote");
+        let digest = compact_guardian::corrections::digest::Digest::read(&bytes)
+            .expect("a digest save wrote");
         println!("\ncorrections:");
         for c in compact_guardian::corrections::corrections(&digest, &summary) {
             println!("- {:?}: {}", c.kind, c.text);

@@ -1,13 +1,41 @@
-//! The house keeps its shape (issue #42): at most 10 source files directly under `src/`, no
-//! function outside tests over 80 lines, no file over 1,000 lines of non-test code. Measured on
-//! the source text with its comments, strings and character literals blanked out, so a brace or
-//! an `fn` inside them counts for nothing.
+//! The house keeps its shape (issues #42, #49): at most 10 source files directly under `src/`,
+//! no function outside tests over 80 lines, no file over 1,000 lines of non-test code, and no
+//! import back up the pipeline (a stage names only its own stage and those before it, D057).
+//! Measured on the source text with its comments, strings and character literals blanked out,
+//! so a brace, an `fn` or a `crate::` inside them counts for nothing.
 
 use std::path::{Path, PathBuf};
 
 const MAX_FILES_AT_TOP: usize = 10;
 const MAX_FUNCTION_LINES: usize = 80;
 const MAX_NON_TEST_LINES: usize = 1000;
+
+/// Each top-level module of `src/` and its stage (CLAUDE.md, "The pipeline"): a module may name
+/// its own stage and those before it, never one after it. The shared ground (0) is below every
+/// stage; `pipeline` (transcript -> extraction -> text) sits above `render`, below `store` and
+/// `cmd`; `lib` and `main` are the crate's door, above everything. `proptesting` is the unit
+/// tests' helper and is ground: it names none of the stages.
+const STAGES: &[(&str, u8)] = &[
+    ("json", 0),
+    ("text", 0),
+    ("snapshot", 0),
+    ("platform", 0),
+    ("proptesting", 0),
+    ("input", 1),
+    ("read", 2),
+    ("extract", 3),
+    ("corrections", 4),
+    ("render", 5),
+    ("pipeline", 6),
+    ("store", 7),
+    ("cmd", 8),
+    ("lib", 9),
+    ("main", 9),
+];
+
+fn stage(module: &str) -> Option<u8> {
+    STAGES.iter().find(|(m, _)| *m == module).map(|&(_, s)| s)
+}
 
 fn src() -> PathBuf {
     PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("src")
@@ -189,6 +217,174 @@ fn functions(code: &str) -> Vec<(String, usize, usize)> {
         }
     }
     out
+}
+
+fn is_ident(b: u8) -> bool {
+    b.is_ascii_alphanumeric() || b == b'_'
+}
+
+/// The identifier starting at `at` (empty if none).
+fn ident_at(code: &str, at: usize) -> &str {
+    let len = code.as_bytes()[at..]
+        .iter()
+        .take_while(|&&b| is_ident(b))
+        .count();
+    &code[at..at + len]
+}
+
+/// The first name of each path in the group whose `{` is at `open`: `{a::b, c, d::{e, f}}`
+/// gives a, c, d.
+fn group_heads(code: &str, open: usize) -> Vec<(usize, &str)> {
+    let bytes = code.as_bytes();
+    let close = closing(bytes, open);
+    let mut out = Vec::new();
+    let mut depth = 0;
+    let mut item_start = true;
+    for (k, &b) in bytes.iter().enumerate().take(close).skip(open + 1) {
+        match b {
+            b'{' => depth += 1,
+            b'}' => depth -= 1,
+            b',' if depth == 0 => item_start = true,
+            b if item_start && is_ident(b) => {
+                item_start = false;
+                out.push((k, ident_at(code, k)));
+            }
+            _ => {}
+        }
+    }
+    out
+}
+
+/// The top-level modules that a file's code names, with their positions: each `crate::x` (and
+/// each head of `crate::{x, y}`), and each `super::` chain that climbs to the crate root from
+/// the file's module (`within`: its path under `src/`, e.g. `["read", "record", "codex"]`).
+/// Inline modules (`mod imp { .. }`) are not counted in the climb, so a `super::` inside one
+/// that stops below the root may be read as reaching it: only known modules are reported from
+/// such chains.
+fn named_modules<'a>(within: &[&str], code: &'a str) -> Vec<(usize, &'a str, bool)> {
+    let bytes = code.as_bytes();
+    let mut out = Vec::new();
+    let starts_path = |at: usize| at == 0 || !(is_ident(bytes[at - 1]) || bytes[at - 1] == b':');
+    let push_heads = |out: &mut Vec<_>, at: usize, by_crate: bool| {
+        if bytes.get(at) == Some(&b'{') {
+            for (k, name) in group_heads(code, at) {
+                out.push((k, name, by_crate));
+            }
+        } else {
+            out.push((at, ident_at(code, at), by_crate));
+        }
+    };
+    for (at, _) in code.match_indices("crate::") {
+        if starts_path(at) && !(at > 0 && bytes[at - 1] == b'$') {
+            push_heads(&mut out, at + "crate::".len(), true);
+        }
+    }
+    for (at, _) in code.match_indices("super::") {
+        if !starts_path(at) {
+            continue;
+        }
+        let climbs = bytes[at..]
+            .chunks(7)
+            .take_while(|c| *c == b"super::")
+            .count();
+        if climbs == within.len() {
+            push_heads(&mut out, at + climbs * 7, false);
+        }
+    }
+    out
+}
+
+/// The file's imports back up the pipeline, and its names of no stage's module (an old
+/// re-export from `lib.rs`, which the code must not go round by), outside its tests. `file` is
+/// its path under `src/`; `code` its text as written.
+fn arrows_back_up(file: &str, code: &str) -> Vec<String> {
+    let mut within: Vec<&str> = file.trim_end_matches(".rs").split('/').collect();
+    if within.last() == Some(&"mod") {
+        within.pop();
+    }
+    if matches!(within.as_slice(), ["lib"] | ["main"]) {
+        return Vec::new(); // the crate root: every module is below it
+    }
+    let Some(own) = stage(within[0]) else {
+        return vec![format!(
+            "src/{file}: no stage for `{}` (tests/house.rs STAGES)",
+            within[0]
+        )];
+    };
+    let code = blanked(code);
+    let tests = test_modules(&code);
+    let mut faults = Vec::new();
+    for (at, name, by_crate) in named_modules(&within, &code) {
+        let line = line_of(code.as_bytes(), at);
+        if tests.iter().any(|&(a, b)| (a..=b).contains(&line)) || name.is_empty() {
+            continue;
+        }
+        match stage(name) {
+            Some(s) if s > own => faults.push(format!(
+                "src/{file}:{line}: {} (stage {own}) imports `{name}` (stage {s})",
+                within[0]
+            )),
+            None if by_crate => faults.push(format!(
+                "src/{file}:{line}: `crate::{name}` is no stage's module (name the module)"
+            )),
+            _ => {}
+        }
+    }
+    faults
+}
+
+#[test]
+fn no_import_runs_back_up() {
+    let mut files = Vec::new();
+    rust_files(&src(), &mut files);
+    files.sort();
+    let mut faults = Vec::new();
+    for path in &files {
+        let name = path.strip_prefix(src()).unwrap().display().to_string();
+        let name = name.replace('\\', "/");
+        if name.ends_with("tests.rs") {
+            continue; // all tests (`corrections/tests.rs`)
+        }
+        faults.extend(arrows_back_up(
+            &name,
+            &std::fs::read_to_string(path).unwrap(),
+        ));
+    }
+    assert!(
+        faults.is_empty(),
+        "the stage order (CLAUDE.md, \"No import runs back up\"):\n{}",
+        faults.join("\n")
+    );
+}
+
+#[test]
+fn the_order_check_catches_an_import_back_up() {
+    let code = "//! A reader that reaches for the store.\n\
+        use crate::extract::Part; // crate::cmd in a comment counts for nothing\n\
+        use crate::{input::config::Config, store::Store};\n\
+        const S: &str = \"crate::render\";\n\
+        fn f() { let _ = crate::render::TARGET; }\n\
+        use crate::transcript::Limits;\n\
+        #[cfg(test)]\n\
+        mod tests {\n    use crate::cmd::run;\n}\n";
+    assert_eq!(
+        arrows_back_up("read/record/codex.rs", code),
+        [
+            "src/read/record/codex.rs:2: read (stage 2) imports `extract` (stage 3)",
+            "src/read/record/codex.rs:3: read (stage 2) imports `store` (stage 7)",
+            "src/read/record/codex.rs:5: read (stage 2) imports `render` (stage 5)",
+            "src/read/record/codex.rs:6: `crate::transcript` is no stage's module (name the module)",
+        ]
+    );
+    // `super::` chains that climb to the root count too; those that stay inside do not.
+    assert_eq!(
+        arrows_back_up(
+            "input/client.rs",
+            "use super::super::store::Store;\nuse super::config;\n"
+        ),
+        ["src/input/client.rs:1: input (stage 1) imports `store` (stage 7)"]
+    );
+    assert!(arrows_back_up("cmd/save.rs", "use crate::{input, store::Store};\n").is_empty());
 }
 
 #[test]

@@ -7,12 +7,12 @@
 
 use compact_guardian::extract::{Extractor, Part, extract};
 use compact_guardian::pipeline::{build, build_with};
-use compact_guardian::record::parse_line;
+use compact_guardian::read::record::parse_line;
+use compact_guardian::read::transcript::{Fold, Limits};
+use compact_guardian::read::wants::{FarSet, Wants};
 use compact_guardian::render::{
     HARD_LIMIT, Meta, Source, TARGET, render, utf16_len, wholeness_error,
 };
-use compact_guardian::transcript::{Fold, Limits};
-use compact_guardian::wants::{FarSet, Wants};
 use proptest::prelude::*;
 use proptest::test_runner::Config;
 use serde_json::{Value, json};
@@ -288,7 +288,8 @@ fn byte_triage_agrees_with_parsing_every_line() {
             prop_assert_eq!(&streamed.tasks, &reference.tasks);
             let mut every_line =
                 ParseEveryLine(Extractor::new(Part::Whole).with_recent_window(window));
-            compact_guardian::transcript::scan(&path, Limits::default(), &mut every_line).unwrap();
+            compact_guardian::read::transcript::scan(&path, Limits::default(), &mut every_line)
+                .unwrap();
             let all = every_line.0.finish(streamed.searched);
             prop_assert_eq!(&streamed.last_commit, &all.last_commit);
             prop_assert_eq!(&streamed.tasks, &all.tasks);
@@ -380,10 +381,10 @@ impl Fold for ParseEveryLine {
             far: FarSet::ALL,
         }
     }
-    fn record(&mut self, rec: compact_guardian::record::Record) {
+    fn record(&mut self, rec: compact_guardian::read::record::Record) {
         self.0.record(rec);
     }
-    fn link(&mut self, link: compact_guardian::record::Link) {
+    fn link(&mut self, link: compact_guardian::read::record::Link) {
         self.0.link(link);
     }
     fn unreadable(&mut self, line: &[u8]) {
@@ -427,7 +428,7 @@ fn summary_text() -> impl Strategy<Value = String> {
     prop::collection::vec(word, 0..80).prop_map(|w| w.join(" "))
 }
 
-fn digest_strategy() -> impl Strategy<Value = compact_guardian::audit::Digest> {
+fn digest_strategy() -> impl Strategy<Value = compact_guardian::corrections::digest::Digest> {
     let action = (
         prop_oneof![
             Just("Bash"),
@@ -466,15 +467,17 @@ fn digest_strategy() -> impl Strategy<Value = compact_guardian::audit::Digest> {
         prop::collection::vec(action, 0..24),
         proptest::option::of(".{0,300}"),
     )
-        .prop_map(|(open, actions, latest)| compact_guardian::audit::Digest {
-            saved: true,
-            open_kind: "tasks".into(),
-            states: open.iter().map(|_| "pending".to_owned()).collect(),
-            open,
-            actions,
-            latest,
-            ..Default::default()
-        })
+        .prop_map(
+            |(open, actions, latest)| compact_guardian::corrections::digest::Digest {
+                saved: true,
+                open_kind: "tasks".into(),
+                states: open.iter().map(|_| "pending".to_owned()).collect(),
+                open,
+                actions,
+                latest,
+                ..Default::default()
+            },
+        )
 }
 
 /// Any summary against any record: no panic, the section within its room and accepted as one,
@@ -500,7 +503,7 @@ fn corrections_stay_bounded_and_whole() {
                 prop_assert!(utf16_len(&both) <= HARD_LIMIT);
                 prop_assert!(both.ends_with(compact_guardian::render::END_LINE));
             }
-            let _ = compact_guardian::audit::compare(&d, &summary);
+            let _ = compact_guardian::render::audit::compare(&d, &summary);
             Ok(())
         },
     );

@@ -4,12 +4,12 @@
 //! oldest first.
 
 use crate::common::corpus;
+use compact_guardian::extract::tasks::Status;
 use compact_guardian::extract::{Extraction, Extractor, Part, extract};
 use compact_guardian::pipeline::{Built, build, build_with};
-use compact_guardian::record::parse_line;
+use compact_guardian::read::record::parse_line;
+use compact_guardian::read::transcript::Limits;
 use compact_guardian::render::{Meta, Source, TARGET, render, utf16_len, wholeness_error};
-use compact_guardian::tasks::Status;
-use compact_guardian::transcript::Limits;
 use std::path::{Path, PathBuf};
 use std::time::SystemTime;
 
@@ -601,7 +601,10 @@ fn codex_0_169_rollout_fixture() {
     let path = PathBuf::from(env!("CARGO_MANIFEST_DIR"))
         .join("tests/fixtures/codex-0.169-plan-patch-fail-auto-compaction.jsonl");
     let s = scan(&path, FULL).unwrap();
-    assert_eq!(s.stats.format, compact_guardian::record::Format::Codex);
+    assert_eq!(
+        s.stats.format,
+        compact_guardian::read::record::Format::Codex
+    );
     let ex = s.extraction;
     assert_eq!(
         ex.instructions,

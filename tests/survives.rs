@@ -17,8 +17,8 @@
 use crate::common::corpus;
 use compact_guardian::extract::Part;
 use compact_guardian::pipeline::build;
+use compact_guardian::read::transcript::Limits;
 use compact_guardian::render::{Meta, Source, TARGET, utf16_len, wholeness_error};
-use compact_guardian::transcript::Limits;
 use serde_json::Value;
 use std::collections::HashMap;
 use std::path::{Path, PathBuf};

@@ -4,7 +4,7 @@
 
 #![no_main]
 
-use compact_guardian::hook_input::{self, MAX_STRING};
+use compact_guardian::input::hook_input::{self, MAX_STRING};
 use compact_guardian::store::file_name;
 use libfuzzer_sys::fuzz_target;
 

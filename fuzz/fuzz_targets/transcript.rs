@@ -5,11 +5,11 @@
 #![no_main]
 
 use compact_guardian::extract::{Extractor, Part, Searched, extract_part};
-use compact_guardian::record::{Triage, parse_line, triage};
-use compact_guardian::transcript::Fold;
-use compact_guardian::wants::{FarSet, Wants};
+use compact_guardian::read::record::{Triage, parse_line, triage};
+use compact_guardian::read::tail::TailReader;
+use compact_guardian::read::transcript::Fold;
+use compact_guardian::read::wants::{FarSet, Wants};
 use compact_guardian::render::{HARD_LIMIT, Meta, Source, render, utf16_len};
-use compact_guardian::tail::TailReader;
 use libfuzzer_sys::fuzz_target;
 use std::io::Cursor;
 use std::time::UNIX_EPOCH;

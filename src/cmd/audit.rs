@@ -7,6 +7,7 @@
 use super::hook::{self, Hook};
 use crate::cmd::failopen::debug;
 use crate::corrections;
+use crate::corrections::digest::{Digest, MAX_DIGEST_BYTES};
 use crate::input::client::{Client, Reply, json_answer};
 use crate::input::config::Config;
 use crate::json::MAX_TEXT;
@@ -14,9 +15,7 @@ use crate::pipeline;
 use crate::read::reported::ReportedCall;
 use crate::read::transcript::{self, Limits};
 use crate::render::WhyRebuilt;
-use crate::render::audit::{
-    Digest, Evidence, Findings, MAX_DIGEST_BYTES, Restored, compare_within, message,
-};
+use crate::render::audit::{Evidence, Findings, Restored, compare_within, message};
 use crate::store::history::{self, Entry, Outcome, Step};
 use crate::store::{Pending, Snapshots};
 use anyhow::Result;

@@ -24,7 +24,7 @@ use clap::Parser;
 use cli::{Cli, Command};
 use failopen::{run_hook, say};
 use std::ffi::OsString;
-use std::io::{IsTerminal, Write};
+use std::io::{IsTerminal, StdinLock, StdoutLock, Write};
 use std::process::ExitCode;
 use std::time::Instant;
 
@@ -78,55 +78,92 @@ pub fn run(args: Vec<OsString>) -> ExitCode {
         }
     };
     let cfg = Config::from_env();
-    let hard_limit = cfg.budget + HARD_LIMIT_MARGIN;
-    match cli.command {
-        Command::Save => run_hook("save", cfg.debug, hard_limit, || {
-            let stdin = stdin_or_refuse("save")?;
-            save(
-                stdin,
-                &cfg,
-                Instant::now() + cfg.budget,
-                &mut std::io::stdout().lock(),
-            )
+    // The hooks, one row each; the commands a person runs answer here.
+    let hook = match cli.command {
+        Command::Save => HookRun::new("save", SAVE_EXAMPLE, false, save),
+        Command::Restore { text } => {
+            HookRun::new("restore", RESTORE_EXAMPLE, true, move |i, c, d, o| {
+                restore(i, c, text, d, o)
+            })
+        }
+        Command::Audit => HookRun::new("audit", AUDIT_EXAMPLE, false, audit),
+        Command::Correct => HookRun::new("correct", CORRECT_EXAMPLE, false, |i, c, d, o| {
+            correct(i, c, d, crate::platform::stdout_is_usable, o)
         }),
-        Command::Restore { text } => run_hook("restore", cfg.debug, hard_limit, || {
-            // Checked before anything is claimed: printing into nowhere would consume the snapshot.
-            if !crate::platform::stdout_is_usable() {
+        Command::Status { json } => return print_status(&cfg, json).into(),
+        Command::InstallOpencode { dir } => return install_opencode(&cfg, dir).into(),
+        Command::Preview { json, transcript } => {
+            return print_preview(&cfg, json, &transcript).into();
+        }
+    };
+    hook.run(&cfg)
+}
+
+/// What a hook does with its stdin, its settings, its deadline and stdout: the one thing that
+/// differs between the hooks.
+type HookBody = Box<
+    dyn FnOnce(
+        StdinLock<'static>,
+        &Config,
+        Instant,
+        &mut StdoutLock<'static>,
+    ) -> anyhow::Result<()>,
+>;
+
+/// A hook, one row of the table in [`run`]: every hook runs the same way, under
+/// [`run_hook`] (exit 0 whatever happens, at most one stderr line, the watchdog), with stdin
+/// refused when it is a terminal; the hooks differ only in these.
+struct HookRun {
+    /// The subcommand, named in its messages.
+    name: &'static str,
+    /// Hook JSON for it, shown to a person who runs it by hand.
+    example: &'static str,
+    /// Refused before anything is claimed when stdout leads nowhere: printing into nowhere
+    /// would consume the snapshot (restore).
+    needs_stdout: bool,
+    body: HookBody,
+}
+
+impl HookRun {
+    // Taking the body as a closure bound (not a `Box` built by the caller) lets the compiler see
+    // that it works for every borrow of the settings and stdout.
+    fn new(
+        name: &'static str,
+        example: &'static str,
+        needs_stdout: bool,
+        body: impl FnOnce(
+            StdinLock<'static>,
+            &Config,
+            Instant,
+            &mut StdoutLock<'static>,
+        ) -> anyhow::Result<()>
+        + 'static,
+    ) -> HookRun {
+        HookRun {
+            name,
+            example,
+            needs_stdout,
+            body: Box::new(body),
+        }
+    }
+
+    /// Runs the hook, failing open.
+    fn run(self, cfg: &Config) -> ExitCode {
+        let hard_limit = cfg.budget + HARD_LIMIT_MARGIN;
+        run_hook(self.name, cfg.debug, hard_limit, || {
+            if self.needs_stdout && !crate::platform::stdout_is_usable() {
                 anyhow::bail!(
                     "stdout leads nowhere (closed?): the snapshot is kept for a later restore"
                 );
             }
-            let stdin = stdin_or_refuse("restore")?;
-            restore(
+            let stdin = stdin_or_refuse(self.name, self.example)?;
+            (self.body)(
                 stdin,
-                &cfg,
-                text,
+                cfg,
                 Instant::now() + cfg.budget,
                 &mut std::io::stdout().lock(),
             )
-        }),
-        Command::Audit => run_hook("audit", cfg.debug, hard_limit, || {
-            let stdin = stdin_or_refuse("audit")?;
-            audit(
-                stdin,
-                &cfg,
-                Instant::now() + cfg.budget,
-                &mut std::io::stdout().lock(),
-            )
-        }),
-        Command::Correct => run_hook("correct", cfg.debug, hard_limit, || {
-            let stdin = stdin_or_refuse("correct")?;
-            correct(
-                stdin,
-                &cfg,
-                Instant::now() + cfg.budget,
-                crate::platform::stdout_is_usable,
-                &mut std::io::stdout().lock(),
-            )
-        }),
-        Command::Status { json } => print_status(&cfg, json).into(),
-        Command::InstallOpencode { dir } => install_opencode(&cfg, dir).into(),
-        Command::Preview { json, transcript } => print_preview(&cfg, json, &transcript).into(),
+        })
     }
 }
 
@@ -167,17 +204,18 @@ fn print_preview(cfg: &Config, json: bool, transcript: &std::path::Path) -> Exit
     }
 }
 
+// Hook JSON for each hook, shown to a person who runs one by hand.
+const SAVE_EXAMPLE: &str = r#"{"session_id":"s","transcript_path":"t.jsonl","trigger":"manual"}"#;
+const RESTORE_EXAMPLE: &str =
+    r#"{"session_id":"s","transcript_path":"t.jsonl","source":"compact"}"#;
+const AUDIT_EXAMPLE: &str = r#"{"session_id":"s","compact_summary":"All tasks are done."}"#;
+const CORRECT_EXAMPLE: &str = r#"{"session_id":"s","hook_event_name":"UserPromptSubmit"}"#;
+
 /// Stdin, unless it is a terminal: a person who runs a hook by hand gets told, with an example
 /// for that hook, instead of a hang.
-fn stdin_or_refuse(hook: &str) -> anyhow::Result<std::io::StdinLock<'static>> {
+fn stdin_or_refuse(hook: &str, example: &str) -> anyhow::Result<StdinLock<'static>> {
     let stdin = std::io::stdin();
     if stdin.is_terminal() {
-        let example = match hook {
-            "restore" => r#"{"session_id":"s","transcript_path":"t.jsonl","source":"compact"}"#,
-            "audit" => r#"{"session_id":"s","compact_summary":"All tasks are done."}"#,
-            "correct" => r#"{"session_id":"s","hook_event_name":"UserPromptSubmit"}"#,
-            _ => r#"{"session_id":"s","transcript_path":"t.jsonl","trigger":"manual"}"#,
-        };
         anyhow::bail!(
             "expects the hook's JSON on stdin, e.g. echo '{example}' | compact-guardian {hook}"
         );

@@ -22,17 +22,18 @@
 
 use super::audit::{audited, evidence, judge_summary, take_digest};
 use super::hook::Hook;
-use crate::audit::{Digest, Findings, Restored, message};
 use crate::cmd::failopen::debug;
 use crate::corrections;
+use crate::corrections::digest::Digest;
 use crate::extract::Part;
 use crate::input::client::{RESTORE_EVENT, json_answer};
 use crate::input::config::Config;
 use crate::pipeline;
+use crate::read::transcript::Limits;
+use crate::render::audit::{Findings, Restored, message};
 use crate::render::{Meta, Source, WhyRebuilt};
 use crate::store::history::{self, Entry, Outcome, Step};
 use crate::store::{Pending, Snapshots, Taken};
-use crate::transcript::Limits;
 use anyhow::{Context, Result};
 use serde::{Deserialize, Serialize};
 use std::io::Write;

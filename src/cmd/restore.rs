@@ -4,12 +4,13 @@
 
 use super::hook::{self, Hook};
 use crate::cmd::failopen::debug;
+use crate::corrections::digest::{Digest, MAX_DIGEST_BYTES};
 use crate::extract::Part;
 use crate::input::client::{Client, Handover, RESTORE_EVENT, Reply, json_answer};
 use crate::input::config::Config;
 use crate::pipeline;
 use crate::read::transcript::Limits;
-use crate::render::audit::{Digest, MAX_DIGEST_BYTES, restore_line};
+use crate::render::audit::restore_line;
 use crate::render::{Meta, Source, WhyRebuilt};
 use crate::store::history::{self, Outcome};
 use crate::store::{Pending, Snapshots, Taken};

@@ -2,13 +2,13 @@
 
 use super::hook;
 use crate::cmd::failopen::debug;
+use crate::corrections::digest::Digest;
 use crate::extract::Part;
 use crate::input::client::Client;
 use crate::input::config::Config;
 use crate::input::hook_input::HookInput;
 use crate::pipeline::{self, Built};
 use crate::read::transcript::Limits;
-use crate::render::audit::Digest;
 use crate::render::steer::directive;
 use crate::render::{Meta, Source};
 use crate::store::{Snapshots, history};

@@ -7,10 +7,10 @@
 //! successfully: <stdout>`): Claude Code 2.1.328 and 2.1.332 read no other field of a PreCompact
 //! hook's output for either (D032), so the directive is one line that reads as what it is.
 
+use super::sections::no_instruction_found;
 use crate::corrections::evidence::{GitEnd, Outcome, git_runs, runs};
 use crate::extract::Extraction;
 use crate::read::tools::{is_edit, is_shell};
-use crate::render::no_instruction_found;
 use crate::text::{cut_to, folded_line, room, utf16_len};
 
 /// The directive's size limit (UTF-16 code units).

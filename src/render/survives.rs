@@ -7,7 +7,8 @@
 //! ([`crate::corrections::evidence`]): the exit status when it is the check's own, else the
 //! runner's report, so the snapshot and the corrections never disagree about a run.
 
-use super::{SECTION_END_RESERVE, why_line};
+use super::SECTION_END_RESERVE;
+use super::sections::why_line;
 use crate::corrections::evidence::{Outcome, runs};
 use crate::extract::{Action, Extraction};
 use crate::text::{cut_line, folded_line, room, utf16_len};

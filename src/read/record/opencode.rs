@@ -288,8 +288,8 @@ fn tool(raw: &RawLine) -> Option<(ToolUse, Option<ToolResult>)> {
 mod tests {
     use super::super::parse_line;
     use super::*;
+    use crate::extract::tasks::Status;
     use crate::extract::{Extraction, Part, extract, extract_part};
-    use crate::tasks::Status;
     use serde_json::json;
 
     fn line(v: serde_json::Value) -> String {
