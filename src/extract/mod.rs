@@ -590,7 +590,8 @@ mod tests {
     }
 
     /// The extraction of `lines`, told first of `calls` reported after a transcript written
-    /// at `written` nanoseconds.
+    /// at `written` nanoseconds (in microseconds at least: Windows keeps file times in units of
+    /// 100 ns).
     fn with_reported(lines: &[&str], calls: &[ReportedCall], written: u64) -> Extraction {
         let written = UNIX_EPOCH + std::time::Duration::from_nanos(written);
         let mut ex = Extractor::new(Part::Whole).with_reported_calls(calls, Some(written));
@@ -628,7 +629,11 @@ mod tests {
     #[test]
     fn a_result_not_yet_written_ends_as_the_hook_reported() {
         // The call is written, its result is not (Claude Code batches its writes).
-        let e = with_reported(&[ASKED, EDIT, EDITED, RUN], &[failed_test_run(5)], 10);
+        let e = with_reported(
+            &[ASKED, EDIT, EDITED, RUN],
+            &[failed_test_run(5_000)],
+            10_000,
+        );
         let run = ("sh run_tests.sh".to_owned(), true, false, Some(101));
         assert_eq!(shown(&e)[1], run);
         assert!(
@@ -640,7 +645,7 @@ mod tests {
 
     #[test]
     fn a_call_not_yet_written_at_all_is_the_newest() {
-        let e = with_reported(&[ASKED, EDIT, EDITED], &[failed_test_run(20)], 10);
+        let e = with_reported(&[ASKED, EDIT, EDITED], &[failed_test_run(20_000)], 10_000);
         let list = shown(&e);
         assert_eq!(list.len(), 2, "{list:?}");
         assert_eq!(list[0].0, "/p/a.rs");
@@ -653,7 +658,11 @@ mod tests {
     #[test]
     fn a_reported_call_the_transcript_also_holds_is_counted_once() {
         // Reported after the transcript's last write as read (a coarse clock), written after all.
-        let e = with_reported(&[ASKED, EDIT, EDITED, RUN, RAN], &[failed_test_run(20)], 10);
+        let e = with_reported(
+            &[ASKED, EDIT, EDITED, RUN, RAN],
+            &[failed_test_run(20_000)],
+            10_000,
+        );
         assert_eq!(shown(&e).len(), 2, "{:?}", shown(&e));
         assert!(e.actions[1].error);
     }
@@ -661,10 +670,10 @@ mod tests {
     #[test]
     fn reported_calls_older_than_the_last_write_only_fill_missing_results() {
         // Written long before: its place in the transcript is where it is shown.
-        let mut ok = failed_test_run(5);
+        let mut ok = failed_test_run(5_000);
         ok.failed = false;
         ok.output = "test result: ok. 4 passed".into();
-        let e = with_reported(&[ASKED, RUN, RAN, EDIT, EDITED], &[ok], 10);
+        let e = with_reported(&[ASKED, RUN, RAN, EDIT, EDITED], &[ok], 10_000);
         let list = shown(&e);
         assert_eq!(list.len(), 2);
         assert_eq!(list[0].0, "sh run_tests.sh");
