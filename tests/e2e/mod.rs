@@ -33,6 +33,9 @@ const CLAIMING_SUMMARY: &str = "The renderer is done. All billing tests pass.";
 /// A summary in Claude Code's nine sections that says the billing tests pass after the project's
 /// own test script failed (issue #38).
 const BILLING_CLAIM: &str = "1. Primary Request and Intent:\n   The user asked to run the billing tests.\n\n2. Key Technical Concepts:\n   - the project's run_tests.sh\n\n3. Files and Code Sections:\n   - `run_tests.sh`\n\n4. Errors and fixes:\n   - none\n\n5. Problem Solving:\n   All billing tests pass.\n\n6. All user messages:\n   - \"run the billing tests\"\n\n7. Pending Tasks:\n   - none\n\n8. Current Work:\n   Ran `sh run_tests.sh billing`; everything is green.\n\n9. Optional Next Step:\n   Write the changelog.";
+/// The same summary with its claim joined to another (issue #46): "... is fixed and all billing
+/// tests pass" said nothing on 854bca9, while the claim alone was corrected.
+const BILLING_JOINED: &str = "1. Primary Request and Intent:\n   The user asked to run the billing tests.\n\n2. Key Technical Concepts:\n   - the project's run_tests.sh\n\n3. Files and Code Sections:\n   - `run_tests.sh`\n\n4. Errors and fixes:\n   - none\n\n5. Problem Solving:\n   The rounding bug in src/invoice.rs is fixed (half-even rounding) and all billing tests pass.\n\n6. All user messages:\n   - \"run the billing tests\"\n\n7. Pending Tasks:\n   - none\n\n8. Current Work:\n   Ran `sh run_tests.sh billing`.\n\n9. Optional Next Step:\n   Write the changelog.";
 /// The same summary, true to the record: the script failed.
 const BILLING_TRUE: &str = "1. Primary Request and Intent:\n   The user asked to run the billing tests.\n\n2. Key Technical Concepts:\n   - the project's run_tests.sh\n\n3. Files and Code Sections:\n   - `run_tests.sh`\n\n4. Errors and fixes:\n   - `sh run_tests.sh billing` exited 101: 3 passed, 1 failed (half_goes_to_even).\n\n5. Problem Solving:\n   The billing tests do not pass yet; one test fails.\n\n6. All user messages:\n   - \"run the billing tests\"\n\n7. Pending Tasks:\n   - Fix half_goes_to_even\n\n8. Current Work:\n   Investigating the failing billing test.\n\n9. Optional Next Step:\n   Fix the failing test, then run `sh run_tests.sh billing` again.";
 /// The project's own test script: cargo's report for a failing suite, exit 101.
@@ -80,6 +83,8 @@ fn brain(project: PathBuf) -> Brain {
             if asked.contains("PROJECTSCRIPT") {
                 let summary = if asked.contains("TRUEBILLING") {
                     BILLING_TRUE
+                } else if asked.contains("JOINEDCLAIM") {
+                    BILLING_JOINED
                 } else {
                     BILLING_CLAIM
                 };
@@ -1269,6 +1274,42 @@ fn a_true_summary_of_a_failing_project_script_gets_nothing_in_the_real_cli() {
     s.run("/compact");
     s.run("What is next?");
     assert!(corrections_seen(&s.requests()).is_empty());
+}
+
+/// A pass claim joined to another claim ("the bug ... is fixed and all billing tests pass") is
+/// corrected as the claim alone is, after a manual compaction and after an automatic one right
+/// after the failing run (issue #46).
+#[test]
+#[cfg_attr(
+    cg_no_claude,
+    ignore = "needs the Claude Code CLI: .ci/run installs it (npm install --prefix .e2e @anthropic-ai/claude-code@2.1.328)"
+)]
+fn a_pass_claim_joined_to_another_is_corrected_after_manual_and_automatic_compactions_in_the_real_cli()
+ {
+    for (prompt, manual) in [
+        ("PROJECTSCRIPT JOINEDCLAIM run the billing tests", true),
+        (
+            "PROJECTSCRIPT JOINEDCLAIM FILLCONTEXT run the billing tests",
+            false,
+        ),
+    ] {
+        let Some(s) = Session::new(&[]) else { return };
+        with_run_tests(&s);
+        s.run(prompt);
+        if manual {
+            s.run("/compact");
+        }
+        s.run("What is next?");
+        let reqs = s.requests();
+        assert!(reqs.iter().any(is_summarizer), "{prompt}: no compaction");
+        let seen = corrections_seen(&reqs);
+        let text = seen.first().expect("no request carried the corrections");
+        assert!(
+            text.contains("`sh run_tests.sh billing`, exited 101")
+                && text.contains("all billing tests pass"),
+            "{prompt}: {text}"
+        );
+    }
 }
 
 /// The race of issue #38: the failing script is the last call when the context fills, so the CLI
