@@ -1,4 +1,5 @@
-//! compact-guardian: keeps a Claude Code or Codex session's open work across context compaction.
+//! compact-guardian: keeps a Claude Code, Codex or OpenCode session's open work across context
+//! compaction.
 //!
 //! `save` (PreCompact hook) reads the tail of the session transcript, extracts what the agent
 //! needs to resume and writes a session-scoped snapshot; `restore` (SessionStart, matcher

@@ -3,10 +3,12 @@
 use clap::{Parser, Subcommand};
 use std::path::PathBuf;
 
-/// Keeps a Claude Code session's open work across compaction.
+/// Keeps a Claude Code, Codex or OpenCode session's open work across compaction.
 ///
-/// Installed as a Claude Code plugin, `save` runs as the PreCompact hook and `restore` as the
-/// SessionStart hook (matcher `compact`). Both read the hook's JSON on stdin and always exit 0.
+/// Installed as a Claude Code or Codex plugin, `save` runs as the PreCompact hook, `restore` as
+/// the SessionStart hook (matcher `compact`), `audit` at PostCompact and `correct` after each
+/// prompt and tool call; in OpenCode, the plugin `install-opencode` writes runs them. The hooks
+/// read their JSON on stdin and always exit 0.
 /// Settings come from the environment: COMPACT_GUARDIAN_DIR, COMPACT_GUARDIAN_TTL_SECS,
 /// COMPACT_GUARDIAN_SCAN_BYTES, COMPACT_GUARDIAN_BUDGET_MS, COMPACT_GUARDIAN_STEER,
 /// COMPACT_GUARDIAN_DEBUG (see the README).

@@ -8,7 +8,7 @@ use super::codex_trust::{self, Trust};
 use crate::input::config::Config;
 use crate::store::Store;
 use crate::store::history::{self, Entry, Outcome};
-use crate::store::installs::{self, Client};
+use crate::store::installs::{self, Install};
 use crate::text::{folded_line, format_utc};
 use anyhow::Result;
 use serde_json::json;
@@ -35,7 +35,7 @@ pub fn status(cfg: &Config, json: bool, out: &mut impl Write) -> Result<bool> {
 /// What `status` reports, gathered once from the folder, the history and the clients' files.
 struct Report {
     binary: String,
-    clients: Vec<Client>,
+    clients: Vec<Install>,
     folder: Option<PathBuf>,
     /// Why the snapshot folder cannot be used.
     problem: Option<String>,
@@ -57,7 +57,7 @@ impl Report {
         let binary = std::env::current_exe()
             .map(|p| p.display().to_string())
             .unwrap_or_else(|_| "unknown".into());
-        let clients: Vec<Client> = [
+        let clients: Vec<Install> = [
             cfg.claude_root.as_deref().map(installs::claude),
             cfg.codex_home.as_deref().map(installs::codex),
             cfg.opencode_plugins
@@ -261,14 +261,14 @@ fn last_run(entries: &[Entry]) -> (Option<u64>, Option<u64>, Option<u64>) {
 /// The snapshot folder `status` reports on: the configured one, except that a user who has the
 /// plugin in Codex only, and set no folder, is shown Codex's (issue #39: a Codex user was shown
 /// Claude Code's folders).
-fn shown_folder(cfg: &Config, clients: &[Client]) -> Option<PathBuf> {
+fn shown_folder(cfg: &Config, clients: &[Install]) -> Option<PathBuf> {
     let claude_default = cfg
         .claude_root
         .as_ref()
         .map(|r| r.join(crate::input::config::FOLDER));
     let client = |name: &str| clients.iter().find(|c| c.name == name);
     let installed = |name: &str| client(name).is_some_and(|c| !c.installed.is_empty());
-    let anything = |name: &str| client(name).is_some_and(Client::anything);
+    let anything = |name: &str| client(name).is_some_and(Install::anything);
     // Codex's: where the plugin is installed in Codex only, or (uninstalled) only Codex keeps
     // anything of it.
     let codex_only = !installed("Claude Code")
@@ -281,7 +281,7 @@ fn shown_folder(cfg: &Config, clients: &[Client]) -> Option<PathBuf> {
 
 /// What one client keeps of the plugin, in the text form: installed or not, Codex's trust, and
 /// every file and config entry left (README: Uninstall removes them).
-fn client_text(c: &Client, out: &mut impl Write) -> Result<()> {
+fn client_text(c: &Install, out: &mut impl Write) -> Result<()> {
     if !c.anything() {
         return Ok(());
     }
@@ -322,7 +322,7 @@ fn client_text(c: &Client, out: &mut impl Write) -> Result<()> {
 
 /// Codex's own verdict on the plugin's hooks, asked only when Codex has the plugin installed:
 /// its trust records alone cannot tell a hook Codex runs from one it refuses (D077).
-fn ask_codex(cfg: &Config, clients: &[Client]) -> Option<Trust> {
+fn ask_codex(cfg: &Config, clients: &[Install]) -> Option<Trust> {
     let home = cfg.codex_home.as_deref()?;
     clients
         .iter()
@@ -336,7 +336,7 @@ fn ask_codex(cfg: &Config, clients: &[Client]) -> Option<Trust> {
 /// The newest compaction Codex wrote into a rollout since it installed the plugin for which no
 /// hook of ours ran (issue #47), judged against the history of Codex's snapshot folder
 /// (`COMPACT_GUARDIAN_DIR` when set, else `compact-guardian/` in Codex's home).
-fn unhooked_codex_compaction(cfg: &Config, clients: &[Client]) -> Option<(u64, String)> {
+fn unhooked_codex_compaction(cfg: &Config, clients: &[Install]) -> Option<(u64, String)> {
     let home = cfg.codex_home.as_deref()?;
     let codex = clients
         .iter()
@@ -440,7 +440,7 @@ fn opencode_plugin_line(
 }
 
 /// One client in `status --json` (paths as text, whatever their bytes).
-fn client_json(c: &Client) -> serde_json::Value {
+fn client_json(c: &Install) -> serde_json::Value {
     json!({
         "client": c.name,
         "root": c.root.display().to_string(),

@@ -16,9 +16,10 @@ const MAX_FILES: usize = 200_000;
 /// The most read of a client's registry or config file.
 const MAX_CONFIG_BYTES: u64 = 4 * 1024 * 1024;
 
-/// One client's view of the plugin.
+/// What one client (Claude Code, Codex, OpenCode) has of the plugin: the status report's row
+/// (named apart from `input::client::Client`, the client that runs a hook).
 #[derive(Debug, Default)]
-pub struct Client {
+pub struct Install {
     /// "Claude Code", "Codex" or "OpenCode".
     pub name: &'static str,
     /// Its config root (`~/.claude`, `$CLAUDE_CONFIG_DIR`; `~/.codex`, `$CODEX_HOME`).
@@ -35,7 +36,7 @@ pub struct Client {
     pub hooks: Option<(usize, usize)>,
 }
 
-impl Client {
+impl Install {
     /// Whether anything of the plugin is left under this client's root.
     pub fn anything(&self) -> bool {
         !self.installed.is_empty() || !self.files.is_empty() || !self.config_entries.is_empty()
@@ -43,7 +44,7 @@ impl Client {
 }
 
 /// Claude Code's view, under its config root.
-pub fn claude(root: &Path) -> Client {
+pub fn claude(root: &Path) -> Install {
     let plugins = root.join("plugins");
     let installed = read_json(&plugins.join("installed_plugins.json"))
         .and_then(|v| v.get("plugins").and_then(Value::as_object).cloned())
@@ -75,7 +76,7 @@ pub fn claude(root: &Path) -> Client {
     if table("extraKnownMarketplaces").contains_key(PLUGIN) {
         config_entries.push(format!("settings.json: extraKnownMarketplaces.{PLUGIN}"));
     }
-    Client {
+    Install {
         name: "Claude Code",
         root: root.to_path_buf(),
         installed,
@@ -86,7 +87,7 @@ pub fn claude(root: &Path) -> Client {
 }
 
 /// Codex's view, under its home.
-pub fn codex(home: &Path) -> Client {
+pub fn codex(home: &Path) -> Install {
     let plugins = home.join("plugins");
     let config = read_text(&home.join("config.toml")).unwrap_or_default();
     let tables = toml_tables(&config);
@@ -136,7 +137,7 @@ pub fn codex(home: &Path) -> Client {
         let n = codex_hooks(&read_json(&newest.join("hooks/hooks.json"))?);
         Some((n, trusted))
     });
-    Client {
+    Install {
         name: "Codex",
         root: home.to_path_buf(),
         installed,
@@ -163,7 +164,7 @@ const CODEX_EVENTS: &[&str] = &[
 /// OpenCode's view: the plugin file in its global plugins folder (`plugins`, D054) and the
 /// snapshot folder under its data folder (`data_folder`, D053). OpenCode has no registry of
 /// installed plugins: the file being there is what installs it.
-pub fn opencode(plugins: &Path, data_folder: &Path) -> Client {
+pub fn opencode(plugins: &Path, data_folder: &Path) -> Install {
     let file = plugins.join(format!("{PLUGIN}.js"));
     let mut installed = Vec::new();
     let mut files = Vec::new();
@@ -181,7 +182,7 @@ pub fn opencode(plugins: &Path, data_folder: &Path) -> Client {
             size(data_folder),
         ));
     }
-    Client {
+    Install {
         name: "OpenCode",
         root: plugins.parent().unwrap_or(plugins).to_path_buf(),
         installed,
