@@ -38,8 +38,10 @@ pub fn build_with_calls(
     calls: &[ReportedCall],
 ) -> Result<Built> {
     // Read before the transcript: a write in between makes a call both reported and written,
-    // which the fold counts once.
-    let written = std::fs::metadata(path).and_then(|m| m.modified()).ok();
+    // which the fold counts once. Without reported calls it is not needed.
+    let written = (!calls.is_empty())
+        .then(|| std::fs::metadata(path).and_then(|m| m.modified()).ok())
+        .flatten();
     let fold = Extractor::new(part).with_reported_calls(calls, written);
     build_with(path, fold, limits)
 }

@@ -19,8 +19,7 @@ use crate::cmd::failopen::debug;
 use crate::input::client::{Handover, RESTORE_EVENT, json_answer};
 use crate::input::config::Config;
 use crate::input::hook_input::{HookInput, Stream};
-use crate::read::reported::{ReportedCall, TOOL_EVENTS};
-use crate::read::tools;
+use crate::read::reported::{self, ReportedCall};
 use crate::store::history;
 use crate::store::{Snapshots, Store};
 use anyhow::{Result, bail};
@@ -41,24 +40,22 @@ const CONTEXT_EVENTS: &[&str] = &[
 /// read as far as the tool's name, which comes before its input and output.
 fn reports_outcome(stream: &mut Stream<impl Read>) -> std::io::Result<bool> {
     stream.read_to("hook_event_name")?;
-    if !stream
-        .field("hook_event_name")
-        .is_some_and(|e| TOOL_EVENTS.contains(&e.as_str()))
-    {
+    let Some(event) = stream.field("hook_event_name") else {
+        return Ok(false);
+    };
+    if !reported::reports_a_call(&event) {
         return Ok(false);
     }
     stream.read_to("tool_name")?;
     Ok(stream
         .field("tool_name")
-        .is_some_and(|t| tools::is_shell(&t) || tools::is_edit(&t)))
+        .is_some_and(|tool| reported::kept(&event, &tool)))
 }
 
 /// Adds the call the input reports to the session's ledger, for the next compaction's save,
 /// restore and audit (issue #46, D083): the transcript may not hold it yet when they read it.
 fn keep_outcome(input: &HookInput, snaps: &Snapshots, cfg: &Config) {
-    let at = std::time::SystemTime::now()
-        .duration_since(std::time::UNIX_EPOCH)
-        .map_or(0, |d| u64::try_from(d.as_nanos()).unwrap_or(u64::MAX));
+    let at = reported::nanos(std::time::SystemTime::now());
     let Some(outcome) = ReportedCall::of(input, at) else {
         return;
     };

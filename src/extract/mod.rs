@@ -44,7 +44,7 @@ pub use replies::{checklist_item, checklist_open};
 use runs::LastRuns;
 use serde::Serialize;
 use std::collections::HashSet;
-use std::time::{SystemTime, UNIX_EPOCH};
+use std::time::SystemTime;
 
 /// How many of the user's latest prompts are kept.
 pub(crate) const MAX_INSTRUCTIONS: usize = 5;
@@ -344,10 +344,7 @@ impl Extractor {
         calls: &[ReportedCall],
         written: Option<SystemTime>,
     ) -> Extractor {
-        let written = written.map(|w| {
-            w.duration_since(UNIX_EPOCH)
-                .map_or(0, |d| u64::try_from(d.as_nanos()).unwrap_or(u64::MAX))
-        });
+        let written = written.map(crate::read::reported::nanos);
         let mut unwritten = Vec::new();
         for call in calls {
             let Some([result, record]) = call.records() else {
@@ -593,7 +590,7 @@ mod tests {
     /// at `written` nanoseconds (in microseconds at least: Windows keeps file times in units of
     /// 100 ns).
     fn with_reported(lines: &[&str], calls: &[ReportedCall], written: u64) -> Extraction {
-        let written = UNIX_EPOCH + std::time::Duration::from_nanos(written);
+        let written = std::time::UNIX_EPOCH + std::time::Duration::from_nanos(written);
         let mut ex = Extractor::new(Part::Whole).with_reported_calls(calls, Some(written));
         for r in recs(lines).into_iter().rev() {
             ex.take_record(r);

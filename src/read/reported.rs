@@ -12,9 +12,25 @@ use crate::read::tools::{is_edit, is_shell};
 use serde::{Deserialize, Serialize};
 use serde_json::{Map, Value, json};
 use std::collections::BTreeMap;
+use std::time::{SystemTime, UNIX_EPOCH};
 
-/// Events whose input reports a finished tool call.
-pub const TOOL_EVENTS: &[&str] = &["PostToolUse", "PostToolUseFailure"];
+/// Whether the hook `event`'s input reports a finished tool call.
+pub fn reports_a_call(event: &str) -> bool {
+    matches!(event, "PostToolUse" | "PostToolUseFailure")
+}
+
+/// Whether a call the hook `event` reports of `tool` is kept: a command or an edit. `correct`
+/// asks before it parses the rest of its input, [`ReportedCall::of`] once it has.
+pub fn kept(event: &str, tool: &str) -> bool {
+    reports_a_call(event) && (is_shell(tool) || is_edit(tool))
+}
+
+/// `t` in nanoseconds since the epoch (0 before it): how [`ReportedCall::at`] and a file's
+/// modification time are compared.
+pub fn nanos(t: SystemTime) -> u64 {
+    t.duration_since(UNIX_EPOCH)
+        .map_or(0, |d| u64::try_from(d.as_nanos()).unwrap_or(u64::MAX))
+}
 
 /// How much of a command's output is kept, at each end: more than the transcript reader keeps
 /// of a result (its head and tail), less than would make the ledger costly to read.
@@ -56,11 +72,8 @@ impl ReportedCall {
     /// main agent (a subagent's calls are its own conversation's, as in the transcript).
     pub fn of(input: &HookInput, at: u64) -> Option<ReportedCall> {
         let event = input.hook_event_name.as_deref()?;
-        if !TOOL_EVENTS.contains(&event) || input.agent_id.is_some() {
-            return None;
-        }
         let report = input.tool.as_ref()?;
-        if !is_shell(&report.name) && !is_edit(&report.name) {
+        if !kept(event, &report.name) || input.agent_id.is_some() {
             return None;
         }
         let (failed, output) = ended(report, event == "PostToolUseFailure");
