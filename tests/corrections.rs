@@ -530,21 +530,27 @@ fn a_result_written_after_the_save_reaches_the_snapshot_and_the_judgement() {
         "{}",
         restored.stdout
     );
+    assert_pass_claim_corrected(&sb, &t, "");
+}
+
+/// An automatic compaction's summary says the billing tests pass: the audit keeps a correction,
+/// and the next prompt's hook hands it over with the failing run's exit code.
+fn assert_pass_claim_corrected(sb: &Sandbox, t: &Path, context: &str) {
     sb.cmd(&["audit"])
         .stdin(post_compact(
             "s1",
-            &t,
+            t,
             "auto",
             "## Current Work\nAll billing tests pass.",
         ))
         .run()
         .assert_fail_open();
-    let handed = correct(&sb, "s1", &t, "UserPromptSubmit");
+    let handed = correct(sb, "s1", t, "UserPromptSubmit");
     assert!(
         handed
             .stdout
             .contains("`cargo test --test billing`, exited 101"),
-        "{}",
+        "{context}: {}",
         handed.stdout
     );
 }
@@ -585,23 +591,7 @@ fn a_failure_the_transcript_has_not_written_yet_is_known_from_its_hook() {
             "{unwritten}: {}",
             restored.stdout
         );
-        sb.cmd(&["audit"])
-            .stdin(post_compact(
-                "s1",
-                &t,
-                "auto",
-                "## Current Work\nAll billing tests pass.",
-            ))
-            .run()
-            .assert_fail_open();
-        let handed = correct(&sb, "s1", &t, "UserPromptSubmit");
-        assert!(
-            handed
-                .stdout
-                .contains("`cargo test --test billing`, exited 101"),
-            "{unwritten}: {}",
-            handed.stdout
-        );
+        assert_pass_claim_corrected(&sb, &t, &unwritten.to_string());
     }
 }
 

@@ -3,7 +3,7 @@
 //! after its last write.
 
 use super::claims::{Verb, asserted, change_verb, negated, paths};
-use super::evidence::{Check, Outcome, Run, may_write};
+use super::evidence::{Check, Outcome, Run, base_name, written_after};
 use super::summary::Sentence;
 use super::words;
 use super::{Correction, Judge, Kind, quoted_claim, shown_command};
@@ -11,26 +11,6 @@ use crate::text::folded_line;
 use std::collections::HashSet;
 
 impl<'a> Judge<'a> {
-    /// Whether the action at `at` or any after it may have written `name` (a file's last path
-    /// component): an edit tool naming it, a command naming it that may write, or a script,
-    /// which may write anything.
-    fn written_from(&self, at: usize, name: &str) -> bool {
-        self.d.actions[at.min(self.d.actions.len())..]
-            .iter()
-            .any(|a| {
-                if crate::read::tools::is_edit(&a.tool) {
-                    !a.error && a.summary.split(", ").any(|f| base_name(f) == name)
-                } else {
-                    // A writing command cut short may name it past its cut (`sed -i '...' f`).
-                    let cut = a.summary.len() >= COMMAND_CUT || a.summary.ends_with('…');
-                    let names = a.summary.contains(name) || cut;
-                    crate::read::tools::is_shell(&a.tool)
-                        && !a.error
-                        && (names && may_write(a) || runs_a_script(a))
-                }
-            })
-    }
-
     /// Files said changed (or fixed) that the record shows unchanged: the last edit of the file
     /// failed and nothing wrote it after; or the last test run, which failed and names the file,
     /// came after its last write (a fix) or the file was never written at all.
@@ -79,7 +59,7 @@ impl<'a> Judge<'a> {
             crate::read::tools::is_edit(&a.tool)
                 && a.summary.split(", ").any(|f| same_file(f, path))
         })?;
-        if !edit.error || in_files || self.written_from(at + 1, name) {
+        if !edit.error || in_files || written_after(&self.d.actions, at + 1, name) {
             return None;
         }
         Some(Correction {
@@ -109,13 +89,15 @@ impl<'a> Judge<'a> {
             return None;
         };
         // A file's name ("encoding/csv" is a package, "src/" a folder).
-        let never_written =
-            self.d.files_complete && !in_files && name.contains('.') && !self.written_from(0, name);
+        let never_written = self.d.files_complete
+            && !in_files
+            && name.contains('.')
+            && !written_after(&self.d.actions, 0, name);
         let file_stem = name.split('.').next().unwrap_or(name).to_lowercase();
         let related = file_stem.len() >= 3
             && (run.scope.iter().any(|w| w.contains(&file_stem))
                 || run.action.output.to_lowercase().contains(&file_stem));
-        let unwritten_since = !self.written_from(run.at + 1, name);
+        let unwritten_since = !written_after(&self.d.actions, run.at + 1, name);
         if !related
             || !unwritten_since
             || !(verb == Verb::Fixed || never_written)
@@ -141,11 +123,6 @@ impl<'a> Judge<'a> {
     }
 }
 
-/// How long a command's text is when the transcript reader cut it (its `key_arg` bound, less
-/// a few bytes of slack for the escaping of one line): what it names may be past the cut. The
-/// digest cuts it shorter, with a `…`.
-const COMMAND_CUT: usize = 390;
-
 /// Whether the sentence names `path` only as a reference for what changed ("for the
 /// `grid-index.hbs` template", "from `config.ts`", "like `a.rs`"), not as what was changed.
 fn only_referred_to(s: &Sentence, path: &str) -> bool {
@@ -166,19 +143,6 @@ fn only_referred_to(s: &Sentence, path: &str) -> bool {
     }
 }
 
-/// Whether a shell action runs a script that is no test run (it may write any file).
-fn runs_a_script(a: &crate::extract::Action) -> bool {
-    may_write(a) && !a.summary.contains('>') && {
-        let w = words::words(&a.summary);
-        w.first().is_some_and(|p| {
-            matches!(
-                p.as_str(),
-                "python" | "python3" | "node" | "ruby" | "perl" | "sh" | "bash" | "deno" | "bun"
-            )
-        })
-    }
-}
-
 /// Whether the record's path `f` is the file the summary names as `said`: the same final
 /// components, as many as both give (`src/a.rs` is not `tests/a.rs`; `a.rs` is either).
 fn same_file(f: &str, said: &str) -> bool {
@@ -195,12 +159,4 @@ fn same_file(f: &str, said: &str) -> bool {
     // As many final components as both give (a patch may name the file relative to anywhere).
     let n = said.len().min(f.len());
     n > 0 && f[f.len() - n..] == said[said.len() - n..]
-}
-
-/// The final path component of a path-like text.
-fn base_name(p: &str) -> &str {
-    p.trim_matches(|c: char| c == '`' || c == '\'' || c == '"' || c == ',')
-        .rsplit(['/', '\\'])
-        .next()
-        .unwrap_or(p)
 }

@@ -343,6 +343,48 @@ fn git_sub(args: &[String]) -> Option<&str> {
     None
 }
 
+/// Whether the action at `at` or any after it may have written `name` (a file's last path
+/// component): an edit tool naming it, a command naming it that may write, or a script, which
+/// may write anything. The judge's and the summarizer's directive's one reading.
+pub(crate) fn written_after(actions: &[Action], at: usize, name: &str) -> bool {
+    actions[at.min(actions.len())..].iter().any(|a| {
+        if is_edit(&a.tool) {
+            !a.error && a.summary.split(", ").any(|f| base_name(f) == name)
+        } else {
+            // A writing command cut short may name it past its cut (`sed -i '...' f`).
+            let cut = a.summary.len() >= COMMAND_CUT || a.summary.ends_with('…');
+            let names = a.summary.contains(name) || cut;
+            is_shell(&a.tool) && !a.error && (names && may_write(a) || runs_a_script(a))
+        }
+    })
+}
+
+/// How long a command's text is when the transcript reader cut it (its `key_arg` bound, less
+/// a few bytes of slack for the escaping of one line): what it names may be past the cut. The
+/// digest cuts it shorter, with a `…`.
+const COMMAND_CUT: usize = 390;
+
+/// Whether a shell action runs a script that is no test run (it may write any file).
+fn runs_a_script(a: &Action) -> bool {
+    may_write(a) && !a.summary.contains('>') && {
+        let w = super::words::words(&a.summary);
+        w.first().is_some_and(|p| {
+            matches!(
+                p.as_str(),
+                "python" | "python3" | "node" | "ruby" | "perl" | "sh" | "bash" | "deno" | "bun"
+            )
+        })
+    }
+}
+
+/// The final path component of a path-like text.
+pub(crate) fn base_name(p: &str) -> &str {
+    p.trim_matches(|c: char| c == '`' || c == '\'' || c == '"' || c == ',')
+        .rsplit(['/', '\\'])
+        .next()
+        .unwrap_or(p)
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;

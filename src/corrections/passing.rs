@@ -120,16 +120,10 @@ impl<'a> Judge<'a> {
     /// check (another form of a command that ran, `cargo test` for `cargo test --workspace`,
     /// is the same program).
     fn names_an_unrun_check(&self, s: &Sentence) -> bool {
-        s.code.iter().any(|code| {
-            let named = [crate::extract::Action {
-                tool: "Bash".into(),
-                summary: code.clone(),
-                ..crate::extract::Action::default()
-            }];
-            runs(&named)
-                .first()
-                .is_some_and(|n| !self.runs.iter().any(|r| r.words.first() == n.words.first()))
-        })
+        s.code
+            .iter()
+            .filter_map(|code| code_check(code))
+            .any(|(_, words, _)| !self.runs.iter().any(|r| r.words.first() == words.first()))
     }
 
     /// The last run of a command the sentence names in code, when the record ran it as a check
@@ -371,21 +365,25 @@ fn claimed_check(clause: &[String], s: &Sentence) -> Option<(Option<Check>, Scop
 
 /// The check a command named in code runs, and its scope: `cargo test billing` passes.
 fn command_claimed(s: &Sentence) -> Option<(Option<Check>, Scope)> {
-    for code in &s.code {
+    s.code.iter().find_map(|code| {
         let ws: Vec<String> = code.split_whitespace().map(str::to_owned).collect();
-        let actions = [crate::extract::Action {
-            tool: "Bash".into(),
-            summary: code.clone(),
-            ..crate::extract::Action::default()
-        }];
-        if let Some(r) = runs(&actions).into_iter().next() {
-            return Some((
-                Some(r.check),
-                Scope::Command(r.words.clone()).or_whole(&ws, &r),
-            ));
-        }
-    }
-    None
+        let (check, words, whole) = code_check(code)?;
+        Some((Some(check), Scope::Command(words).or_whole(&ws, whole)))
+    })
+}
+
+/// The check a command written in code runs, read as the record's runs are: what it checks,
+/// its command words, and whether it runs the whole suite (no scope).
+fn code_check(code: &str) -> Option<(Check, Vec<String>, bool)> {
+    let named = [crate::extract::Action {
+        tool: "Bash".into(),
+        summary: code.to_owned(),
+        ..crate::extract::Action::default()
+    }];
+    runs(&named)
+        .into_iter()
+        .next()
+        .map(|r| (r.check, r.words.clone(), r.scope.is_empty()))
 }
 
 /// The stems of the words right before a check's noun that narrow it ("billing tests"), nearest
@@ -470,11 +468,7 @@ enum Scope {
 
 impl Scope {
     /// A claim naming a command of the whole suite (`cargo test`) speaks of the whole suite.
-    fn or_whole(self, _code: &[String], r: &Run) -> Scope {
-        if r.scope.is_empty() {
-            Scope::Whole
-        } else {
-            self
-        }
+    fn or_whole(self, _code: &[String], whole: bool) -> Scope {
+        if whole { Scope::Whole } else { self }
     }
 }

@@ -8,9 +8,9 @@
 //! hook's output for either (D032), so the directive is one line that reads as what it is.
 
 use super::sections::no_instruction_found;
-use crate::corrections::evidence::{GitEnd, Outcome, git_runs, runs};
+use crate::corrections::evidence::{GitEnd, Outcome, base_name, git_runs, runs, written_after};
 use crate::extract::Extraction;
-use crate::read::tools::{is_edit, is_shell};
+use crate::read::tools::is_edit;
 use crate::text::{cut_to, folded_line, room, utf16_len};
 
 /// The directive's size limit (UTF-16 code units).
@@ -144,14 +144,9 @@ fn record_facts(ex: &Extraction) -> Vec<String> {
         }
     }
     for (at, a) in ex.actions.iter().enumerate().rev() {
-        let file = a.summary.rsplit(['/', '\\']).next().unwrap_or(&a.summary);
-        // Written since by an edit, or maybe by a command naming it (`sed -i`, a script).
-        let written_since = ex.actions[at + 1..].iter().any(|b| {
-            !b.error
-                && (is_edit(&b.tool) && b.summary == a.summary
-                    || is_shell(&b.tool) && b.summary.contains(file))
-        });
-        if is_edit(&a.tool) && a.error && !a.pending && !written_since {
+        let file = base_name(&a.summary);
+        // Written since by an edit, or maybe by a command (`sed -i`, a script): as the judge reads it.
+        if is_edit(&a.tool) && a.error && !a.pending && !written_after(&ex.actions, at + 1, file) {
             let fact = format!("the edit of `{}` failed", folded_line(file, 60));
             if !facts.contains(&fact) {
                 facts.push(fact);
