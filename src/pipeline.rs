@@ -46,6 +46,24 @@ pub fn build_with_calls(
     build_with(path, fold, limits)
 }
 
+/// [`build_with_calls`] with the facts read back to the session's start (the audit's reach,
+/// D089): what only an absence can prove ("no commit ran") is known only then. Reading stops at
+/// `limits` as ever; the facts then do not reach the start, and say so.
+pub fn build_deep(
+    path: &Path,
+    part: Part,
+    limits: Limits,
+    calls: &[ReportedCall],
+) -> Result<Built> {
+    let written = (!calls.is_empty())
+        .then(|| std::fs::metadata(path).and_then(|m| m.modified()).ok())
+        .flatten();
+    let fold = Extractor::new(part)
+        .deep()
+        .with_reported_calls(calls, written);
+    build_with(path, fold, limits)
+}
+
 /// The most bytes written after `save` that [`part_after_save`] reads: results and a
 /// compaction's own records are a few hundred KB at most.
 const MAX_APPENDED: u64 = 8 * 1024 * 1024;
@@ -85,10 +103,12 @@ pub fn part_after_save(path: &Path, saved_len: Option<u64>) -> Part {
 /// [`build`] with a prepared fold (tests use a small recent window).
 pub fn build_with(path: &Path, mut fold: Extractor, limits: Limits) -> Result<Built> {
     let stats = transcript::scan(path, limits, &mut fold)?;
+    let enough = fold.enough();
     let mut extraction = fold.finish(Searched {
         bytes: stats.bytes_scanned,
         whole_file: stats.reached_start,
         out_of_time: stats.hit_deadline,
+        enough,
     });
     extraction.transcript = Some(path.to_string_lossy().into_owned());
     Ok(Built { extraction, stats })

@@ -93,6 +93,14 @@ pub fn folded_line(s: &str, max: usize) -> String {
     out
 }
 
+/// The lowercased runs of letters and digits of `s` (a command's arguments as words).
+pub fn lower_words(s: &str) -> Vec<String> {
+    s.split(|c: char| !c.is_alphanumeric())
+        .filter(|w| !w.is_empty())
+        .map(str::to_lowercase)
+        .collect()
+}
+
 /// One line that keeps a command's shape: newlines and tabs written as `\n` and `\t`, other
 /// control characters dropped, invisible characters shown, at most 160 characters. For tool
 /// arguments, where a folded newline would change what was run.

@@ -381,13 +381,18 @@ pub(super) fn caught_up(
     cfg: &Config,
     deadline: Instant,
 ) -> Digest {
+    // Read back to the session's start (D089), within half the budget: the judge needs the
+    // rest. A read cut short still serves, its facts' reach short of the start.
     let limits = Limits {
         max_bytes: cfg.scan_bytes,
-        deadline: Some(deadline),
+        deadline: Some(deadline.checked_sub(cfg.budget / 2).unwrap_or(deadline)),
     };
     let part = pipeline::part_after_save(path, saved.transcript_len);
-    match pipeline::build_with_calls(path, part, limits, calls) {
-        Ok(b) if !b.extraction.is_empty() && !b.stats.hit_deadline => {
+    match pipeline::build_deep(path, part, limits, calls) {
+        Ok(b)
+            if !b.extraction.is_empty()
+                && (!b.stats.hit_deadline || b.extraction.searched.enough) =>
+        {
             debug(cfg.debug, || {
                 format!(
                     "evidence read again up to this compaction: {} actions, {} open items",

@@ -1,48 +1,50 @@
 //! Files the summary says changed or fixed that the record shows unchanged: the last edit of the
-//! file failed and nothing wrote it after, or the last test run failed, names the file, and came
-//! after its last write.
+//! file failed or was rejected and nothing wrote it after; the last test run failed, names the
+//! file, and came after its last write; or the record, read back to the session's start, holds
+//! no write of it at all (it was only read, or never opened: D089).
 
 use super::claims::{Verb, asserted, change_verb, negated, paths};
-use super::evidence::{Check, Outcome, Run, base_name, written_after};
+use super::headings::Role;
+use super::lexicon::{CHANGED, DONE_UNSPACED, FIXED, READ};
 use super::summary::Sentence;
 use super::words;
 use super::{Correction, Judge, Kind, quoted_claim, shown_command};
+use crate::extract::checks::Check;
+use crate::extract::facts::{CheckRun, Outcome, WriteEnd, base_name, same_file};
 use crate::text::folded_line;
 use std::collections::HashSet;
 
 impl<'a> Judge<'a> {
-    /// Files said changed (or fixed) that the record shows unchanged: the last edit of the file
-    /// failed and nothing wrote it after; or the last test run, which failed and names the file,
-    /// came after its last write (a fix) or the file was never written at all.
+    /// Files said changed (or fixed) that the record shows unchanged.
     pub(super) fn changed(&self, out: &mut Vec<Correction>) {
         let mut said = HashSet::new();
         let failing = self
-            .runs
-            .iter()
-            .rev()
-            .find(|r| r.check == Check::Test)
-            .filter(|r| matches!(r.outcome, Outcome::Failed { .. }));
-        for s in self.claims.iter().filter(|s| asserted(s)) {
+            .facts
+            .checks_of(Some(Check::Test))
+            .find(|r| r.decisive())
+            .filter(|r| r.outcome.failed());
+        for (k, s) in self.claims.iter().enumerate() {
             if self.late() {
                 return;
             }
-            let Some(verb) = change_verb(s) else { continue };
-            if s.clauses.iter().any(|c| negated(c, &s.own)) {
+            let Some(verb) = change_claim(s) else {
                 continue;
+            };
+            // "Fixed by replacing ...": the file is the one the sentence before it names.
+            let mut named = paths(s);
+            if named.is_empty() && k > 0 && self.claims[k - 1].line == s.line {
+                named = paths(self.claims[k - 1]);
             }
-            for p in paths(s) {
+            for p in named {
                 let name = base_name(&p);
-                if only_referred_to(s, &p) {
+                if only_referred_to(s, &p) || name.len() < 3 || said.contains(name) {
                     continue; // "the getter for the `grid-index.hbs` template": not what changed
                 }
-                if name.len() < 3 || said.contains(name) {
-                    continue;
-                }
                 let in_files = self.d.files.iter().any(|f| same_file(f, &p));
-                let correction = self.edit_failed(s, &p, in_files).or_else(|| {
-                    // A fix the last (failing) test run contradicts.
-                    failing.and_then(|run| self.fix_failed(s, verb, name, in_files, run))
-                });
+                let correction = self
+                    .edit_failed(s, &p, verb, in_files)
+                    .or_else(|| failing.and_then(|run| self.fix_failed(s, verb, &p, run)))
+                    .or_else(|| self.never_written(s, &p, in_files));
                 if let Some(c) = correction {
                     said.insert(name.to_owned());
                     out.push(c);
@@ -51,76 +53,164 @@ impl<'a> Judge<'a> {
         }
     }
 
-    /// The correction of a claim that `name` changed when the last edit of it failed and
-    /// nothing wrote it after (`in_files`: the record lists it among the files changed).
-    fn edit_failed(&self, s: &Sentence, path: &str, in_files: bool) -> Option<Correction> {
-        let name = base_name(path);
-        let (at, edit) = self.d.actions.iter().enumerate().rev().find(|(_, a)| {
-            crate::read::tools::is_edit(&a.tool)
-                && a.summary.split(", ").any(|f| same_file(f, path))
-        })?;
-        if !edit.error || in_files || written_after(&self.d.actions, at + 1, name) {
+    /// The correction of a claim that `path` changed when its last edit failed or was rejected
+    /// and nothing wrote it after. A change claimed of a file an earlier edit did change may be
+    /// about that edit: only a fix (the newest change) is answered then.
+    fn edit_failed(
+        &self,
+        s: &Sentence,
+        path: &str,
+        verb: Verb,
+        in_files: bool,
+    ) -> Option<Correction> {
+        let file = self.facts.file(path)?;
+        let last = file.last.as_ref()?;
+        let changed_before = in_files || file.applied.is_some();
+        let how = match last.end {
+            WriteEnd::Failed if last.why.is_empty() => "failed".to_owned(),
+            WriteEnd::Failed => format!("failed ({})", folded_line(&last.why, 100)),
+            WriteEnd::Rejected => "was rejected".to_owned(),
+            _ => return None,
+        };
+        if self.facts.file_written_since(path, last.age) || (changed_before && verb != Verb::Fixed)
+        {
             return None;
         }
         Some(Correction {
             kind: Kind::Changed,
             items: Vec::new(),
             text: format!(
-                "The summary says {}; the last edit of `{}` ({}) failed, and no change to it is recorded.",
+                "The summary says {}; the last edit of `{}` ({}) {how}, and no change to it is recorded since.",
                 quoted_claim(s),
-                folded_line(name, 80),
-                edit.tool
+                folded_line(base_name(path), 80),
+                last.tool
             ),
         })
     }
 
-    /// The correction of a claim that `name` was fixed (or changed, when it was never written)
-    /// that `run`, the last test run, contradicts: it failed, names the file, came after the
-    /// file's last write, and the summary admits no failure near the claim.
+    /// The correction of a claim that `path` was fixed that `run`, the last test run, contradicts:
+    /// it failed, names the file, came after the file's last write, and the summary admits no
+    /// failure near the claim.
     fn fix_failed(
         &self,
         s: &Sentence,
         verb: Verb,
-        name: &str,
-        in_files: bool,
-        run: &Run,
+        path: &str,
+        run: &CheckRun,
     ) -> Option<Correction> {
         let Outcome::Failed { how } = &run.outcome else {
             return None;
         };
-        // A file's name ("encoding/csv" is a package, "src/" a folder).
-        let never_written = self.d.files_complete
-            && !in_files
-            && name.contains('.')
-            && !written_after(&self.d.actions, 0, name);
+        let name = base_name(path);
         let file_stem = name.split('.').next().unwrap_or(name).to_lowercase();
         let related = file_stem.len() >= 3
             && (run.scope.iter().any(|w| w.contains(&file_stem))
-                || run.action.output.to_lowercase().contains(&file_stem));
-        let unwritten_since = !written_after(&self.d.actions, run.at + 1, name);
+                || run.output.to_lowercase().contains(&file_stem));
         if !related
-            || !unwritten_since
-            || !(verb == Verb::Fixed || never_written)
+            || verb != Verb::Fixed
+            || self.facts.file_written_since(path, run.age)
             || self.admits_failure_near(s, run)
         {
             return None;
         }
-        let since = if never_written {
-            "and no change to it is recorded"
-        } else {
-            "and it was not edited after that run"
-        };
         Some(Correction {
             kind: Kind::Fixed,
             items: Vec::new(),
             text: format!(
-                "The summary says {}; the last test run in the record, {}, {how}, {since} (`{}`).",
+                "The summary says {}; the last test run in the record, {}, {how}, and it was not edited after that run (`{}`).",
                 quoted_claim(s),
-                shown_command(&run.action.summary),
+                shown_command(&run.command),
                 folded_line(name, 80)
             ),
         })
     }
+
+    /// The correction of a claim that `path` changed when the record, read back to the session's
+    /// start, holds no write of it, no command that names it and may write it, and nothing that
+    /// may write files unnamed (a script, a checkout), and no sub-agent ran.
+    fn never_written(&self, s: &Sentence, path: &str, in_files: bool) -> Option<Correction> {
+        let reach = &self.facts.reach;
+        let name = base_name(path);
+        let a_file = name.contains('.') && !path.ends_with('/');
+        // "Root-package.json" may be the root's `package.json`: every name it may stand for.
+        let untouched = std::iter::once(name)
+            .chain(name.match_indices('-').map(|(i, _)| &name[i + 1..]))
+            .all(|n| reach.touched.holds(n) == Some(false));
+        let silent = reach.since_start
+            && !reach.delegated
+            && !in_files
+            && self.facts.file(path).is_none()
+            && self.facts.opaque.is_none()
+            && untouched;
+        if !(a_file && silent && names_as_changed(s, path)) {
+            return None;
+        }
+        let how = if reach.read.holds(path) == Some(true) {
+            "it was only read"
+        } else {
+            "no tool opened it"
+        };
+        Some(Correction {
+            kind: Kind::Changed,
+            items: Vec::new(),
+            text: format!(
+                "The summary says {}; the record of this session holds no change to `{}` ({how}).",
+                quoted_claim(s),
+                folded_line(name, 80)
+            ),
+        })
+    }
+}
+
+/// Whether the sentence says `path` itself was changed: it heads the sentence (a listing:
+/// "`a.ts`: restyled", "`b.rs` (edited)"), or a change verb stands right before or after it
+/// ("Updated `a.ts`", "`a.ts` was updated", "`README.md` now shows ..."). A file named further
+/// off is context ("the project modified: Go, cobra (`Taskfile.yml`)"). In the unspaced
+/// scripts a change verb is also a request ("修改 `a.rs`"): it must say it was done.
+fn names_as_changed(s: &Sentence, path: &str) -> bool {
+    let text = s.text.to_lowercase();
+    let Some(at) = text.find(&path.to_lowercase()) else {
+        return false;
+    };
+    let before = words::words(&text[..at]);
+    let after = words::words(&text[at + path.len()..]);
+    let changed = |w: &String| CHANGED.contains(&w.as_str()) || FIXED.contains(&w.as_str());
+    let unspaced = text.chars().any(words::unspaced);
+    if unspaced
+        && !DONE_UNSPACED
+            .iter()
+            .chain(["已", "了", "した", "했"].iter())
+            .any(|d| text.contains(d))
+    {
+        return false;
+    }
+    before.is_empty()
+        || before.iter().rev().take(3).any(changed)
+        || after.iter().take(4).any(|w| changed(w) || w == "now")
+        || (unspaced && before.len() <= 2)
+}
+
+/// What a sentence claims was done to the files it names: a change or a fix, asserted, not
+/// negated; in the files section, a file listed with what was done to it ("`a.ts`: restyled",
+/// "`b.rs` (edited)"), unless it says the file was read.
+fn change_claim(s: &Sentence) -> Option<Verb> {
+    if s.clauses.iter().any(|c| negated(c, &s.own)) {
+        return None;
+    }
+    let read = words::words(&s.own)
+        .iter()
+        .any(|w| READ.contains(&w.as_str()));
+    if let Some(verb) = change_verb(s).filter(|_| asserted(s)) {
+        return (!read || verb == Verb::Fixed).then_some(verb);
+    }
+    // "- `src/pages/RegisterPage.tsx`: restyled with ...": a past form describing the file.
+    let listed = s.role == Role::Files
+        && !read
+        && asserted(s)
+        && words::words(&s.own)
+            .first()
+            .is_some_and(|w| w.ends_with("ed") && w.len() > 4);
+    listed.then_some(Verb::Changed)
 }
 
 /// Whether the sentence names `path` only as a reference for what changed ("for the
@@ -141,22 +231,4 @@ fn only_referred_to(s: &Sentence, path: &str) -> bool {
         }
         _ => false,
     }
-}
-
-/// Whether the record's path `f` is the file the summary names as `said`: the same final
-/// components, as many as both give (`src/a.rs` is not `tests/a.rs`; `a.rs` is either).
-fn same_file(f: &str, said: &str) -> bool {
-    let parts = |p: &str| -> Vec<String> {
-        p.trim_matches(|c: char| c == '`' || c == '\'' || c == '"' || c == ',')
-            .split(['/', '\\'])
-            // `paths` trims a leading dot (".changeset/x.md" is read "changeset/x.md").
-            .map(|c| c.trim_start_matches('.'))
-            .filter(|c| !c.is_empty())
-            .map(str::to_owned)
-            .collect()
-    };
-    let (said, f) = (parts(said), parts(f));
-    // As many final components as both give (a patch may name the file relative to anywhere).
-    let n = said.len().min(f.len());
-    n > 0 && f[f.len() - n..] == said[said.len() - n..]
 }

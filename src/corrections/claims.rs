@@ -7,7 +7,8 @@
 
 use super::lexicon::*;
 use super::summary::Sentence;
-use super::words::{stem, words};
+use super::words::{clauses, stem, words};
+use crate::extract::checks::Check;
 
 pub(crate) use super::lexicon::GENERIC;
 
@@ -18,41 +19,6 @@ fn has(ws: &[String], list: &[&str]) -> bool {
 
 fn has_unspaced(text: &str, list: &[&str]) -> bool {
     list.iter().any(|m| text.contains(m))
-}
-
-/// A sentence's clauses: its own words cut at commas, semicolons, colons, dashes, parentheses and
-/// "but", "while", "whereas", "although", "however", "except".
-pub(crate) fn clauses(own: &str) -> Vec<Vec<String>> {
-    let mut out: Vec<Vec<String>> = vec![Vec::new()];
-    // "mul()" is a name, not a parenthesis that opens a clause.
-    let own = own.replace("()", "");
-    for piece in own.split([',', ';', ':', '(', ')', '—', '–', '，', '；', '：', '、']) {
-        for w in words(piece) {
-            if matches!(
-                w.as_str(),
-                "but"
-                    | "while"
-                    | "whereas"
-                    | "although"
-                    | "though"
-                    | "however"
-                    | "except"
-                    | "aber"
-                    | "pero"
-            ) && !out.last().is_some_and(Vec::is_empty)
-            {
-                out.push(Vec::new());
-            }
-            if let Some(last) = out.last_mut() {
-                last.push(w);
-            }
-        }
-        if !out.last().is_some_and(Vec::is_empty) {
-            out.push(Vec::new());
-        }
-    }
-    out.retain(|c| !c.is_empty());
-    out
 }
 
 /// A clause's words with the negations that say something good removed ("no failures").
@@ -563,54 +529,6 @@ fn counted_unspaced(own: &str) -> Option<usize> {
     None
 }
 
-/// Whether a sentence says work was committed (`commit`) or pushed (`push`).
-pub(crate) fn says_git(s: &Sentence, what: &str) -> bool {
-    let ws = words(&s.own);
-    let labelled = |label: &str| git_label(s, label);
-    match what {
-        "commit" => {
-            labelled("commit")
-                || has(&ws, COMMITTED)
-                || has_unspaced(&s.own, COMMITTED_UNSPACED)
-                // The noun and a verdict ("Commit done", "commit created").
-                || (has(&ws, &["commit", "commits"])
-                    && (has(&ws, DONE) || has(
-                        &ws,
-                        &[
-                            "created",
-                            "made",
-                            "recorded",
-                            "landed",
-                            "realizado",
-                            "hecho",
-                            "erstellt",
-                            "créé",
-                            "criado",
-                        ],
-                    )))
-        }
-        "push" => {
-            labelled("push")
-                || has(&ws, PUSHED)
-                || has_unspaced(&s.own, PUSHED_UNSPACED)
-                || (has(&ws, &["push"])
-                    && has(
-                        &ws,
-                        &[
-                            "done",
-                            "fatto",
-                            "hecho",
-                            "feito",
-                            "fait",
-                            "erledigt",
-                            "succeeded",
-                        ],
-                    ))
-        }
-        _ => false,
-    }
-}
-
 /// A label and what it names ("**Commit:** \"Add retries\" on `main`", "Push: `origin/x`"):
 /// the label alone (`commit`, `push`), then the message quoted or the ref in code. Its verb is
 /// the label's, not an instruction.
@@ -688,8 +606,10 @@ pub(crate) fn paths(s: &Sentence) -> Vec<String> {
         if t.contains(char::is_whitespace) || t.contains("://") || t.len() > 200 {
             continue;
         }
+        // "e.g." and "i.e." are no file names: a one-letter stem needs a longer extension.
         let ext = t.rsplit_once('.').is_some_and(|(stem, ext)| {
             !stem.is_empty()
+                && (stem.len() > 1 || ext.len() > 1)
                 && (1..=8).contains(&ext.len())
                 && ext.chars().all(|c| c.is_ascii_alphanumeric())
                 && ext.chars().any(|c| c.is_ascii_alphabetic())
@@ -703,8 +623,7 @@ pub(crate) fn paths(s: &Sentence) -> Vec<String> {
 }
 
 /// The nouns that name a kind of check, with the kind (`None`: any kind).
-pub(crate) fn check_noun(w: &str) -> Option<Option<super::evidence::Check>> {
-    use super::evidence::Check;
+pub(crate) fn check_noun(w: &str) -> Option<Option<Check>> {
     Some(if TEST_NOUNS.contains(&w) {
         Some(Check::Test)
     } else if BUILD_NOUNS.contains(&w) {
@@ -722,8 +641,7 @@ pub(crate) fn check_noun(w: &str) -> Option<Option<super::evidence::Check>> {
 }
 
 /// The same for unspaced scripts, as substrings.
-pub(crate) fn check_noun_unspaced(own: &str) -> Option<super::evidence::Check> {
-    use super::evidence::Check;
+pub(crate) fn check_noun_unspaced(own: &str) -> Option<Check> {
     if has_unspaced(own, TEST_NOUNS_UNSPACED) {
         Some(Check::Test)
     } else if has_unspaced(own, BUILD_NOUNS_UNSPACED) {

@@ -3,8 +3,9 @@
 //! how each ended, the files changed, and enough of the transcript's state to bring it up to the
 //! compaction. Read back from disk it may be damaged or planted: [`Digest::read`] bounds it.
 
+use crate::extract::facts::{self, Facts};
 use crate::extract::tasks::Status;
-use crate::extract::{Action, Extraction, checklist_item, checklist_open};
+use crate::extract::{Extraction, checklist_item, checklist_open};
 use crate::read::record::Format;
 use crate::text::folded_line;
 use serde::{Deserialize, Serialize};
@@ -14,10 +15,11 @@ pub(crate) const MAX_ITEMS: usize = 30;
 /// The most characters of one item, of the latest instruction, of the plan title.
 const ITEM_CHARS: usize = 200;
 const INSTRUCTION_CHARS: usize = 2_000;
-/// The most actions and files a digest keeps, and the longest of each.
-const MAX_ACTIONS: usize = 20;
+/// The most files a digest keeps, and the longest text of a fact.
 const MAX_FILES: usize = 50;
-const ACTION_CHARS: usize = 300;
+const FACT_CHARS: usize = 300;
+/// The longest output a check's run keeps in a digest.
+const OUTPUT_CHARS: usize = 800;
 /// What `save` protected, kept for the PostCompact hook.
 #[derive(Debug, Clone, Default, PartialEq, Eq, Serialize, Deserialize)]
 pub struct Digest {
@@ -45,18 +47,13 @@ pub struct Digest {
     /// order of [`Digest::open`]: what a correction says about it.
     #[serde(default)]
     pub states: Vec<String>,
-    /// The last actions, oldest first, failures marked: the evidence for claims about checks,
-    /// edits and commits.
+    /// The record's facts (D089): each check's last run, each file's writes, each kind of
+    /// action's attempts. The evidence for claims about checks, edits, commits and the like.
     #[serde(default)]
-    pub actions: Vec<Action>,
-    /// The files changed.
+    pub facts: Facts,
+    /// The files changed, as the snapshot lists them.
     #[serde(default)]
     pub files: Vec<String>,
-    /// [`Digest::files`] is every file the session's edit tools changed: the whole transcript was
-    /// read and the list is not full. Only then can "no change to it is recorded" be said of a
-    /// file no recent action names.
-    #[serde(default)]
-    pub files_complete: bool,
     /// The client that wrote the transcript (`codex` or `claude`), whose hook order the audit
     /// must tell the truth about.
     #[serde(default)]
@@ -126,7 +123,7 @@ impl Digest {
                 .cloned(),
             plan: ex.plan.as_ref().map(|p| p.title.clone()),
             states,
-            actions: ex.actions.clone(),
+            facts: ex.facts.clone(),
             files: ex.files_changed.clone(),
             client: Some(match format {
                 Format::Codex => "codex".to_owned(),
@@ -136,8 +133,6 @@ impl Digest {
             transcript_len: None,
             trigger: None,
             focus: None,
-            files_complete: ex.searched.whole_file
-                && ex.files_changed.len() < crate::extract::MAX_FILES,
         }
         .bounded()
     }
@@ -152,9 +147,8 @@ impl Digest {
             unchecked: newer.unchecked,
             done: newer.done,
             states: newer.states,
-            actions: newer.actions,
+            facts: newer.facts,
             files: newer.files,
-            files_complete: newer.files_complete,
             ..self
         }
     }
@@ -196,15 +190,10 @@ impl Digest {
                 s.clear();
             }
         }
-        let skip = self.actions.len().saturating_sub(MAX_ACTIONS);
-        self.actions.drain(..skip);
-        for a in &mut self.actions {
-            a.tool = folded_line(&a.tool, 60);
-            a.summary = folded_line(&a.summary, ACTION_CHARS);
-        }
+        self.facts = bounded_facts(self.facts);
         self.files.truncate(MAX_FILES);
         for f in &mut self.files {
-            *f = folded_line(f, ACTION_CHARS);
+            *f = folded_line(f, FACT_CHARS);
         }
         if !matches!(
             self.client.as_deref(),
@@ -218,4 +207,39 @@ impl Digest {
             .map(|f| f.chars().take(INSTRUCTION_CHARS).collect());
         self
     }
+}
+
+/// Facts read back from disk, bounded as the fold bounds them.
+fn bounded_facts(mut f: Facts) -> Facts {
+    let cut = |s: &mut String, n: usize| *s = folded_line(s, n);
+    f.checks.truncate(facts::MAX_CHECKS);
+    for r in &mut f.checks {
+        cut(&mut r.command, FACT_CHARS);
+        cut(&mut r.why, FACT_CHARS);
+        r.output = crate::text::cut_to(&r.output, OUTPUT_CHARS).0;
+        r.words.truncate(64);
+        r.scope.truncate(64);
+        for w in r.words.iter_mut().chain(r.scope.iter_mut()) {
+            cut(w, 100);
+        }
+    }
+    f.files.truncate(facts::MAX_FILES);
+    for file in &mut f.files {
+        cut(&mut file.path, FACT_CHARS);
+        if let Some(w) = &mut file.last {
+            cut(&mut w.tool, 60);
+            cut(&mut w.why, FACT_CHARS);
+        }
+    }
+    f.acts.sort_by_key(|a| a.kind);
+    f.acts.dedup_by_key(|a| a.kind);
+    for a in &mut f.acts {
+        cut(&mut a.last.command, FACT_CHARS);
+    }
+    if let Some(a) = &mut f.last_failure {
+        cut(&mut a.summary, FACT_CHARS);
+        cut(&mut a.why, FACT_CHARS);
+        a.output = crate::text::cut_to(&a.output, OUTPUT_CHARS).0;
+    }
+    f
 }

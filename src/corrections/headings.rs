@@ -3,7 +3,43 @@
 //! words in the languages here or from its number among Claude Code's nine, and the labels inside
 //! a section that change what stands under them ("Remaining:").
 
-use super::summary::Role;
+/// What a part of the summary is for, from its heading.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub(crate) enum Role {
+    /// What the user asked or prefers (Primary Request and Intent, constraints): restates
+    /// requests, claims nothing about the work's state.
+    Request,
+    /// The user's messages, quoted.
+    UserMessages,
+    /// Background: concepts, decisions, references, critical data, the environment.
+    Background,
+    /// Files and code sections: what was read or changed.
+    Files,
+    /// Where the work's state is stated: errors and fixes, problem solving, progress, current
+    /// work, status, what was done.
+    Status,
+    /// Work still to do: pending tasks, remaining work, open questions.
+    Pending,
+    /// What comes next (Optional Next Step): future, quoting where the work stopped.
+    Next,
+    /// A summary with no headings (or text before the first): its role is unknown.
+    Unknown,
+}
+
+impl Role {
+    /// Whether a sentence here may claim a finished state: anywhere but the user's request and
+    /// words and the background. A pending or next-step section holds claims too ("Pending Tasks:
+    /// all done", "Next steps: verified with `dotnet test`, everything passes"); its
+    /// instructions and plans are no assertions (see `claims::asserted`).
+    pub(crate) fn states_status(self) -> bool {
+        !matches!(self, Role::Request | Role::UserMessages | Role::Background)
+    }
+
+    /// Whether naming an item here keeps it open.
+    pub(crate) fn keeps_open(self) -> bool {
+        matches!(self, Role::Pending | Role::Next)
+    }
+}
 
 /// Headings only the summary of a span has (Claude Code 2.1.3xx's prompt for a summary placed
 /// before newer messages), and their usual translations.

@@ -5,6 +5,8 @@
 //!
 //! Kept compact on purpose (one line a language): a reviewer adds a word where its language is.
 
+use crate::extract::facts::ActKind;
+
 /// Words that, anywhere in a sentence, make it no assertion of a present or past state: the
 /// future, a wish, a purpose, a condition, a request, an instruction reported.
 #[rustfmt::skip]
@@ -45,6 +47,8 @@ pub(crate) const NOT_ASSERTED_UNSPACED: &[&str] = &[
     "要求", "指示", "指令", "待办", "待处理", "下一步", "只有", "仅",
     "必要", "べき", "予定", "ように", "ために", "場合", "たら", "目標", "次に", "依頼", "だけ", "のみ", "みなす",
     "해야", "예정", "필요", "하려면", "위해", "다음", "경우", "목표", "요청",
+    // About another moment than now.
+    "此前", "之前", "以前", "先前", "当时", "前回", "이전",
 ];
 
 /// Past forms that make a "when" clause tell what happened ("when I ran it, all tests passed").
@@ -73,17 +77,20 @@ pub(crate) const NEGATION: &[&str] = &[
     // English
     "not", "no", "never", "none", "nothing", "neither", "nor", "without", "cannot", "fail",
     "fails", "failed", "failing", "failure", "failures", "broken", "breaks", "error", "errors",
-    "red", "flaky", "yet", "partial", "partially", "skipped", "disabled", "ignored",
+    "red", "flaky", "yet", "partial", "partially", "skipped", "disabled", "ignored", "rejected",
+    "refused", "declined", "interrupted", "aborted", "denied", "cancelled", "canceled",
     // German
-    "nicht", "kein", "keine", "keinen", "nie", "noch", "fehlgeschlagen", "fehler", "schlägt",
+    "nicht", "nichts", "kein", "keine", "keinen", "nie", "noch", "fehlgeschlagen", "fehler",
+    "schlägt", "abgelehnt",
     // Spanish
-    "nunca", "ningún", "ninguna", "sin", "aún", "todavía", "falla", "fallan", "fallo", "fallaron",
+    "nunca", "nada", "ningún", "ninguna", "sin", "aún", "todavía", "falla", "fallan", "fallo",
+    "fallaron", "rechazado", "rechazada",
     // French
-    "ne", "pas", "jamais", "aucun", "aucune", "sans", "encore", "échoue", "échouent", "échec",
-    "échoué", "erreur", "erreurs",
+    "ne", "pas", "rien", "jamais", "aucun", "aucune", "sans", "encore", "échoue", "échouent",
+    "échec", "échoué", "erreur", "erreurs", "refusé", "rejeté",
     // Portuguese
     "não", "nenhum", "nenhuma", "sem", "ainda", "falha", "falham", "falhou", "falharam", "erro",
-    "erros",
+    "erros", "rejeitado", "recusado",
     // Italian
     "non", "nessun", "nessuna", "senza", "ancora", "fallisce", "falliscono", "fallito", "falliti",
     "errore", "errori",
@@ -234,18 +241,59 @@ pub(crate) const GENERIC: &[&str] = &[
     "gradle", "maven", "mvn", "dotnet", "mix", "bun", "deno", "tox", "nextest", "unittest",
 ];
 
-/// Words that say work was committed or pushed.
+/// The kinds of action a summary may say were done, each with the stems of its verb or noun in
+/// the spaced languages (a word that starts with one names it: "committed", "commité",
+/// "Commit"; a stem with a space is a phrase, one starting with `=` a whole word) and its words
+/// in the unspaced scripts.
 #[rustfmt::skip]
-pub(crate) const COMMITTED: &[&str] = &["committed", "commited", "committet", "eingecheckt", "commité", "commitado"];
-#[rustfmt::skip]
-pub(crate) const COMMITTED_UNSPACED: &[&str] = &["已提交", "提交了", "コミットしました", "コミット済み", "커밋했"];
-#[rustfmt::skip]
-pub(crate) const PUSHED: &[&str] = &[
-    "pushed", "gepusht", "gepushed", "poussé", "poussée", "poussés", "poussées", "pusheado",
-    "pusheada", "pushado", "pushada", "pushato",
+pub(crate) const ACTS: &[(ActKind, &[&str], &[&str])] = &[
+    (ActKind::Commit, &["commit", "gecommit"], &["提交", "コミット", "커밋"]),
+    (ActKind::Push, &["push", "gepusht", "pouss"], &["推送", "プッシュ", "푸시"]),
+    (ActKind::Tag, &["tagged", "getaggt", "taggé", "etiquetad"], &["打标签", "タグ付け"]),
+    (ActKind::PullRequest, &["=pr", "=mr", "pull request", "merge request"], &["拉取请求", "プルリクエスト"]),
+    (ActKind::Deploy, &["deploy", "despleg", "déploy", "implantad"], &["部署", "デプロイ", "배포"]),
+    (ActKind::Install, &["instal"], &["安装", "インストール", "설치"]),
+    (ActKind::Restart, &["restart", "reload", "reboot", "reinici", "redémarr", "neugestart"], &["重启", "再起動", "재시작"]),
+    (ActKind::Migration, &["migr"], &["迁移", "マイグレーション"]),
+    (ActKind::Publish, &["publish", "publicad", "publié", "veröffentlich"], &["发布"]),
+    (ActKind::Activate, &["activ", "aktiv"], &["激活"]),
 ];
+
+/// The endings of past forms and participles ("pushed", "committet", "installiert",
+/// "déployé", "instalado", "pubblicato"): an action's verb in one of them says it was done.
 #[rustfmt::skip]
-pub(crate) const PUSHED_UNSPACED: &[&str] = &["已推送", "推送了", "プッシュしました", "プッシュ済み", "푸시했"];
+pub(crate) const PARTICIPLE_ENDS: &[&str] = &[
+    "ed", "tet", "sht", "iert", "oyt", "icht", "é", "ée", "és", "ées", "ado", "ada", "ados",
+    "adas", "ido", "ida", "ato", "ata",
+];
+
+/// Words besides [`DONE`] that say an action went through ("Commit created", "the push went
+/// through", "PR opened").
+#[rustfmt::skip]
+pub(crate) const ACT_DONE: &[&str] = &[
+    "created", "made", "through", "succeeded", "handled", "opened", "submitted", "landed",
+];
+
+/// What makes a migration a database's, and an activation an environment's: nouns near them.
+#[rustfmt::skip]
+pub(crate) const ENV_NOUNS: &[&str] = &[
+    "database", "db", "schema", "alembic", "prisma", "sql", "datenbank", "datos", "données",
+    "venv", "virtualenv", "environment", "env", "conda", "umgebung", "entorno", "environnement",
+];
+
+/// The user as a clause's subject ("the user pushed it themselves"): not the agent's claim.
+#[rustfmt::skip]
+pub(crate) const USER_NOUNS: &[&str] = &[
+    "user", "you", "usuario", "utilisateur", "nutzer", "benutzer", "utente", "usuário", "用户",
+];
+
+/// Words that say a file was only read or looked at, not changed.
+#[rustfmt::skip]
+pub(crate) const READ: &[&str] = &[
+    "read", "reviewed", "inspected", "examined", "viewed", "consulted", "referenced", "studied",
+    "analyzed", "analysed", "explored", "skimmed", "unchanged", "untouched", "gelesen", "leído",
+    "lu", "lido", "letto", "阅读", "查看", "読んだ",
+];
 
 /// Verbs that say a file was fixed: a claim the problem in it is gone.
 #[rustfmt::skip]

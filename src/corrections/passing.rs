@@ -1,26 +1,30 @@
-//! Checks the summary says pass (tests, a build, a lint, a type check) against the record's last
-//! run of that check: which run a claim speaks of (`claimed_check`, `Judge::last_run`), and what
-//! makes a claim only a partial report or a step of the command's history, not its last word.
+//! Checks the summary says pass (tests, a build, a lint, a type check, a program run to see it
+//! work) against the record's runs of that check: which runs a claim speaks of (`claimed_check`,
+//! `Judge::standing`), and what makes a claim only a partial report or a step of the command's
+//! history, not its last word. A claim is answered by the last run that passed or failed; a run
+//! started in the background, rejected, or that ran no test is no pass, and a failed scope stays
+//! failed until a run of that scope (or of the whole) passes.
 
 use super::claims::{
     self, asserted, check_noun, check_noun_unspaced, count_claim, negated, partial, paths,
     says_pass,
 };
-use super::evidence::{self, Check, Outcome, Run, may_write, runs};
-use super::reports;
-use super::summary::{Role, Sentence};
+use super::headings::Role;
+use super::summary::Sentence;
 use super::words::{self, stem};
 use super::{Correction, Judge, Kind, lexicon, quoted_claim, shown_command};
+use crate::extract::checks::{Check, command_words};
+use crate::extract::facts::{CheckRun, Facts, Outcome, base_name, reports};
 use std::collections::HashSet;
 
 impl<'a> Judge<'a> {
     /// Checks the summary says pass whose last run of that scope failed, with nothing edited
     /// after it.
     pub(super) fn passing(&self, out: &mut Vec<Correction>) {
-        if self.runs.is_empty() {
+        if self.facts.checks.is_empty() {
             return;
         }
-        let mut said: HashSet<usize> = HashSet::new();
+        let mut said: HashSet<(u32, String)> = HashSet::new();
         for (k, s) in self.claims.iter().enumerate().take_while(|_| !self.late()) {
             let excepted = words::words(&s.own)
                 .iter()
@@ -59,7 +63,7 @@ impl<'a> Judge<'a> {
                         || b.line + 1 == s.line && bare_verdict(clause, &s.own)
                 });
                 let run = match self.named_run(s) {
-                    Some(r) => Some(r),
+                    Some(r) => self.standing(Some(r.check), &Scope::Command(r.words.clone())),
                     // A check named in code that the record never ran in any form (`npm run
                     // test:e2e` where only `pytest` ran): the claim is about it, and the record
                     // has nothing to say of it.
@@ -67,52 +71,64 @@ impl<'a> Judge<'a> {
                     None => claimed_check(clause, s)
                         .or_else(|| claimed_check(&s.clauses.concat(), s))
                         .or_else(|| before.and_then(|b| claimed_check(&b.clauses.concat(), b)))
-                        .and_then(|(check, scope)| self.last_run(check, &scope)),
+                        .and_then(|(check, scope)| self.standing(check, &scope)),
                 };
                 let Some(run) = run else { continue };
                 if self.admits_failure_near(s, run) || self.reports_later_failure(s, run) {
                     break;
                 }
-                let Outcome::Failed { how } = &run.outcome else {
+                if run.outcome == Outcome::Passed {
                     continue;
-                };
+                }
                 // "11 tests pass" is true of a run that passed 11 and failed 1: a count is
                 // contradicted only by a report that passed fewer.
-                if count.is_some_and(|n| {
-                    reports::passed_count(&run.action.output).is_none_or(|p| p >= n)
-                }) {
+                if count.is_some_and(|n| reports::passed_count(&run.output).is_none_or(|p| p >= n))
+                {
                     continue;
                 }
-                if !said.insert(run.at) {
+                if !said.insert((run.age, run.command.clone())) {
                     continue;
                 }
-                out.push(self.failed_run(s, run, how));
+                out.push(self.unpassed_run(s, run));
                 break;
             }
         }
     }
 
-    /// The correction of a pass claim `s` that `run`, the check's last run, contradicts: it
-    /// ended `how`. A change after it may fix it, but no run shows that it did: the claim has no
-    /// run behind it, and the correction says what happened since (D085).
-    fn failed_run(&self, s: &Sentence, run: &Run, how: &str) -> Correction {
-        let since = if self.changed_after(run.at) {
-            format!(
-                "files were changed after it, and no {} ran since",
-                run.check.noun()
-            )
-        } else {
-            "nothing was edited after it".to_owned()
+    /// The correction of a pass claim `s` that `run` contradicts: it failed, or it is the only
+    /// attempt and never finished. A change after a failure may fix it, but no run shows that it
+    /// did: the claim has no run behind it, and the correction says what happened since (D085).
+    fn unpassed_run(&self, s: &Sentence, run: &CheckRun) -> Correction {
+        let noun = run.check.noun();
+        let command = shown_command(&run.command);
+        let evidence = match &run.outcome {
+            Outcome::Failed { how } => {
+                let since = if self.facts.written_since(run.age) {
+                    format!("files were changed after it, and no {noun} ran since")
+                } else {
+                    "nothing was edited after it".to_owned()
+                };
+                let later = match &run.later {
+                    Some(Outcome::Running) => {
+                        "; a later run of it was started in the background and has not finished"
+                    }
+                    Some(Outcome::NotRun) => "; a later attempt of it was rejected before it ran",
+                    _ => "",
+                };
+                format!("the last {noun} in the record, {command}, {how}, and {since}{later}")
+            }
+            Outcome::Running => format!(
+                "the last {noun} in the record, {command}, was started in the background and the record shows no result of it"
+            ),
+            Outcome::NotRun => format!(
+                "the record's only attempt of {command} was rejected or blocked before it ran"
+            ),
+            _ => format!("the last {noun} in the record, {command}, ran no test"),
         };
         Correction {
             kind: Kind::Passing,
             items: Vec::new(),
-            text: format!(
-                "The summary says {}; the last {} in the record, {}, {how}, and {since}.",
-                quoted_claim(s),
-                run.check.noun(),
-                shown_command(&run.action.summary)
-            ),
+            text: format!("The summary says {}; {evidence}.", quoted_claim(s)),
         }
     }
 
@@ -122,23 +138,39 @@ impl<'a> Judge<'a> {
     fn names_an_unrun_check(&self, s: &Sentence) -> bool {
         s.code
             .iter()
-            .filter_map(|code| code_check(code))
-            .any(|(_, words, _)| !self.runs.iter().any(|r| r.words.first() == words.first()))
+            .filter_map(|code| Facts::check_in(code))
+            .any(|(_, words, _)| {
+                !self
+                    .facts
+                    .checks
+                    .iter()
+                    .any(|r| r.words.first() == words.first())
+            })
     }
 
     /// The last run of a command the sentence names in code, when the record ran it as a check
     /// (`mix ci`, `bun run check`, `sh run_tests.sh billing`).
-    fn named_run(&self, s: &Sentence) -> Option<&Run<'a>> {
-        s.code.iter().find_map(|code| {
-            let words = evidence::command_words(code);
-            self.runs.iter().rev().find(|r| words.contains(&r.words))
+    /// A script named by its path ("`scripts/migrate.py` now runs end to end") is named too.
+    fn named_run(&self, s: &Sentence) -> Option<&'a CheckRun> {
+        let by_command = s.code.iter().find_map(|code| {
+            let words = command_words(code);
+            self.facts.checks.iter().find(|r| words.contains(&r.words))
+        });
+        by_command.or_else(|| {
+            let scripts: Vec<String> = paths(s).iter().map(|p| base_name(p).to_owned()).collect();
+            self.facts.checks.iter().find(|r| {
+                r.check == Check::Run
+                    && r.words
+                        .iter()
+                        .any(|w| scripts.iter().any(|p| p.len() > 3 && base_name(w) == p))
+            })
         })
     }
 
     /// Whether the summary says, next to a claim or where it states what is open, that checks
     /// fail ("- 11 tests pass" / "- 1 fails"): then the claim is a partial report. A failure of
     /// another command named in code ("`npm run lint` fails") says nothing of `run`.
-    pub(super) fn admits_failure_near(&self, s: &Sentence, run: &Run) -> bool {
+    pub(super) fn admits_failure_near(&self, s: &Sentence, run: &CheckRun) -> bool {
         const FAIL: &[&str] = &[
             "fail", "fails", "failing", "failed", "failure", "failures", "broken", "red",
         ];
@@ -164,10 +196,10 @@ impl<'a> Judge<'a> {
             let other_command = !o.code.is_empty()
                 && o.code
                     .iter()
-                    .all(|c| !evidence::command_words(c).contains(&run.words))
-                && o.code.iter().any(|c| {
-                    evidence::command_words(c).iter().any(|w| !w.is_empty()) && c.contains(' ')
-                });
+                    .all(|c| !command_words(c).contains(&run.words))
+                && o.code
+                    .iter()
+                    .any(|c| command_words(c).iter().any(|w| !w.is_empty()) && c.contains(' '));
             !other_command
                 && !matches!(o.role, Role::Request | Role::UserMessages)
                 && o.clauses.iter().any(|c| {
@@ -185,7 +217,7 @@ impl<'a> Judge<'a> {
     /// Whether the summary reports, after the claim, a run of the same command that failed
     /// ("Ran `phpunit` (OK)" ... "Ran `phpunit` (Failures: 1)"): the claim is a step of the
     /// command's history, not its last word.
-    fn reports_later_failure(&self, s: &Sentence, run: &Run) -> bool {
+    fn reports_later_failure(&self, s: &Sentence, run: &CheckRun) -> bool {
         const FAIL: &[&str] = &[
             "fail",
             "fails",
@@ -220,9 +252,7 @@ impl<'a> Judge<'a> {
         self.doc.sentences.iter().any(|o| {
             o.line > s.line
                 && o.role.states_status()
-                && o.code
-                    .iter()
-                    .any(|c| evidence::command_words(c).contains(&run.words))
+                && o.code.iter().any(|c| command_words(c).contains(&run.words))
                 && o.clauses.iter().any(|c| {
                     (0..c.len()).any(|i| {
                         FAIL.contains(&c[i].as_str())
@@ -232,44 +262,61 @@ impl<'a> Judge<'a> {
         })
     }
 
-    /// The run a claim about `scope` speaks of: the last run of `check` over that scope. "All
-    /// tests pass" speaks of the whole suite's last run, or, in a session that only ever ran one
-    /// command of that check, of that command's; "the billing tests pass" of the last run that
-    /// names billing, or of a whole-suite run whose report names billing among its failures.
-    fn last_run(&self, check: Option<Check>, scope: &Scope) -> Option<&Run<'a>> {
-        let of_check = || {
-            self.runs
-                .iter()
-                .rev()
-                .filter(|r| check.is_none_or(|c| c == r.check))
+    /// The run that answers a claim that `check` (any when `None`) passes over `scope`: the
+    /// last run that failed and was not passed since, else the only attempt when none passed or
+    /// failed; `None` when the claim stands. "All tests pass" is answered by the whole suite's
+    /// last decisive run, or by a scope that failed after it and has not passed since; "the billing
+    /// tests pass" by the last run that names billing, or a failed whole run whose report does.
+    fn standing(&self, check: Option<Check>, scope: &Scope) -> Option<&'a CheckRun> {
+        let facts: &'a Facts = self.facts;
+        let of_check = || facts.checks_of(check);
+        let decisive_or_only = |runs: Vec<&'a CheckRun>| {
+            runs.iter()
+                .copied()
+                .find(|r| r.decisive())
+                .or_else(|| runs.first().copied())
         };
         match scope {
-            Scope::Command(words) => of_check().find(|r| &r.words == words),
-            Scope::Whole => of_check().find(|r| r.scope.is_empty()).or_else(|| {
-                let mut all = of_check();
-                let last = all.next()?;
-                all.all(|r| r.words == last.words).then_some(last)
-            }),
-            Scope::Named(q) => {
-                let named = of_check().find(|r| {
-                    let have: HashSet<String> =
-                        r.scope.iter().map(|w| stem(w).to_owned()).collect();
-                    q.iter().all(|w| have.contains(w))
+            Scope::Command(words) => {
+                decisive_or_only(of_check().filter(|r| &r.words == words).collect())
+            }
+            Scope::Whole => {
+                let whole = decisive_or_only(of_check().filter(|r| r.scope.is_empty()).collect());
+                if whole.is_some_and(|w| w.outcome.failed()) {
+                    return whole;
+                }
+                // A failed scope newer than the whole's last pass, passed by no run since of a
+                // scope that covers it.
+                let since = whole.filter(|w| w.decisive()).map_or(u32::MAX, |w| w.age);
+                let failed = of_check().find(|r| {
+                    r.outcome.failed()
+                        && r.age < since
+                        && !of_check().any(|p| {
+                            p.outcome == Outcome::Passed
+                                && p.age < r.age
+                                && p.scope.iter().all(|w| r.scope.contains(w))
+                        })
                 });
+                failed.or(whole)
+            }
+            Scope::Named(q) => {
+                let named = decisive_or_only(
+                    of_check()
+                        .filter(|r| {
+                            let have: HashSet<String> =
+                                r.scope.iter().map(|w| stem(w).to_owned()).collect();
+                            q.iter().all(|w| have.contains(w))
+                        })
+                        .collect(),
+                );
                 named.or_else(|| {
-                    let whole = of_check().find(|r| r.scope.is_empty())?;
-                    let output = whole.action.output.to_lowercase();
-                    (matches!(whole.outcome, Outcome::Failed { .. })
-                        && q.iter().all(|w| output.contains(w.as_str())))
-                    .then_some(whole)
+                    let whole = of_check().find(|r| r.scope.is_empty() && r.decisive())?;
+                    let output = whole.output.to_lowercase();
+                    (whole.outcome.failed() && q.iter().all(|w| output.contains(w.as_str())))
+                        .then_some(whole)
                 })
             }
         }
-    }
-
-    /// Whether anything after the action at `at` may have changed files.
-    fn changed_after(&self, at: usize) -> bool {
-        self.d.actions[at + 1..].iter().any(may_write)
     }
 }
 
@@ -367,23 +414,9 @@ fn claimed_check(clause: &[String], s: &Sentence) -> Option<(Option<Check>, Scop
 fn command_claimed(s: &Sentence) -> Option<(Option<Check>, Scope)> {
     s.code.iter().find_map(|code| {
         let ws: Vec<String> = code.split_whitespace().map(str::to_owned).collect();
-        let (check, words, whole) = code_check(code)?;
+        let (check, words, whole) = Facts::check_in(code)?;
         Some((Some(check), Scope::Command(words).or_whole(&ws, whole)))
     })
-}
-
-/// The check a command written in code runs, read as the record's runs are: what it checks,
-/// its command words, and whether it runs the whole suite (no scope).
-fn code_check(code: &str) -> Option<(Check, Vec<String>, bool)> {
-    let named = [crate::extract::Action {
-        tool: "Bash".into(),
-        summary: code.to_owned(),
-        ..crate::extract::Action::default()
-    }];
-    runs(&named)
-        .into_iter()
-        .next()
-        .map(|r| (r.check, r.words.clone(), r.scope.is_empty()))
 }
 
 /// The stems of the words right before a check's noun that narrow it ("billing tests"), nearest

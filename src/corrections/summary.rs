@@ -11,46 +11,10 @@
 //! pending and next steps keep work open, and where no structure is recognised the judge says
 //! less (see [`Shape`]).
 
-use super::headings::{Heading, NINE, SPAN_HEADINGS, heading, numbered_nine, role_of, sub_label};
+use super::headings::{
+    Heading, NINE, Role, SPAN_HEADINGS, heading, numbered_nine, role_of, sub_label,
+};
 use super::words::words;
-
-/// What a part of the summary is for, from its heading.
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
-pub(crate) enum Role {
-    /// What the user asked or prefers (Primary Request and Intent, constraints): restates
-    /// requests, claims nothing about the work's state.
-    Request,
-    /// The user's messages, quoted.
-    UserMessages,
-    /// Background: concepts, decisions, references, critical data, the environment.
-    Background,
-    /// Files and code sections: what was read or changed.
-    Files,
-    /// Where the work's state is stated: errors and fixes, problem solving, progress, current
-    /// work, status, what was done.
-    Status,
-    /// Work still to do: pending tasks, remaining work, open questions.
-    Pending,
-    /// What comes next (Optional Next Step): future, quoting where the work stopped.
-    Next,
-    /// A summary with no headings (or text before the first): its role is unknown.
-    Unknown,
-}
-
-impl Role {
-    /// Whether a sentence here may claim a finished state: anywhere but the user's request and
-    /// words and the background. A pending or next-step section holds claims too ("Pending Tasks:
-    /// all done", "Next steps: verified with `dotnet test`, everything passes"); its
-    /// instructions and plans are no assertions (see `claims::asserted`).
-    pub(crate) fn states_status(self) -> bool {
-        !matches!(self, Role::Request | Role::UserMessages | Role::Background)
-    }
-
-    /// Whether naming an item here keeps it open.
-    pub(crate) fn keeps_open(self) -> bool {
-        matches!(self, Role::Pending | Role::Next)
-    }
-}
 
 /// How much structure the summary has.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -418,7 +382,7 @@ fn push_sentences(out: &mut Vec<Sentence>, line: &str, role: Role, at: usize) {
         }
         out.push(Sentence {
             text: crate::text::folded_line(piece.trim(), 400),
-            clauses: super::claims::clauses(&own),
+            clauses: super::words::clauses(&own),
             own,
             code,
             quoted,

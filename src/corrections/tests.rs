@@ -2,29 +2,39 @@
 //! several phrasings and languages, and each trap of issue #38 that must stay silent.
 
 use super::*;
-use crate::extract::Action;
+use crate::extract::facts::build::{Call, edit, facts, refused, sh};
 
-fn sh(cmd: &str, exit: Option<i32>, output: &str) -> Action {
-    Action {
-        tool: "Bash".into(),
-        summary: cmd.into(),
-        error: exit.is_some_and(|c| c != 0),
-        count: 1,
-        exit,
-        output: output.into(),
-        pending: false,
-        why: String::new(),
+/// A digest of `calls` (oldest first), read back to the session's start, on the tasks of
+/// [`record`].
+fn with(calls: &[Call]) -> Digest {
+    Digest {
+        facts: facts(calls),
+        ..record()
     }
 }
 
-fn edit(file: &str, error: bool) -> Action {
-    Action {
-        tool: "Edit".into(),
-        summary: file.into(),
-        error,
-        count: 1,
-        ..Action::default()
-    }
+/// The calls of [`record`].
+fn record_calls() -> Vec<Call> {
+    vec![
+        edit("/p/src/billing/rounding.rs", None),
+        sh(
+            "sh run_tests.sh billing",
+            101,
+            "running 4 tests\ntest billing::rounding::half_goes_to_even ... FAILED\n…\ntest result: FAILED. 3 passed; 1 failed; 0 ignored",
+        ),
+        sh(
+            "git commit -am 'billing: rounding'",
+            1,
+            "pre-commit hook failed: clippy",
+        ),
+    ]
+}
+
+/// [`record`] with `more` calls after its own.
+fn record_and(more: &[Call]) -> Digest {
+    let mut calls = record_calls();
+    calls.extend_from_slice(more);
+    with(&calls)
 }
 
 /// A record: two open tasks, a failed project test script after the last edit, a failed commit.
@@ -36,19 +46,7 @@ fn record() -> Digest {
         states: vec!["in_progress".into(), "pending".into()],
         done: vec!["Fix half-even rounding".into()],
         latest: Some("Stop after the tests pass; then write the changelog".into()),
-        actions: vec![
-            edit("/p/src/billing/rounding.rs", false),
-            sh(
-                "sh run_tests.sh billing",
-                Some(101),
-                "running 4 tests\ntest billing::rounding::half_goes_to_even ... FAILED\n…\ntest result: FAILED. 3 passed; 1 failed; 0 ignored",
-            ),
-            sh(
-                "git commit -am 'billing: rounding'",
-                Some(1),
-                "pre-commit hook failed: clippy",
-            ),
-        ],
+        facts: facts(&record_calls()),
         files: vec!["/p/src/billing/rounding.rs".into()],
         ..Digest::default()
     }
@@ -136,12 +134,11 @@ fn a_claim_about_another_check_or_a_later_passing_run_is_not_contradicted() {
     // The only failing run is billing's; a claim about the parser tests has no evidence.
     assert!(!kinds(&nine("The parser tests pass.")).contains(&Kind::Passing));
     // A later passing run of the same scope wins.
-    let mut d = record();
-    d.actions.push(sh(
+    let d = record_and(&[sh(
         "sh run_tests.sh billing",
-        Some(0),
+        0,
         "test result: ok. 4 passed; 0 failed",
-    ));
+    )]);
     assert!(
         !corrections(&d, &nine("All billing tests pass."))
             .iter()
@@ -230,12 +227,11 @@ fn commits_and_nothing_to_commit() {
             .any(|c| c.kind == Kind::Committed && c.text.contains("exited 1"))
     );
     // "nothing to commit, working tree clean": everything was committed.
-    let mut d = record();
-    d.actions.push(sh(
+    let d = record_and(&[sh(
         "git commit -am wip",
-        Some(1),
+        1,
         "On branch main\nnothing to commit, working tree clean",
-    ));
+    )]);
     assert!(
         !corrections(&d, &nine("Committed the rounding fix."))
             .iter()
@@ -245,16 +241,18 @@ fn commits_and_nothing_to_commit() {
 
 #[test]
 fn files_said_changed_after_a_failed_edit_unless_a_command_wrote_them() {
-    let mut d = record();
-    d.actions.push(edit("/p/docs/billing.md", true));
+    let failed = edit(
+        "/p/docs/billing.md",
+        Some("String to replace not found in file."),
+    );
+    let d = record_and(std::slice::from_ref(&failed));
     let claim = nine("Updated `docs/billing.md` with the new rules.");
     assert!(
         corrections(&d, &claim)
             .iter()
             .any(|c| c.kind == Kind::Changed)
     );
-    d.actions
-        .push(sh("sed -i 's/old/new/' docs/billing.md", Some(0), ""));
+    let d = record_and(&[failed, sh("sed -i 's/old/new/' docs/billing.md", 0, "")]);
     assert!(
         !corrections(&d, &claim)
             .iter()
@@ -304,18 +302,17 @@ fn the_quoted_steering_instruction_is_no_claim() {
 /// A record whose open work is an agent's checklist (two boxes unchecked), and whose last push
 /// was refused.
 fn checklist_record() -> Digest {
-    let mut d = record();
+    let mut d = record_and(&[sh(
+        "git push origin main",
+        1,
+        "! [remote rejected] main -> main (protected branch hook declined)",
+    )]);
     d.open_kind = "checklist items".into();
     d.open = vec![
         "Write the changelog".into(),
         "Retry failed batches with backoff".into(),
     ];
     d.states = vec![String::new(), String::new()];
-    d.actions.push(sh(
-        "git push origin main",
-        Some(1),
-        "! [remote rejected] main -> main (protected branch hook declined)",
-    ));
     d
 }
 
@@ -530,12 +527,11 @@ fn pass_phrases_exit_codes_separable_verbs_and_pronouns() {
 
 #[test]
 fn rakes_default_task_is_a_test_run() {
-    let mut d = record();
-    d.actions.push(sh(
+    let d = record_and(&[sh(
         "bundle exec rake",
-        Some(1),
+        1,
         "Failures:\n  1) Loan overdue\n74 examples, 1 failure",
-    ));
+    )]);
     let c = corrections(&d, &nine("`bundle exec rake` ✔"));
     assert!(
         c.iter()
@@ -543,15 +539,13 @@ fn rakes_default_task_is_a_test_run() {
         "{c:#?}"
     );
     // `rake -T` lists tasks; it runs nothing.
-    let mut d = record();
-    d.actions = vec![sh("bundle exec rake -T", Some(1), "")];
+    let d = with(&[sh("bundle exec rake -T", 1, "")]);
     assert!(!kinds_of(&d, &nine("`bundle exec rake -T` ✔")).contains(&Kind::Passing));
 }
 
 #[test]
 fn headings_of_missions_caveats_and_next_steps_in_other_languages() {
-    use headings::role_of;
-    use summary::Role;
+    use headings::{Role, role_of};
     assert_eq!(role_of("Mission"), Some(Role::Request));
     assert_eq!(role_of("Caveats"), Some(Role::Background));
     assert_eq!(role_of("Gotchas"), Some(Role::Background));
@@ -569,8 +563,7 @@ fn headings_of_missions_caveats_and_next_steps_in_other_languages() {
 #[test]
 fn a_pass_claim_after_an_edit_with_no_run_since_is_answered_with_what_happened_since() {
     // An edit after the failing run may fix it; no run shows it did (D085).
-    let mut d = record();
-    d.actions.push(edit("/p/src/billing/rounding.rs", false));
+    let d = record_and(&[edit("/p/src/billing/rounding.rs", None)]);
     let c = corrections(&d, &nine("All billing tests pass."));
     let passing: Vec<&Correction> = c.iter().filter(|c| c.kind == Kind::Passing).collect();
     assert_eq!(passing.len(), 1, "{c:#?}");
@@ -640,16 +633,7 @@ fn all_of_two_and_the_plans_steps_are_all_work() {
 
 #[test]
 fn a_commit_rejected_or_blocked_before_it_ran_committed_nothing() {
-    let mut d = record();
-    d.actions.push(Action {
-        tool: "Bash".into(),
-        summary: "git add . && git commit -m 'billing'".into(),
-        error: true,
-        count: 1,
-        output: "The user doesn't want to proceed with this tool use. The tool use was rejected"
-            .into(),
-        ..Action::default()
-    });
+    let d = record_and(&[refused("git add . && git commit -m 'billing'")]);
     for claim in ["The billing work was committed.", "Commit done: 'billing'."] {
         let c = corrections(&d, &nine(claim));
         let git: Vec<&Correction> = c.iter().filter(|c| c.kind == Kind::Committed).collect();
@@ -665,10 +649,13 @@ fn a_commit_rejected_or_blocked_before_it_ran_committed_nothing() {
 #[test]
 fn a_file_is_told_from_others_of_its_name_by_the_folders_the_summary_gives() {
     let d = Digest {
-        actions: vec![
-            edit("/p/app/.vscode/settings.json", false),
-            edit("/p/.vscode/settings.json", true),
-        ],
+        facts: facts(&[
+            edit("/p/app/.vscode/settings.json", None),
+            edit(
+                "/p/.vscode/settings.json",
+                Some("File has not been read yet."),
+            ),
+        ]),
         files: vec!["/p/app/.vscode/settings.json".into()],
         ..Digest::default()
     };
@@ -682,8 +669,12 @@ fn a_file_is_told_from_others_of_its_name_by_the_folders_the_summary_gives() {
 
 #[test]
 fn a_file_named_as_a_reference_or_written_by_a_command_cut_short_is_no_claim() {
+    let calls = [
+        edit("/p/a.ts", None),
+        edit("/p/b.hbs", Some("String to replace not found.")),
+    ];
     let d = Digest {
-        actions: vec![edit("/p/a.ts", false), edit("/p/b.hbs", true)],
+        facts: facts(&calls),
         files: vec!["/p/a.ts".into()],
         ..Digest::default()
     };
@@ -698,12 +689,16 @@ fn a_file_named_as_a_reference_or_written_by_a_command_cut_short_is_no_claim() {
         kinds_of(&d, "Updated `b.hbs` with the markup."),
         [Kind::Changed]
     );
-    let mut cut = d.clone();
-    cut.actions.push(sh(
+    let mut more = calls.to_vec();
+    more.push(sh(
         &format!("sed -i 's#{}#x#' /p/b…", "y".repeat(120)),
-        Some(0),
+        0,
         "",
     ));
+    let cut = Digest {
+        facts: facts(&more),
+        ..d.clone()
+    };
     assert!(kinds_of(&cut, "Updated `b.hbs` with the markup.").is_empty());
 }
 

@@ -178,6 +178,41 @@ pub(crate) fn stems(s: &str) -> HashSet<String> {
     words(s).iter().map(|w| stem(w).to_owned()).collect()
 }
 
+/// A sentence's clauses: its own words cut at commas, semicolons, colons, dashes, parentheses and
+/// "but", "while", "whereas", "although", "however", "except".
+pub(crate) fn clauses(own: &str) -> Vec<Vec<String>> {
+    let mut out: Vec<Vec<String>> = vec![Vec::new()];
+    // "mul()" is a name, not a parenthesis that opens a clause.
+    let own = own.replace("()", "");
+    for piece in own.split([',', ';', ':', '(', ')', '—', '–', '，', '；', '：', '、']) {
+        for w in words(piece) {
+            if matches!(
+                w.as_str(),
+                "but"
+                    | "while"
+                    | "whereas"
+                    | "although"
+                    | "though"
+                    | "however"
+                    | "except"
+                    | "aber"
+                    | "pero"
+            ) && !out.last().is_some_and(Vec::is_empty)
+            {
+                out.push(Vec::new());
+            }
+            if let Some(last) = out.last_mut() {
+                last.push(w);
+            }
+        }
+        if !out.last().is_some_and(Vec::is_empty) {
+            out.push(Vec::new());
+        }
+    }
+    out.retain(|c| !c.is_empty());
+    out
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;

@@ -24,13 +24,31 @@ pub(super) struct Ended {
     pub tail: String,
     /// The exit code its result states.
     pub exit: Option<i32>,
+    /// It was started and had not ended when its result was written (a background start); see
+    /// [`Results::take`] for how its end is found.
+    pub running: bool,
+    /// Its result states no exit status where one is always stated: its end is unknown.
+    pub unstated: bool,
 }
 
 /// Results met before their calls.
 #[derive(Default)]
 pub(super) struct Results {
     waiting: HashMap<String, ToolResult>,
+    /// How background commands ended, by the id of the call that started them: Claude Code's
+    /// task notifications come after the start, so reading backwards they are met first.
+    ended_later: HashMap<String, Later>,
 }
+
+/// How a command started in the background ended, as its task notification says.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+struct Later {
+    exit: Option<i32>,
+    failed: bool,
+}
+
+/// The most background ends kept waiting for their starts.
+const MAX_LATER: usize = 256;
 
 impl Results {
     /// The results a record carries.
@@ -45,6 +63,14 @@ impl Results {
             }
             self.waiting.insert(tr.tool_use_id.clone(), tr.clone());
         }
+        for text in &rec.texts {
+            if let Some((id, later)) = task_notification(text) {
+                if self.ended_later.len() >= MAX_LATER {
+                    self.ended_later.clear();
+                }
+                self.ended_later.entry(id).or_insert(later);
+            }
+        }
     }
 
     /// How the call ended, its result taken.
@@ -53,16 +79,51 @@ impl Results {
             return Ended::default(); // a call without an id is never paired with a result
         }
         match self.waiting.remove(&tu.id) {
-            Some(r) => Ended {
-                read: true,
-                failed: r.is_error || r.exit.is_some_and(|c| c != 0) || nonzero_exit(&r.head),
-                head: r.head,
-                tail: r.tail,
-                exit: r.exit,
-            },
+            Some(r) => {
+                // A background start whose notification says how it ended: ended so.
+                let later = r.running.then(|| self.ended_later.get(&tu.id)).flatten();
+                let exit = later.and_then(|l| l.exit).or(r.exit);
+                Ended {
+                    read: true,
+                    failed: later.map_or(false, |l| l.failed)
+                        || r.is_error
+                        || exit.is_some_and(|c| c != 0)
+                        || nonzero_exit(&r.head),
+                    running: r.running && later.is_none(),
+                    unstated: r.unstated || later.is_some_and(|l| l.exit.is_none() && !l.failed),
+                    head: r.head,
+                    tail: r.tail,
+                    exit,
+                }
+            }
             None => Ended::default(),
         }
     }
+}
+
+/// A Claude Code task notification ("<task-notification><tool-use-id>X</tool-use-id>
+/// <status>completed</status><summary>... (exit code 1)</summary>"): the call it reports on, and
+/// how that call ended.
+fn task_notification(text: &str) -> Option<(String, Later)> {
+    let body = text.trim_start().strip_prefix("<task-notification>")?;
+    let tag = |name: &str| {
+        let open = format!("<{name}>");
+        let start = body.find(&open)? + open.len();
+        let end = body[start..].find(&format!("</{name}>"))? + start;
+        Some(body[start..end].trim())
+    };
+    let id = tag("tool-use-id")?;
+    let status = tag("status").unwrap_or_default();
+    let exit = body.rfind("exit code ").and_then(|at| {
+        let digits: String = body[at + "exit code ".len()..]
+            .chars()
+            .take_while(|c| c.is_ascii_digit() || *c == '-')
+            .collect();
+        digits.parse().ok()
+    });
+    // "completed" with its exit code; "failed" or "killed" without one is no success.
+    let failed = matches!(status, "failed" | "killed" | "error") || exit.is_some_and(|c| c != 0);
+    (!id.is_empty() && (status != "running")).then(|| (id.to_owned(), Later { exit, failed }))
 }
 
 /// "Exit code 2" at the head of a result: a failed shell command the CLI did not flag.
@@ -147,7 +208,7 @@ const ACTION_OUTPUT: usize = 600;
 
 /// A command's output as its action keeps it: its head and, when the output is longer, its tail
 /// after a `…` line, bounded.
-fn output_ends(head: &str, tail: &str) -> String {
+pub(super) fn output_ends(head: &str, tail: &str) -> String {
     let head = head.trim_end();
     let tail = tail.trim_end();
     if tail.is_empty() || head.contains(tail) {

@@ -9,8 +9,9 @@
 //! the snapshot; it lives in the lower stage so that the judge may import it, never the reverse.
 
 /// What a command checks.
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
-pub(crate) enum Check {
+#[derive(Debug, Clone, Copy, PartialEq, Eq, serde::Serialize, serde::Deserialize)]
+#[serde(rename_all = "snake_case")]
+pub enum Check {
     /// A test suite or part of one.
     Test,
     /// A build or compile.
@@ -19,16 +20,20 @@ pub(crate) enum Check {
     Lint,
     /// A type checker.
     Types,
+    /// The program itself run, to see it work: a dev server or app start (`npm start`, `cargo
+    /// run`), a script run end to end (`python migrate.py`).
+    Run,
 }
 
 impl Check {
     /// The noun a correction uses.
-    pub(crate) fn noun(self) -> &'static str {
+    pub fn noun(self) -> &'static str {
         match self {
             Check::Test => "test run",
             Check::Build => "build",
             Check::Lint => "lint run",
             Check::Types => "type check",
+            Check::Run => "run",
         }
     }
 }
@@ -304,11 +309,15 @@ fn interpreted_test(prog: &str, args: &[String], offset: usize) -> Option<(Check
         return Some((Check::Test, offset + 1));
     }
     let script = args.iter().position(|a| !a.starts_with('-'))?;
-    if matches!(args.get(script).map(String::as_str), Some("-c")) {
+    let inline = args[..script]
+        .iter()
+        .any(|a| matches!(a.as_str(), "-c" | "-e" | "-m" | "--eval" | "-p"));
+    if inline {
         return None;
     }
     if !test_script(&args[script]) {
-        return None;
+        // Any other script file, run to see it work (`python migrate.py`, `node server.js`).
+        return script_file(&args[script]).then_some((Check::Run, offset + script));
     }
     // A runner script (`run_tests.sh billing`) is narrowed by its arguments; a test file
     // (`tests/test_calc.py`) is itself the narrowing.
@@ -318,6 +327,16 @@ fn interpreted_test(prog: &str, args: &[String], offset: usize) -> Option<(Check
         script
     };
     Some((Check::Test, offset + from))
+}
+
+/// Whether an interpreter's argument is a script file (a path, or a name with a script's
+/// extension), not a subcommand (`node --version`, `bun install`).
+fn script_file(arg: &str) -> bool {
+    let ext = arg.rsplit_once('.').map(|(_, e)| e);
+    matches!(
+        ext,
+        Some("py" | "js" | "mjs" | "cjs" | "ts" | "mts" | "rb" | "sh" | "bash" | "pl" | "php")
+    ) && !arg.contains("://")
 }
 
 /// Whether the command is a test script run directly, by its path: ./run_tests.sh,
@@ -343,6 +362,7 @@ fn tool_check(
     let sub = arg(0).unwrap_or("");
     match prog {
         "cargo" => match sub {
+            "run" | "r" => Some((Check::Run, offset + 1)),
             "test" | "t" | "nextest" => {
                 Some((Check::Test, offset + 1 + usize::from(arg(1) == Some("run"))))
             }
@@ -351,6 +371,7 @@ fn tool_check(
             _ => None,
         },
         "go" => match sub {
+            "run" => Some((Check::Run, offset + 1)),
             "test" => Some((Check::Test, offset + 1)),
             "build" | "vet" => Some((Check::Build, offset + 1)),
             _ => None,
@@ -369,6 +390,8 @@ fn tool_check(
             }
         }
         "mypy" | "pyright" => Some((Check::Types, offset)),
+        "uvicorn" | "gunicorn" | "hypercorn" | "flask" | "streamlit" => Some((Check::Run, offset)),
+        "rails" if matches!(sub, "s" | "server") => Some((Check::Run, offset + 1)),
         "eslint" | "ruff" | "flake8" | "pylint" | "golangci-lint" | "shellcheck" | "rubocop"
         | "clippy-driver" | "biome" => Some((Check::Lint, offset)),
         _ => None,
@@ -404,6 +427,11 @@ fn package_script(words: &[String], args: &[String], offset: usize) -> Option<(C
         Some((Check::Lint, first))
     } else if script == "typecheck" || script == "type-check" || script == "tsc" {
         Some((Check::Types, first))
+    } else if matches!(
+        script.split([':', '-']).next(),
+        Some("start" | "dev" | "serve" | "preview")
+    ) {
+        Some((Check::Run, first))
     } else {
         None
     }

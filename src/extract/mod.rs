@@ -20,10 +20,10 @@ mod branch;
 mod calls;
 pub(crate) mod checks;
 mod commit;
+pub mod facts;
 mod plans;
 mod prompts;
 mod replies;
-mod runs;
 pub mod tasks;
 mod why;
 
@@ -37,11 +37,11 @@ use branch::{Branch, Step};
 use calls::{Actions, Files, Results};
 pub use commit::Commit;
 use commit::LastCommit;
+use facts::{Facts, FactsFold};
 use plans::Plans;
 use prompts::Prompts;
 use replies::Replies;
 pub use replies::{checklist_item, checklist_open};
-use runs::LastRuns;
 use serde::Serialize;
 use std::collections::HashSet;
 use std::time::SystemTime;
@@ -86,14 +86,9 @@ pub struct Extraction {
     pub files_changed: Vec<String>,
     /// Recent tool calls, oldest first, repeats collapsed.
     pub actions: Vec<Action>,
-    /// The last run of each check (test, build, lint, type-check command), oldest first: one per
-    /// distinct command, looked for beyond the recent actions.
-    #[serde(default, skip_serializing_if = "Vec::is_empty")]
-    pub checks: Vec<Action>,
-    /// The newest shell command that failed by itself (not refused or interrupted), looked for
-    /// as far back as the checks: its reason may lie beyond the recent actions.
-    #[serde(default, skip_serializing_if = "Option::is_none")]
-    pub last_failed: Option<Action>,
+    /// The record's facts: each check's last run, each file's writes, each kind of action's
+    /// attempts (D089), read alike by the snapshot, the directive and the judge.
+    pub facts: Facts,
     /// The session's working directory, from the newest record that names one.
     pub cwd: Option<String>,
     /// The git branch, from the newest record that names one.
@@ -150,6 +145,10 @@ pub struct Searched {
     pub whole_file: bool,
     /// Reading stopped at the time budget.
     pub out_of_time: bool,
+    /// What a save needs was read before reading stopped (a deep read that ran out of time
+    /// still has it: only its facts' reach is short).
+    #[serde(skip)]
+    pub enough: bool,
 }
 
 /// A plan the user approved (`ExitPlanMode` with an approving result).
@@ -243,8 +242,8 @@ impl Extraction {
             && self.last_response.is_none()
             && self.files_changed.is_empty()
             && self.actions.is_empty()
-            && self.checks.is_empty()
-            && self.last_failed.is_none()
+            && self.facts.checks.is_empty()
+            && self.facts.last_failure.is_none()
             && self.last_commit.is_none()
     }
 }
@@ -281,7 +280,10 @@ pub struct Extractor {
     replies: Replies,
     results: Results,
     actions: Actions,
-    runs: LastRuns,
+    facts: FactsFold,
+    /// The facts are read back to the session's start, not only within [`facts::FACTS_WINDOW`]
+    /// (the audit's reach, D089).
+    deep: bool,
     files: Files,
     tasks: TaskReplay,
     plans: Plans,
@@ -324,7 +326,8 @@ impl Extractor {
             replies: Replies::default(),
             results: Results::default(),
             actions: Actions::default(),
-            runs: LastRuns::default(),
+            facts: FactsFold::default(),
+            deep: false,
             files: Files::default(),
             tasks: TaskReplay::default(),
             plans: Plans::default(),
@@ -376,10 +379,28 @@ impl Extractor {
         self.scanned.saturating_sub(self.part_start) < self.recent_window
     }
 
-    /// Whether the last runs of checks are still looked for: within [`runs::CHECK_WINDOW`] of
-    /// the part's end and [`runs::CHECK_REACH`] calls (what a save may parse for them).
-    fn runs_open(&self) -> bool {
-        self.scanned.saturating_sub(self.part_start) < runs::CHECK_WINDOW && self.runs.wanted()
+    /// The same fold reading the facts back to the session's start (the audit, D089): every call
+    /// of a shell, edit or sub-agent tool is read, however far back.
+    pub fn deep(mut self) -> Extractor {
+        self.deep = true;
+        self
+    }
+
+    /// Whether calls are still read for the facts: the last [`facts::FACT_CALLS`] within
+    /// [`facts::FACTS_WINDOW`] of the part's end, or every one when reading deep.
+    fn facts_open(&self) -> bool {
+        self.deep
+            || (self.scanned.saturating_sub(self.part_start) < facts::FACTS_WINDOW
+                && self.facts.calls() < facts::FACT_CALLS)
+    }
+
+    /// Whether what a save needs is read (the prompts, the task list, the recent window): the
+    /// rest of a deep read only extends the facts' reach.
+    pub fn enough(&self) -> bool {
+        !self.prompts.needed()
+            && self.scanned >= MIN_WINDOW
+            && self.boundary_settled
+            && (self.tasks.known() || self.scanned >= HORIZON)
     }
 
     /// How far back a plan is looked for: as far as prompts are, and at least the recent window.
@@ -402,6 +423,7 @@ impl Extractor {
                 scanned: self.scanned,
                 part_start: self.scanned,
                 recent_window: self.recent_window,
+                deep: self.deep,
                 results: std::mem::take(&mut self.results),
                 reported: std::mem::take(&mut self.reported),
                 ..Extractor::new(self.part)
@@ -412,6 +434,7 @@ impl Extractor {
             // before it, so without a task tool there is no task call to look for (D016).
             self.tasks.settle();
         }
+        self.facts.record(&rec);
         let plans_wanted = self.plans.wanted() && self.within_reach();
         self.plans.record(&rec, plans_wanted);
         self.results.record(&rec);
@@ -469,11 +492,11 @@ impl Extractor {
         if crate::read::tools::TASK_TOOLS.contains(&tu.name.as_str()) {
             return; // reported as tasks, not as actions
         }
+        if self.facts_open() {
+            self.facts.call(tu, &ended);
+        }
         if self.recent_open() {
             self.actions.call(tu, &ended);
-            if self.runs_open() {
-                self.runs.call(tu, &ended);
-            }
             self.files.call(tu, ended.failed);
         }
     }
@@ -481,7 +504,6 @@ impl Extractor {
     /// The extraction, once reading has stopped.
     pub fn finish(self, searched: Searched) -> Extraction {
         let (instructions, instruction_records, unread_prompt) = self.prompts.finish();
-        let (checks, last_failed) = self.runs.finish();
         let (checklist, last_response) = self.replies.finish();
         Extraction {
             instructions,
@@ -493,8 +515,9 @@ impl Extractor {
             last_response,
             files_changed: self.files.finish(),
             actions: self.actions.finish(),
-            checks,
-            last_failed,
+            facts: self
+                .facts
+                .finish(searched.whole_file && !searched.out_of_time),
             cwd: self.place.cwd,
             git_branch: self.place.git_branch,
             plan: self.plans.finish(),
@@ -515,9 +538,9 @@ impl Fold for Extractor {
             // Before the newest boundary is settled (rebuild), everything may be discarded and
             // collected again: parse all.
             everything: recent
-                && !(self.actions.full() && self.replies.full() && !self.runs_open()),
-            // The last runs of checks are tool calls with their results, like the actions.
-            actions: recent && (!self.actions.full() || self.runs_open()),
+                && !(self.actions.full() && self.replies.full() && !self.facts_open()),
+            // The facts are tool calls with their results, like the actions.
+            actions: recent && (!self.actions.full() || self.facts_open()),
             far: FarSet::of([
                 // Until the list is known, any task-tool call (or its result) may change it.
                 (Far::TaskList, !self.tasks.known()),
@@ -526,6 +549,8 @@ impl Fold for Extractor {
                 // A commit is recent activity, like the actions: looked for in the recent window
                 // only (far back it would cost a search of every tool output, D029).
                 (Far::Commit, recent && self.commit.wanted()),
+                // Reading deep, every call counts, however far back (not its result).
+                (Far::Calls, self.deep),
             ]),
         }
     }
@@ -552,10 +577,7 @@ impl Fold for Extractor {
     /// Whether reading further back can change nothing that matters: the prompts are found, the
     /// task list is known (or looked for far enough), and at least `MIN_WINDOW` was read.
     fn satisfied(&self) -> bool {
-        !self.prompts.needed()
-            && self.scanned >= MIN_WINDOW
-            && self.boundary_settled
-            && (self.tasks.known() || self.scanned >= HORIZON)
+        self.enough() && !self.deep
     }
 }
 
@@ -999,7 +1021,7 @@ mod tests {
             r#"{"type":"user","uuid":"g2","parentUuid":"g1","message":{"content":[{"type":"tool_result","tool_use_id":"gc","content":"[main 1a2b3c4] Ship it\n 1 file changed, 1 insertion(+)"}]}}"#.to_owned(),
         ];
         let mut parent = "g2".to_owned();
-        for i in 0..runs::CHECK_REACH.max(MAX_ACTIONS + CHECKLIST_MESSAGES) + 5 {
+        for i in 0..(facts::FACT_CALLS as usize).max(MAX_ACTIONS + CHECKLIST_MESSAGES) + 5 {
             let (call, reply) = (format!("c{i}"), format!("r{i}"));
             lines.push(format!(r#"{{"type":"assistant","uuid":"{call}","parentUuid":"{parent}","message":{{"content":[{{"type":"tool_use","id":"t{i}","name":"Read","input":{{"file_path":"/f{i}"}}}}]}}}}"#));
             lines.push(format!(r#"{{"type":"assistant","uuid":"{reply}","parentUuid":"{call}","message":{{"content":[{{"type":"text","text":"read f{i}"}}]}}}}"#));

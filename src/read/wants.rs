@@ -23,6 +23,9 @@ pub enum Far {
     /// The newest commit the agent made, as git reported it (within the recent window, where
     /// the actions are: once those are full, only the lines this row names are parsed).
     Commit,
+    /// Every call of a shell, edit or sub-agent tool, without its result: the facts read back to
+    /// the session's start by the audit, where only an attempt's existence matters (D089).
+    Calls,
 }
 
 /// How a Codex call's output shows up when a [`Far`] thing needs it.
@@ -70,8 +73,25 @@ pub const PLAN_APPROVED: &str = "approved your plan";
 /// The tools whose calls change the task list.
 pub const TASK_LIST_TOOLS: [&str; 3] = ["TodoWrite", "TaskCreate", "TaskUpdate"];
 
+/// The tools whose calls the facts read back to the session's start ([`Far::Calls`]).
+const CALL_TOOLS: [&str; 13] = [
+    "Bash",
+    "PowerShell",
+    "Edit",
+    "Write",
+    "MultiEdit",
+    "NotebookEdit",
+    "str_replace_based_edit_tool",
+    "create_file",
+    "Task",
+    "Agent",
+    "Read",
+    "NotebookRead",
+    "view",
+];
+
 /// The table. Order is [`Far`]'s.
-pub const FAR: [Spec; 4] = [
+pub const FAR: [Spec; 5] = [
     Spec {
         what: Far::TaskList,
         tools: &TASK_LIST_TOOLS,
@@ -121,6 +141,24 @@ pub const FAR: [Spec; 4] = [
         errors: false,
         codex_calls: &[b"git commit", b"git -C"],
         codex_outputs: CodexOutputs::Holding(&[b" changed, "]),
+        also: &[],
+        by_needles: true,
+    },
+    Spec {
+        what: Far::Calls,
+        tools: &CALL_TOOLS,
+        call_holds: &[],
+        types: &[],
+        results: &[],
+        errors: false,
+        codex_calls: &[
+            b"exec_command",
+            b"\"shell\"",
+            b"local_shell_call",
+            b"apply_patch",
+            b"container.exec",
+        ],
+        codex_outputs: CodexOutputs::None,
         also: &[],
         by_needles: true,
     },
@@ -317,7 +355,8 @@ mod tests {
         assert!(FarSet::calling(b"TaskUpdate").has(Far::TaskList));
         assert!(FarSet::calling(b"Write").has(Far::Files));
         assert!(FarSet::calling(b"Bash").has(Far::Commit));
-        assert!(FarSet::calling(b"Read").is_empty());
+        assert_eq!(FarSet::calling(b"Read"), FarSet::default().with(Far::Calls));
+        assert!(FarSet::calling(b"WebFetch").is_empty());
         assert!(FarSet::typed(b"plan_mode_exit").has(Far::Plan));
         assert!(FarSet::typed(b"user").is_empty());
     }

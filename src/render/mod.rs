@@ -505,23 +505,19 @@ mod tests {
                     ..Action::default()
                 })
                 .collect(),
-            checks: (0..8)
-                .map(|i| Action {
-                    tool: "Bash".into(),
-                    summary: format!("cargo test {}", "d".repeat(300)),
-                    error: i % 2 == 0,
-                    exit: Some(i % 2),
-                    why: "failing: ".repeat(40),
-                    ..Action::default()
-                })
-                .collect(),
-            last_failed: Some(Action {
-                tool: "Bash".into(),
-                summary: "x".repeat(400),
-                error: true,
-                why: "y".repeat(400),
-                ..Action::default()
-            }),
+            facts: crate::extract::facts::build::facts(
+                &(0..14)
+                    .map(|i| {
+                        let cmd = format!("cargo test t{i} {}", "d".repeat(300));
+                        crate::extract::facts::build::sh(&cmd, i % 2, &"failing: ".repeat(40))
+                    })
+                    .chain([crate::extract::facts::build::sh(
+                        &"x".repeat(400),
+                        1,
+                        &"error: y".repeat(100),
+                    )])
+                    .collect::<Vec<_>>(),
+            ),
             untracked_task_calls: 7,
             instruction_records: vec![Some("u".repeat(36)); 5],
             transcript: Some("/t.jsonl".into()),

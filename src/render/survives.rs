@@ -3,13 +3,13 @@
 //! session's thirty files fit where seven full paths did. What does not fit is named in a cut
 //! line, never dropped silently.
 //!
-//! A check's outcome is judged here by the judge's own reading of the record
-//! ([`crate::corrections::evidence`]): the exit status when it is the check's own, else the
-//! runner's report, so the snapshot and the corrections never disagree about a run.
+//! A check's outcome is the record's facts' ([`crate::extract::facts`], D089): the same reading
+//! the judge and the directive use, so the snapshot and the corrections never disagree about a
+//! run.
 
 use super::SECTION_END_RESERVE;
 use super::sections::why_line;
-use crate::corrections::evidence::{Outcome, runs};
+use crate::extract::facts::{CheckRun, Outcome};
 use crate::extract::{Action, Extraction};
 use crate::text::{cut_line, folded_line, room, utf16_len};
 
@@ -18,34 +18,31 @@ const MAX_FOLDER_LINE: usize = 400;
 /// The most code units of the line naming what was left out.
 const MAX_CUT_LINE: usize = 300;
 
-/// How a check's run ended, in words: "passed", "FAILED (exited 1)", ...
-fn ended(a: &Action, outcomes: &[&Outcome]) -> String {
-    if let Some(Outcome::Failed { how }) = outcomes
-        .iter()
-        .find(|o| matches!(o, Outcome::Failed { .. }))
-    {
-        if how == "failed" {
-            return "FAILED".into();
-        }
-        return format!("FAILED ({})", folded_line(how, 100));
-    }
-    if !outcomes.is_empty() && outcomes.iter().all(|o| **o == Outcome::Passed) {
-        return "passed".into();
-    }
-    if a.pending {
-        "no result read".into()
-    } else if a.error {
-        "FAILED".into()
-    } else {
-        "ended, outcome unclear".into()
+/// How a command's checks ended, in words: one command may run several (`make build && make
+/// test`); a failure of any is its failure.
+fn ended(runs: &[&CheckRun]) -> String {
+    let failed = runs.iter().find(|r| r.outcome.failed());
+    let outcome = match failed {
+        Some(r) => &r.outcome,
+        None if runs.iter().all(|r| r.outcome == Outcome::Passed) => &Outcome::Passed,
+        None => &runs[0].outcome,
+    };
+    match runs.iter().find_map(|r| r.later.as_ref()) {
+        Some(later) => format!("{}; a later run: {}", outcome.said(), later.said()),
+        None => outcome.said(),
     }
 }
 
 /// The last failed command when neither the recent actions nor the checks show it failing.
 fn unseen_failure(ex: &Extraction) -> Option<&Action> {
-    let f = ex.last_failed.as_ref()?;
-    let seen = |a: &Action| a.summary == f.summary && a.error;
-    (!ex.actions.iter().any(seen) && !ex.checks.iter().any(seen)).then_some(f)
+    let f = ex.facts.last_failure.as_ref()?;
+    let shown = ex.actions.iter().any(|a| a.summary == f.summary && a.error)
+        || ex
+            .facts
+            .checks
+            .iter()
+            .any(|r| r.command == f.summary && r.outcome.failed());
+    (!shown).then_some(f)
 }
 
 /// "## Last run of each check": one line per check command, its newest run and how it ended,
@@ -53,25 +50,34 @@ fn unseen_failure(ex: &Extraction) -> Option<&Action> {
 /// newest are kept first when room is short.
 pub(super) fn checks(ex: &Extraction, budget: usize) -> String {
     let failure = unseen_failure(ex);
-    if ex.checks.is_empty() && failure.is_none() {
+    if ex.facts.checks.is_empty() && failure.is_none() {
         return String::new();
     }
-    let judged = runs(&ex.checks);
-    let mut lines: Vec<String> = ex
-        .checks
+    // One line per command, oldest first (a command's checks share its age).
+    let mut commands: Vec<Vec<&CheckRun>> = Vec::new();
+    for r in ex.facts.checks.iter().rev() {
+        match commands
+            .iter_mut()
+            .find(|c| c[0].age == r.age && c[0].command == r.command)
+        {
+            Some(c) => c.push(r),
+            None => commands.push(vec![r]),
+        }
+    }
+    commands.sort_by_key(|c| std::cmp::Reverse(c[0].age));
+    let mut lines: Vec<String> = commands
         .iter()
-        .enumerate()
-        .map(|(i, a)| {
-            let outcomes: Vec<&Outcome> = judged
-                .iter()
-                .filter(|r| r.at == i)
-                .map(|r| &r.outcome)
-                .collect();
-            let how = ended(a, &outcomes);
-            let mut l = format!("- {}  {how}\n", folded_line(&a.summary, 140));
+        .map(|runs| {
+            let r = runs[0];
+            let how = ended(runs);
+            let mut l = format!("- {}  {how}\n", folded_line(&r.command, 140));
             // Not twice: a runner's report quoted in the outcome is already the reason.
-            if !how.contains(a.why.as_str()) {
-                l.push_str(&why_line(a));
+            if runs.iter().any(|r| r.outcome.failed()) && !how.contains(r.why.as_str()) {
+                l.push_str(&why_line(&Action {
+                    error: true,
+                    why: r.why.clone(),
+                    ..Action::default()
+                }));
             }
             l
         })
@@ -182,31 +188,15 @@ pub(super) fn files(ex: &Extraction, budget: usize) -> String {
 mod tests {
     use super::*;
 
-    fn sh(cmd: &str, exit: i32, output: &str, why: &str) -> Action {
-        Action {
-            tool: "Bash".into(),
-            summary: cmd.into(),
-            error: exit != 0,
-            count: 1,
-            exit: Some(exit),
-            output: output.into(),
-            pending: false,
-            why: why.into(),
-        }
-    }
+    use crate::extract::facts::build::{background, facts, sh};
 
     #[test]
     fn each_check_says_how_it_ended_and_why_it_failed() {
         let ex = Extraction {
-            checks: vec![
-                sh("cargo test", 0, "test result: ok. 3 passed; 0 failed", ""),
-                sh(
-                    "pnpm build",
-                    1,
-                    "src/a.ts(1,2): error TS2322: no",
-                    "src/a.ts(1,2): error TS2322: no",
-                ),
-            ],
+            facts: facts(&[
+                sh("cargo test", 0, "test result: ok. 3 passed; 0 failed"),
+                sh("pnpm build", 1, "src/a.ts(1,2): error TS2322: no"),
+            ]),
             ..Extraction::default()
         };
         let s = checks(&ex, 2_000);
@@ -223,21 +213,37 @@ mod tests {
             "{s}"
         );
         assert!(utf16_len(&s) <= 170, "{}", utf16_len(&s));
-        // A failure older than the recent actions, and no check's: said on its own line.
+        // A failure of no check: said on its own line.
         let ex = Extraction {
-            last_failed: Some(sh(
-                "python model.py",
-                1,
-                "",
-                "ModuleNotFoundError: No module named 'torch'",
-            )),
+            facts: facts(&[sh(
+                "ls /nonexistent",
+                2,
+                "ls: cannot access '/nonexistent': No such file or directory",
+            )]),
             ..Extraction::default()
         };
         let s = checks(&ex, 1_000);
         assert!(
-            s.contains("- Last failed command: python model.py  FAILED (exited 1)\n  why: ModuleNotFoundError"),
+            s.contains("- Last failed command: ls /nonexistent  FAILED (exited 2)\n  why: ls: cannot access"),
             "{s}"
         );
+    }
+
+    #[test]
+    fn a_background_run_after_a_failure_leaves_the_failure_standing() {
+        let ex = Extraction {
+            facts: facts(&[
+                sh("cargo test", 101, "test result: FAILED. 3 passed; 1 failed"),
+                background("cargo test"),
+            ]),
+            ..Extraction::default()
+        };
+        let s = checks(&ex, 2_000);
+        assert!(
+            s.contains("- cargo test  FAILED (exited 101, reporting \"test result: FAILED. 3 passed; 1 failed\"); a later run: started in the background, not finished"),
+            "{s}"
+        );
+        assert!(!s.contains("passed\n"), "{s}");
     }
 
     #[test]

@@ -782,6 +782,9 @@ fn fill_content(rec: &mut Record, content: LContent<RawBlock>) {
                     },
                     exit: exit_code(text),
                     plan_file: saved_plan_path(text),
+                    running: text.starts_with(BACKGROUND_START)
+                        || text.starts_with("Process running with session ID"),
+                    unstated: false,
                 });
             }
             _ => {}
@@ -860,6 +863,10 @@ fn tool_use(b: &RawBlock) -> ToolUse {
     t.name = name;
     t
 }
+
+/// How Claude Code's Bash tool answers a command it started in the background
+/// (`run_in_background`): it is running, and how it ends comes later, in a task notification.
+pub(crate) const BACKGROUND_START: &str = "Command running in background with ID:";
 
 /// The exit code Claude Code's Bash tool writes at the head of a failed command's result
 /// ("Exit code 101"); `None` when there is none (a command that succeeded, or another tool).

@@ -299,6 +299,8 @@ pub fn parse(line: &[u8]) -> Option<Record> {
                 tail: out.tail,
                 exit: out.exit,
                 plan_file: None,
+                running: out.running,
+                unstated: out.unstated,
             });
         }
         ("compacted", _) => {
@@ -443,6 +445,10 @@ struct Output {
     tail: String,
     exit: Option<i32>,
     failed: bool,
+    /// The command had not ended ("Process running with session ID 3").
+    running: bool,
+    /// Neither an exit code nor `success` is stated.
+    unstated: bool,
 }
 
 /// How much of an output is read from its start (the exec preamble and the first lines).
@@ -458,6 +464,8 @@ fn output(raw: Option<&RawValue>) -> Output {
         tail: String::new(),
         exit: None,
         failed: false,
+        running: false,
+        unstated: true,
     };
     let Some(raw) = raw.map(RawValue::get) else {
         return none;
@@ -483,11 +491,16 @@ fn output(raw: Option<&RawValue>) -> Output {
     let shown = text
         .split_once("\nOutput:\n")
         .map_or(text.as_str(), |(_, o)| o);
+    let running = exit.is_none()
+        && (text.contains("Process running with session ID")
+            || shown.starts_with(super::claude::BACKGROUND_START));
     Output {
         head: bounded(shown, 160),
         tail: tail.unwrap_or_else(|| bounded_tail(shown, OUTPUT_TAIL)),
         exit,
         failed: success == Some(false) || exit.is_some_and(|c| c != 0),
+        running,
+        unstated: exit.is_none() && success.is_none() && !running,
     }
 }
 

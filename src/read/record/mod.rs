@@ -173,6 +173,14 @@ pub struct ToolResult {
     pub exit: Option<i32>,
     /// The plan file an approved `ExitPlanMode` result names ("Your plan has been saved to: ...").
     pub plan_file: Option<String>,
+    /// The command was started and is still running: a background start ("Command running in
+    /// background with ID: ..."), or a Codex command that had not ended when its output was
+    /// written ("Process running with session ID ..."). How it ends is not in this result.
+    pub running: bool,
+    /// The result states no exit status where its client always states one (a Codex command's
+    /// output without "Exit code"/"Process exited with code" or `success`, as a Codex hook may
+    /// report it): how the command ended is unknown, never assumed a success.
+    pub unstated: bool,
 }
 
 /// What a record's `toolUseResult` says about an approved plan (CLI 2.1.x: `{plan, filePath}`).

@@ -255,7 +255,7 @@ fn tool(raw: &RawLine) -> Option<(ToolUse, Option<ToolResult>)> {
                 None => bounded_tail(output, KEEP_RESULT_TAIL),
             },
             exit: exit.map(|e| i32::try_from(e).unwrap_or(if e < 0 { i32::MIN } else { i32::MAX })),
-            plan_file: None,
+            ..ToolResult::default()
         }),
         Some("error") => Some(ToolResult {
             tool_use_id: id,
@@ -276,7 +276,7 @@ fn tool(raw: &RawLine) -> Option<(ToolUse, Option<ToolResult>)> {
                 KEEP_RESULT_TAIL,
             ),
             exit: exit.map(|e| i32::try_from(e).unwrap_or(if e < 0 { i32::MIN } else { i32::MAX })),
-            plan_file: None,
+            ..ToolResult::default()
         }),
         // Pending or running: the call has not ended.
         _ => None,

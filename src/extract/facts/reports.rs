@@ -186,3 +186,71 @@ fn count_after(s: &str, key: &str) -> Option<u64> {
     let digits: String = rest.chars().take_while(char::is_ascii_digit).collect();
     digits.parse().ok()
 }
+
+/// Whether a test command's output says it ran no test at all: a filter that matched nothing,
+/// a collection without a run ("no tests ran", "collected 0 items", "No tests found", "0
+/// passing"), or only result lines that count nothing. `whole`: the output was kept whole (a
+/// cut output's middle may hold the targets that did run tests; cargo ends every run with its
+/// doc-tests' "0 passed").
+pub(crate) fn ran_nothing(output: &str, whole: bool) -> bool {
+    let lower = output.to_lowercase();
+    let said = [
+        "no tests ran",
+        "collected 0 items",
+        "no tests found",
+        "0 passing",
+        "ran 0 tests",
+    ]
+    .iter()
+    .any(|m| lower.contains(m));
+    if said {
+        return true;
+    }
+    // Every result line counts nothing ("test result: ok. 0 passed; 0 failed; ... 3 filtered out").
+    let mut results = lower
+        .lines()
+        .filter(|l| report(l).is_some())
+        .map(|l| count_before(l, &[" passed", " passing", " pass"]).unwrap_or(1) == 0)
+        .peekable();
+    whole && results.peek().is_some() && results.all(|zero| zero)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn runner_reports_are_read_by_their_shapes() {
+        for (out, failed) in [
+            ("=========== 1 failed, 10 passed in 0.12s ===========", true),
+            ("============ 11 passed in 0.10s ============", false),
+            ("Ran 3 tests in 0.001s\n\nFAILED (failures=1)", true),
+            ("Ran 3 tests in 0.001s\n\nOK", false),
+            ("Tests:       1 failed, 10 passed, 11 total", true),
+            ("  10 passing (20ms)\n  1 failing", true),
+            ("--- FAIL: TestAdd (0.00s)\nFAIL\tcalc\t0.01s", true),
+            ("ok  \tcalc\t0.01s", false),
+            ("test result: ok. 11 passed; 0 failed; 0 ignored", false),
+        ] {
+            assert_eq!(report(out).map(|r| r.0), Some(failed), "{out}");
+        }
+        assert_eq!(report("the deploy FAILED yesterday"), None);
+        assert_eq!(report("grep: FAILED: no such file"), None);
+    }
+
+    #[test]
+    fn a_run_that_ran_no_test_is_told_from_one_that_passed() {
+        let filtered = "running 0 tests\n\ntest result: ok. 0 passed; 0 failed; 0 ignored; 0 measured; 12 filtered out";
+        assert!(ran_nothing(filtered, true));
+        assert!(
+            !ran_nothing(filtered, false),
+            "a cut output may hide the targets that ran"
+        );
+        assert!(ran_nothing("===== no tests ran in 0.01s =====", false));
+        assert!(ran_nothing("collected 0 items", true));
+        // cargo's doc-tests count nothing after the unit tests that passed: it ran tests.
+        let cargo = "running 11 tests\ntest result: ok. 11 passed; 0 failed\n   Doc-tests calc\nrunning 0 tests\ntest result: ok. 0 passed; 0 failed";
+        assert!(!ran_nothing(cargo, true));
+        assert!(!ran_nothing("test result: ok. 11 passed; 0 failed", true));
+    }
+}

@@ -1,0 +1,164 @@
+//! Actions the summary says were done (a commit, a push, a tag, a pull request, a deploy, an
+//! install, a restart, a migration, a publish, an environment activated), held to the record's
+//! attempts of that kind: the last one failed or never ran and none succeeded after it; or the
+//! record, read back to the session's start, holds none at all (D089).
+//!
+//! An absence is evidence only where nothing could have acted unseen: the facts reach the
+//! session's start, no sub-agent ran, the user did not run it themselves, and the summary does
+//! not name a commit by its hash (a commit made before the session).
+
+use super::claims::{asserted, git_label, negated};
+use super::lexicon::{ACT_DONE, ACTS, DONE, DONE_UNSPACED, ENV_NOUNS, PARTICIPLE_ENDS, USER_NOUNS};
+use super::summary::Sentence;
+use super::{Correction, Judge, Kind, quoted_claim, shown_command};
+use crate::extract::facts::{Act, ActEnd, ActKind, Facts};
+
+impl<'a> Judge<'a> {
+    /// Actions said done that the record shows failed, never ran, or never attempted.
+    pub(super) fn acts(&self, out: &mut Vec<Correction>) {
+        for (kind, stems, unspaced) in ACTS {
+            if self.late() {
+                return;
+            }
+            let found = self
+                .claims
+                .iter()
+                .find(|s| claims_done(s, *kind, stems, unspaced));
+            let Some(s) = found else { continue };
+            let text = match self.facts.act(*kind) {
+                Some(act) => undone(act).map(|how| {
+                    format!(
+                        "The summary says {}; the last {} in the record, {}, {how}, and none succeeded after it.",
+                        quoted_claim(s),
+                        kind.noun(),
+                        shown_command(&act.last.command)
+                    )
+                }),
+                None if never_attempted(self.facts, *kind, s) => Some(format!(
+                    "The summary says {}; the record of this session holds no {} at all.",
+                    quoted_claim(s),
+                    kind.noun()
+                )),
+                None => None,
+            };
+            if let Some(text) = text {
+                let git = matches!(kind, ActKind::Commit | ActKind::Push | ActKind::Tag);
+                out.push(Correction {
+                    kind: if git { Kind::Committed } else { Kind::Acted },
+                    items: Vec::new(),
+                    text,
+                });
+            }
+        }
+    }
+}
+
+/// How the last attempt of an action ended when it did not go through and none succeeded after
+/// it: "exited 1", "was rejected or blocked before it ran".
+fn undone(act: &Act) -> Option<String> {
+    if act.done.is_some_and(|d| d <= act.last.age) || act.done.is_some() && act.last.end.done() {
+        return None;
+    }
+    match &act.last.end {
+        ActEnd::Failed { how } => Some(how.clone()),
+        ActEnd::NotRun => Some("was rejected or blocked before it ran".into()),
+        _ => None,
+    }
+}
+
+/// Whether the record's silence about `kind` is evidence: it reaches the session's start, no
+/// sub-agent ran, the user did not run one themselves, and the claim does not name a commit made
+/// before the session (by its hash).
+fn never_attempted(f: &Facts, kind: ActKind, s: &Sentence) -> bool {
+    f.reach.since_start
+        && !f.reach.delegated
+        && !f.reach.by_user.contains(&kind)
+        && !(kind == ActKind::Commit && names_a_hash(s))
+}
+
+/// Whether the sentence says an action of `kind` is done: a past form of its verb ("committed",
+/// "gepusht", "déployé"), its noun beside a done word ("Commit hecho", "the push went
+/// through"), a label ("Commit: ..."), or a mark that says done, in a clause that is not
+/// negated and whose subject is not the user.
+fn claims_done(s: &Sentence, kind: ActKind, stems: &[&str], unspaced: &[&str]) -> bool {
+    let marked = s.marked_done;
+    let label = match kind {
+        ActKind::Commit => git_label(s, "commit"),
+        ActKind::Push => git_label(s, "push"),
+        _ => false,
+    };
+    if !(asserted(s) || marked || label) {
+        return false;
+    }
+    let named_in_code = s.code.iter().any(|c| code_attempts(c, kind));
+    s.clauses.iter().any(|c| {
+        if negated(c, &s.own) || c.iter().any(|w| USER_NOUNS.contains(&w.as_str())) {
+            return false;
+        }
+        let kind_word = |w: &String| {
+            stems.iter().any(|st| match st.strip_prefix('=') {
+                Some(whole) => w == whole,
+                None => !st.contains(' ') && w.starts_with(st),
+            })
+        };
+        let done_word = |w: &String| DONE.contains(&w.as_str()) || ACT_DONE.contains(&w.as_str());
+        let past = c.iter().any(|w| kind_word(w) && participle(w));
+        // The noun with its verdict right after it ("Commit hecho", "the push went through",
+        // "commit created"), not a verdict on something else before it ("mark it done and
+        // commit").
+        let at = c.iter().position(kind_word).or_else(|| {
+            stems
+                .iter()
+                .filter(|st| st.contains(' '))
+                .find_map(|st| phrase_at(c, st))
+        });
+        let noun_done = at.is_some_and(|i| marked || c[i + 1..].iter().take(3).any(done_word));
+        let context = match kind {
+            // "migrated the pages to AppTheme" is code; a database's migration is named so.
+            ActKind::Migration => {
+                c.iter().any(|w| ENV_NOUNS.contains(&w.as_str())) || named_in_code
+            }
+            ActKind::Activate => c.iter().any(|w| ENV_NOUNS.contains(&w.as_str())),
+            _ => true,
+        };
+        let coded = named_in_code && (marked || c.iter().any(done_word));
+        context && (past || noun_done || label || coded)
+    }) || unspaced.iter().any(|u| {
+        s.own.contains(u)
+            && DONE_UNSPACED
+                .iter()
+                .chain(["已", "了", "済", "した", "했"].iter())
+                .any(|d| s.own.contains(d))
+            && !s.clauses.iter().any(|c| negated(c, &s.own))
+    })
+}
+
+/// Where a phrase of words (`pull request`) starts in a clause.
+fn phrase_at(c: &[String], phrase: &str) -> Option<usize> {
+    let words: Vec<&str> = phrase.split(' ').collect();
+    c.windows(words.len())
+        .position(|w| w.iter().zip(&words).all(|(a, b)| a == b))
+        .map(|i| i + words.len() - 1)
+}
+
+/// Whether a word is a past participle or past form by its ending, in the languages the
+/// lexicon reads ("pushed", "committet", "déployé", "instalado").
+fn participle(w: &str) -> bool {
+    PARTICIPLE_ENDS.iter().any(|e| w.ends_with(e)) && w.chars().count() > 4
+}
+
+/// Whether a code span is a command or a tool that attempts `kind` (`git push`, `vercel
+/// --prod`, `deploy_to_github`).
+fn code_attempts(code: &str, kind: ActKind) -> bool {
+    Facts::act_in(code) == Some(kind)
+}
+
+/// Whether the sentence names a commit by its hash ("committed in 4f1c2ab").
+fn names_a_hash(s: &Sentence) -> bool {
+    s.text.split(|c: char| !c.is_ascii_alphanumeric()).any(|w| {
+        (7..=40).contains(&w.len())
+            && w.chars().all(|c| c.is_ascii_hexdigit())
+            && w.chars().any(|c| c.is_ascii_digit())
+            && w.chars().any(|c| c.is_ascii_alphabetic())
+    })
+}

@@ -1,0 +1,603 @@
+//! The record's facts (issue #54, D089): what the session did and how each thing ended, computed
+//! once by the extraction and read alike by the snapshot's sections, the summarizer's directive
+//! and the judge, so that the three never disagree about the record.
+//!
+//! - **Checks** (`outcome`): the last run of each check command (a test, build, lint or type
+//!   check) and how it ended: passed, failed and why, still running in the background, ran no
+//!   test, never ran (rejected), or unknown. A scope (a package, a file, a filter) keeps its own
+//!   last run: a pass of `cargo test -p parser` says nothing of `cargo test -p billing`.
+//! - **Files** (`files`): each file's newest write by an edit tool and how it ended, when it was
+//!   last written at all, and the names of every file touched or read.
+//! - **Actions** (`acts`): per kind (commit, push, tag, pull request, deploy, install, restart,
+//!   migration, publish, activation), the last attempt, how it ended, and the last success; no
+//!   entry is the record's "none attempted".
+//! - **Reach**: how far back the facts hold. Every call within [`FACTS_WINDOW`] of the part's end
+//!   is read (the save's reach); the audit reads every call back to the session's start, so that
+//!   an absence ("no commit ran", "this file was never written") is a fact only there, and only
+//!   when nothing could have done it unseen (a sub-agent, a session continued from another file).
+//!
+//! Times are ages: how many calls back from the newest a thing happened (0: the newest call), so
+//! that "after the failing run" is a comparison of two numbers.
+
+mod acts;
+mod files;
+mod outcome;
+pub(crate) mod reports;
+
+pub use acts::{Act, ActEnd, ActKind, Attempt};
+pub use files::{FileFact, Names, Write, WriteEnd, base_name};
+pub use outcome::Outcome;
+
+use super::Action;
+use super::calls::{Ended, action_of, output_ends};
+use super::checks::{Check, check_of, simple_commands};
+use crate::read::record::ToolUse;
+use crate::read::tools::{is_edit, is_shell};
+use crate::text::{escaped_line, folded_line};
+use serde::{Deserialize, Serialize};
+
+/// How many distinct check commands are kept.
+pub const MAX_CHECKS: usize = 12;
+/// How many of them may be programs run to see them work ([`Check::Run`]): a session that runs
+/// many scripts must not push its tests and builds out.
+const MAX_RUN_CHECKS: usize = 4;
+/// How many files are kept in full (every file's name is kept in [`Reach::touched`]).
+pub const MAX_FILES: usize = 40;
+/// How many bytes back from the part's end every call is read for the facts at a save: what
+/// every save reads anyway (a real session's 150 calls with their results take from a few
+/// hundred KB to 2 MB). The audit reads further (see [`Reach`]).
+pub const FACTS_WINDOW: u64 = super::MIN_WINDOW;
+/// How many calls back at most the facts are read at a save, within [`FACTS_WINDOW`]: a failed
+/// check 300 calls back is still the last word on it, and a long session's save parses no more
+/// than this many calls for the facts (the one reach of the snapshot, the directive and the
+/// judge; D089).
+pub const FACT_CALLS: u32 = 400;
+/// The longest command kept with a fact.
+const COMMAND_CHARS: usize = 300;
+
+/// What the record shows the session did, and how each thing ended.
+#[derive(Debug, Clone, Default, PartialEq, Eq, Serialize, Deserialize)]
+pub struct Facts {
+    /// The last run of each check command, newest first.
+    #[serde(default)]
+    pub checks: Vec<CheckRun>,
+    /// The newest shell command that failed by itself (not refused or interrupted) and whose
+    /// output says why, whatever it ran.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub last_failure: Option<Action>,
+    /// The files written or attempted, newest first.
+    #[serde(default)]
+    pub files: Vec<FileFact>,
+    /// The actions attempted, one entry per kind, in [`ActKind`] order.
+    #[serde(default)]
+    pub acts: Vec<Act>,
+    /// How many calls the facts were read from.
+    #[serde(default)]
+    pub calls: u32,
+    /// How many calls back the newest command ran that may write files it does not name (a
+    /// script, a checkout, a formatter): after it, any file may have changed.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub opaque: Option<u32>,
+    /// How far back they hold: known in the process that read the record, never stored.
+    #[serde(skip)]
+    pub reach: Reach,
+}
+
+/// How far back the facts hold, and what could have acted unseen: what an absence needs.
+#[derive(Debug, Clone, Default, PartialEq, Eq)]
+pub struct Reach {
+    /// Every call since the session began was read: an absence is a fact.
+    pub since_start: bool,
+    /// A sub-agent ran: its calls are not in this record.
+    pub delegated: bool,
+    /// Every file written, attempted, or named by a command that may write it.
+    pub touched: Names,
+    /// Every file read (a read tool, `cat`, `grep`).
+    pub read: Names,
+    /// Kinds of action the user ran themselves (a `!` command) or said they did.
+    pub by_user: Vec<ActKind>,
+}
+
+/// The last run of one check command.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+pub struct CheckRun {
+    /// What it checks.
+    pub check: Check,
+    /// The whole command line as run, one line, bounded.
+    pub command: String,
+    /// The words of the check's own simple command (`cargo test billing`).
+    pub words: Vec<String>,
+    /// What it narrows the check to (lowercased words of its arguments); empty for the whole.
+    #[serde(default)]
+    pub scope: Vec<String>,
+    /// How it ended.
+    pub outcome: Outcome,
+    /// Why it failed, as its output says (one line).
+    #[serde(default, skip_serializing_if = "String::is_empty")]
+    pub why: String,
+    /// Its output's ends, bounded: a runner's report is read from here.
+    #[serde(default, skip_serializing_if = "String::is_empty")]
+    pub output: String,
+    /// How many calls back it ran.
+    pub age: u32,
+    /// How a newer attempt of the same command ended that did not finish it (rejected, started
+    /// in the background, no result): this run is still the last that says how it stands.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub later: Option<Outcome>,
+}
+
+impl CheckRun {
+    /// Whether its outcome says how the check stands: it passed or it failed.
+    pub fn decisive(&self) -> bool {
+        matches!(self.outcome, Outcome::Passed | Outcome::Failed { .. })
+    }
+}
+
+impl Facts {
+    /// The newest run of a check over `scope` words, of `check` (any when `None`).
+    pub fn checks_of(&self, check: Option<Check>) -> impl Iterator<Item = &CheckRun> {
+        self.checks
+            .iter()
+            .filter(move |r| check.is_none_or(|c| c == r.check))
+    }
+
+    /// The actions of `kind`, if any was attempted.
+    pub fn act(&self, kind: ActKind) -> Option<&Act> {
+        self.acts.iter().find(|a| a.kind == kind)
+    }
+
+    /// What the record shows of the file at `path` (matched by as many path components as both
+    /// give), if it was written or attempted.
+    pub fn file(&self, path: &str) -> Option<&FileFact> {
+        self.files.iter().find(|f| same_file(&f.path, path))
+    }
+
+    /// Whether anything may have written files after the call `age` calls back: an applied
+    /// write, or a command that may write files it does not name.
+    pub fn written_since(&self, age: u32) -> bool {
+        self.files
+            .iter()
+            .any(|f| f.applied.is_some_and(|a| a < age))
+            || self.opaque.is_some_and(|a| a < age)
+    }
+
+    /// Whether the file at `path` may have been written after the call `age` calls back.
+    pub fn file_written_since(&self, path: &str, age: u32) -> bool {
+        self.file(path)
+            .is_some_and(|f| f.applied.is_some_and(|a| a < age))
+            || self.opaque.is_some_and(|a| a < age)
+    }
+
+    /// The check commands whose last run did not pass, newest first: failed, or started in the
+    /// background and not finished. What the directive names and the judge holds pass claims to.
+    pub fn unpassed(&self) -> impl Iterator<Item = &CheckRun> {
+        self.checks
+            .iter()
+            .filter(|r| r.outcome.failed() || r.outcome == Outcome::Running)
+    }
+
+    /// The kind of action a command line or a tool named in the summary attempts (`git push`,
+    /// `deploy_to_github`), read as the record's attempts are.
+    pub fn act_in(code: &str) -> Option<ActKind> {
+        let simple = simple_commands(code);
+        simple
+            .iter()
+            .find_map(|s| acts::kind_of(&s.words))
+            .or_else(|| acts::tool_named(code.trim()))
+    }
+
+    /// The check a command line written in the summary runs (`cargo test billing`), read as the
+    /// record's runs are: what it checks, its command words, and whether it runs the whole.
+    pub fn check_in(code: &str) -> Option<(Check, Vec<String>, bool)> {
+        simple_commands(code).iter().find_map(|s| {
+            let (check, first) = check_of(&s.words)?;
+            let whole = scope_words(s.words.get(first..).unwrap_or(&[])).is_empty();
+            Some((check, s.words.clone(), whole))
+        })
+    }
+}
+
+/// Whether the record's path `f` is the file `said` names: the same final components, as many
+/// as both give (`src/a.rs` is not `tests/a.rs`; `a.rs` is either).
+pub fn same_file(f: &str, said: &str) -> bool {
+    let parts = |p: &str| -> Vec<String> {
+        p.trim_matches(|c: char| matches!(c, '`' | '\'' | '"' | ','))
+            .split(['/', '\\'])
+            .map(|c| c.trim_start_matches('.').to_lowercase())
+            .filter(|c| !c.is_empty())
+            .collect()
+    };
+    let (said, f) = (parts(said), parts(f));
+    let n = said.len().min(f.len());
+    n > 0 && f[f.len() - n..] == said[said.len() - n..]
+}
+
+/// The facts fold: fed each call newest first, with how it ended.
+#[derive(Default)]
+pub(super) struct FactsFold {
+    facts: Facts,
+    /// The check commands met (their words joined), in the order of `facts.checks`.
+    keys: Vec<String>,
+    /// A continuation summary was met with no compaction boundary before it: the session began
+    /// in another file.
+    continued: bool,
+}
+
+impl FactsFold {
+    /// How many calls were read.
+    pub(super) fn calls(&self) -> u32 {
+        self.facts.calls
+    }
+
+    /// The next call, newest first.
+    pub(super) fn call(&mut self, tu: &ToolUse, ended: &Ended) {
+        let age = self.facts.calls;
+        self.facts.calls = self.facts.calls.saturating_add(1);
+        let name = tu.name.as_str();
+        if matches!(name, "Task" | "Agent") {
+            self.facts.reach.delegated = true;
+        } else if is_edit(name) {
+            self.edit(tu, ended, age);
+        } else if is_shell(name) {
+            self.shell(tu, ended, age);
+        } else if matches!(name, "Read" | "NotebookRead" | "view") {
+            if let Some(p) = &tu.key_arg {
+                self.facts.reach.read.add(p);
+            }
+        } else if let Some(kind) = acts::tool_named(name) {
+            self.attempt(kind, name, acts::tool_ended(ended), age);
+        }
+    }
+
+    /// A record's texts: a user's `!` command, a continuation summary, a compaction boundary.
+    pub(super) fn record(&mut self, rec: &crate::read::record::Record) {
+        use crate::read::record::RecordKind;
+        if rec.kind == RecordKind::CompactBoundary {
+            self.continued = false; // the summary met belongs to this file's own compaction
+        }
+        for text in &rec.texts {
+            if rec.compact_summary || text.starts_with(super::authorship::CONTINUED) {
+                self.continued = true;
+            }
+            if let Some(cmd) = bash_input(text) {
+                for s in simple_commands(cmd) {
+                    if let Some(kind) = acts::kind_of(&s.words) {
+                        self.facts.reach.by_user.push(kind);
+                    }
+                }
+            }
+        }
+    }
+
+    /// An edit tool's call: a write of each file it names.
+    fn edit(&mut self, tu: &ToolUse, ended: &Ended, age: u32) {
+        let (end, why) = files::write_end(ended);
+        let paths: Vec<&String> = if tu.written.is_empty() {
+            tu.key_arg.iter().collect()
+        } else {
+            tu.written.iter().collect()
+        };
+        for path in paths {
+            self.facts.reach.touched.add(path);
+            let write = Write {
+                tool: tu.name.clone(),
+                end,
+                why: why.clone(),
+                age,
+            };
+            let files = &mut self.facts.files;
+            match files.iter().position(|f| f.path == *path) {
+                Some(i) => {
+                    files[i].last.get_or_insert(write);
+                    if end == WriteEnd::Applied {
+                        files[i].applied.get_or_insert(age);
+                    }
+                }
+                None if files.len() < MAX_FILES => files.push(FileFact {
+                    path: path.clone(),
+                    last: Some(write),
+                    applied: (end == WriteEnd::Applied).then_some(age),
+                }),
+                None => {}
+            }
+        }
+    }
+
+    /// A shell command: the checks it ran, the actions it attempted, the files it wrote or read.
+    fn shell(&mut self, tu: &ToolUse, ended: &Ended, age: u32) {
+        let Some(cmd) = tu.key_arg.as_deref() else {
+            return;
+        };
+        let simple = simple_commands(cmd);
+        let output = output_ends(&ended.head, &ended.tail);
+        let ran = ended.read && !outcome::never_ran(ended);
+        if self.facts.last_failure.is_none() && ran && ended.failed && !ended.running {
+            let a = action_of(tu, ended, escaped_line(cmd));
+            if !a.why.is_empty() {
+                self.facts.last_failure = Some(a);
+            }
+        }
+        let mut found_check = false;
+        for (i, s) in simple.iter().enumerate() {
+            if let Some((check, first)) = check_of(&s.words) {
+                found_check = true;
+                let run = CheckRun {
+                    check,
+                    command: folded_line(&escaped_line(cmd), COMMAND_CHARS),
+                    words: s.words.clone(),
+                    scope: scope_words(s.words.get(first..).unwrap_or(&[])),
+                    outcome: outcome::of_run(check, ended, &simple[i..], &output),
+                    why: String::new(),
+                    output: String::new(),
+                    age,
+                    later: None,
+                };
+                self.check_run(run, tu, ended);
+            }
+            if let Some(kind) = acts::kind_of(&s.words) {
+                let end = acts::ended(ended, &simple[i..], &output);
+                self.attempt(kind, cmd, end, age);
+            }
+        }
+        // A command no rule names, whose output is a test runner's report (`./ci`, `just`).
+        if !found_check
+            && simple.len() == 1
+            && let Some(outcome) = outcome::by_report(ended, &output)
+        {
+            let run = CheckRun {
+                check: Check::Test,
+                command: folded_line(&escaped_line(cmd), COMMAND_CHARS),
+                words: simple[0].words.clone(),
+                scope: Vec::new(),
+                outcome,
+                why: String::new(),
+                output: String::new(),
+                age,
+                later: None,
+            };
+            self.check_run(run, tu, ended);
+        }
+        let touched = files::shell_files(cmd, &simple);
+        for path in &touched.writes {
+            self.facts.reach.touched.add(path);
+            if ran && !ended.failed {
+                self.shell_write(path, age);
+            }
+        }
+        for path in &touched.reads {
+            self.facts.reach.read.add(path);
+        }
+        if touched.opaque && ran {
+            self.facts.opaque.get_or_insert(age);
+        }
+    }
+
+    /// A file written by a command that names it.
+    fn shell_write(&mut self, path: &str, age: u32) {
+        let files = &mut self.facts.files;
+        match files.iter().position(|f| same_file(&f.path, path)) {
+            Some(i) => {
+                files[i].applied.get_or_insert(age);
+            }
+            None if files.len() < MAX_FILES => files.push(FileFact {
+                path: path.to_owned(),
+                last: None,
+                applied: Some(age),
+            }),
+            None => {}
+        }
+    }
+
+    /// A run of a check: kept when it is the newest of its command. An attempt that did not
+    /// finish (rejected, in the background, no result) stands only until a run of the same
+    /// command that passed or failed is met (older): that run is still how the check stands.
+    fn check_run(&mut self, mut run: CheckRun, tu: &ToolUse, ended: &Ended) {
+        let key = run.words.join(" ");
+        let at = self.keys.iter().position(|k| *k == key);
+        if let Some(i) = at {
+            let newer = &self.facts.checks[i];
+            if newer.decisive() || !run.decisive() {
+                return;
+            }
+            run.later = Some(newer.outcome.clone());
+        } else {
+            let runs = self.facts.checks.iter().filter(|r| r.check == Check::Run);
+            let full = self.keys.len() >= MAX_CHECKS
+                || (run.check == Check::Run && runs.count() >= MAX_RUN_CHECKS);
+            if full {
+                return;
+            }
+        }
+        let a = action_of(tu, ended, run.command.clone());
+        run.why = a.why;
+        run.output = a.output;
+        match at {
+            Some(i) => self.facts.checks[i] = run,
+            None => {
+                self.keys.push(key);
+                self.facts.checks.push(run);
+            }
+        }
+    }
+
+    /// An attempt of an action of `kind`: the newest is its last; the newest done, its done.
+    fn attempt(&mut self, kind: ActKind, command: &str, end: ActEnd, age: u32) {
+        let done = end.done();
+        let attempt = Attempt {
+            command: folded_line(&escaped_line(command), COMMAND_CHARS),
+            end,
+            age,
+        };
+        match self.facts.acts.iter_mut().find(|a| a.kind == kind) {
+            Some(a) => {
+                a.attempts += 1;
+                if done {
+                    a.done.get_or_insert(age);
+                }
+            }
+            None => self.facts.acts.push(Act {
+                kind,
+                attempts: 1,
+                last: attempt,
+                done: done.then_some(age),
+            }),
+        }
+    }
+
+    /// The facts, once reading has stopped; `whole`: every call back to the file's start was
+    /// read.
+    pub(super) fn finish(mut self, whole: bool) -> Facts {
+        self.facts.acts.sort_by_key(|a| a.kind);
+        self.facts.reach.since_start = whole && !self.continued;
+        self.facts
+    }
+}
+
+/// The command a user ran themselves with Claude Code's `!` (`<bash-input>git push</bash-input>`).
+fn bash_input(text: &str) -> Option<&str> {
+    let start = text.find("<bash-input>")? + "<bash-input>".len();
+    let end = text[start..].find("</bash-input>")? + start;
+    Some(&text[start..end])
+}
+
+/// The words of a run's arguments that narrow it: names, paths, filters (lowercased, split at
+/// non-alphanumerics); flags and their common values dropped.
+fn scope_words(args: &[String]) -> Vec<String> {
+    let mut out = Vec::new();
+    let mut skip_next = false;
+    for a in args {
+        if skip_next {
+            skip_next = false;
+            continue;
+        }
+        if a.starts_with('-') {
+            // Flags that take a value we do not want (`-j 4`, `--color always`); filters such as
+            // `-k expr`, `-p pkg`, `--test name` keep theirs.
+            skip_next = matches!(
+                a.as_str(),
+                "-j" | "--jobs"
+                    | "--color"
+                    | "--timeout"
+                    | "-n"
+                    | "--maxfail"
+                    | "--reporter"
+                    | "--features"
+                    | "-F"
+                    | "--target"
+                    | "--manifest-path"
+                    | "--config"
+                    | "-c"
+            );
+            continue;
+        }
+        if a.starts_with('>') || a.starts_with('<') || a.contains("&1") || a == "2" {
+            continue;
+        }
+        for w in crate::text::lower_words(a) {
+            if !matches!(w.as_str(), "py" | "js" | "ts" | "rs" | "sh" | "go" | "rb") {
+                out.push(w);
+            }
+        }
+    }
+    out
+}
+
+/// Builders of calls and their facts, for the tests of every stage that reads facts.
+#[cfg(test)]
+pub(crate) mod build {
+    use super::*;
+
+    /// A call with how it ended.
+    #[derive(Clone)]
+    pub(crate) struct Call(ToolUse, Ended);
+
+    /// A shell command that exited `exit` (0: success) printing `out`.
+    pub(crate) fn sh(cmd: &str, exit: i32, out: &str) -> Call {
+        let tu = ToolUse {
+            id: format!("t{cmd}"),
+            name: "Bash".into(),
+            key_arg: Some(cmd.into()),
+            ..ToolUse::default()
+        };
+        Call(
+            tu,
+            Ended {
+                read: true,
+                failed: exit != 0,
+                exit: (exit != 0).then_some(exit),
+                head: out.into(),
+                tail: out.into(),
+                ..Ended::default()
+            },
+        )
+    }
+
+    /// A shell command the user rejected.
+    pub(crate) fn refused(cmd: &str) -> Call {
+        let mut c = sh(
+            cmd,
+            1,
+            "The user doesn't want to proceed with this tool use.",
+        );
+        c.1.exit = None;
+        c
+    }
+
+    /// A shell command started in the background.
+    pub(crate) fn background(cmd: &str) -> Call {
+        let mut c = sh(cmd, 0, "Command running in background with ID: b1.");
+        c.1.running = true;
+        c
+    }
+
+    /// An edit of `path`: applied, or failed with `error`.
+    pub(crate) fn edit(path: &str, error: Option<&str>) -> Call {
+        let tu = ToolUse {
+            id: format!("e{path}"),
+            name: "Edit".into(),
+            key_arg: Some(path.into()),
+            written: vec![path.into()],
+            ..ToolUse::default()
+        };
+        Call(
+            tu,
+            Ended {
+                read: true,
+                failed: error.is_some(),
+                head: error.unwrap_or("ok").into(),
+                ..Ended::default()
+            },
+        )
+    }
+
+    /// A call of another tool (`Read`, `Task`) naming `arg`.
+    pub(crate) fn tool(name: &str, arg: &str) -> Call {
+        let tu = ToolUse {
+            id: format!("o{name}{arg}"),
+            name: name.into(),
+            key_arg: Some(arg.into()),
+            ..ToolUse::default()
+        };
+        Call(
+            tu,
+            Ended {
+                read: true,
+                head: "ok".into(),
+                ..Ended::default()
+            },
+        )
+    }
+
+    /// The facts of `calls`, given oldest first as the transcript holds them, read back to the
+    /// session's start.
+    pub(crate) fn facts(calls: &[Call]) -> Facts {
+        let mut fold = FactsFold::default();
+        for Call(tu, e) in calls.iter().rev() {
+            fold.call(tu, e);
+        }
+        fold.finish(true)
+    }
+}
+
+#[cfg(test)]
+mod tests;

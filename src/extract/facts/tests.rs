@@ -1,0 +1,112 @@
+//! The facts read from calls as the transcript holds them.
+
+use super::build::*;
+use super::*;
+
+#[test]
+fn each_check_keeps_its_newest_run_and_a_scope_its_own() {
+    let f = facts(&[
+        sh(
+            "cargo test -p billing",
+            101,
+            "test result: FAILED. 3 passed; 1 failed",
+        ),
+        sh(
+            "cargo test -p parser",
+            0,
+            "test result: ok. 9 passed; 0 failed",
+        ),
+        sh("pnpm build", 1, "error TS2322: no"),
+        sh("ls src", 0, ""),
+        sh("pnpm build", 0, "done"),
+    ]);
+    let shown: Vec<(&str, bool)> = f
+        .checks
+        .iter()
+        .map(|r| (r.command.as_str(), r.outcome.failed()))
+        .collect();
+    assert_eq!(
+        shown,
+        [
+            ("pnpm build", false),
+            ("cargo test -p parser", false),
+            ("cargo test -p billing", true)
+        ]
+    );
+    assert_eq!(f.checks[2].scope, ["billing"]);
+}
+
+#[test]
+fn a_refused_run_leaves_the_run_before_it_as_the_last() {
+    let f = facts(&[
+        sh("pnpm build", 2, "error TS2322: no"),
+        refused("pnpm build"),
+    ]);
+    assert!(f.checks[0].outcome.failed(), "{f:?}");
+    assert_eq!(f.checks[0].later, Some(Outcome::NotRun));
+    // Never run at all: the attempt is all there is.
+    let f = facts(&[refused("pnpm build")]);
+    assert_eq!(f.checks[0].outcome, Outcome::NotRun);
+}
+
+#[test]
+fn actions_keep_their_last_attempt_and_last_success() {
+    let f = facts(&[
+        sh("git commit -m a", 0, "[main 1a2b3c] a"),
+        sh("git push", 1, "rejected: non-fast-forward"),
+    ]);
+    let push = f.act(ActKind::Push).unwrap();
+    assert!(matches!(push.last.end, ActEnd::Failed { .. }) && push.done.is_none());
+    assert_eq!(f.act(ActKind::Commit).unwrap().done, Some(1));
+    assert!(f.act(ActKind::Deploy).is_none());
+}
+
+#[test]
+fn files_keep_their_writes_and_every_name_touched() {
+    let failed = "<tool_use_error>String to replace not found in file.</tool_use_error>";
+    let f = facts(&[
+        edit("/p/src/a.rs", None),
+        edit("/p/src/b.rs", Some(failed)),
+        sh("cat /p/README.md", 0, "# p"),
+        sh("python3 gen.py", 0, ""),
+    ]);
+    let b = f.file("src/b.rs").unwrap();
+    let last = b.last.as_ref().unwrap();
+    assert_eq!(last.end, WriteEnd::Failed);
+    assert_eq!(last.why, "String to replace not found in file.");
+    assert!(b.applied.is_none());
+    assert_eq!(f.file("a.rs").unwrap().applied, Some(3));
+    assert_eq!(f.reach.touched.holds("b.rs"), Some(true));
+    assert_eq!(f.reach.touched.holds("README.md"), Some(false));
+    assert_eq!(f.reach.read.holds("README.md"), Some(true));
+    assert_eq!(f.opaque, Some(0), "a script may write anything");
+    assert!(f.written_since(1));
+}
+
+#[test]
+fn a_background_start_is_running_until_its_notification() {
+    let f = facts(&[background("cargo test")]);
+    assert_eq!(f.checks[0].outcome, Outcome::Running);
+    assert_eq!(f.unpassed().count(), 1);
+    // After a failure, the failure stands: the background run has not said otherwise.
+    let f = facts(&[
+        sh("cargo test", 101, "test result: FAILED. 3 passed; 1 failed"),
+        background("cargo test"),
+    ]);
+    assert!(f.checks[0].outcome.failed(), "{f:?}");
+    assert_eq!(f.checks[0].later, Some(Outcome::Running));
+}
+
+#[test]
+fn a_session_continued_from_another_file_holds_no_absence() {
+    let mut fold = FactsFold::default();
+    let summary = crate::read::record::Record {
+        texts: vec![format!(
+            "{}. Summary: ...",
+            crate::extract::authorship::CONTINUED
+        )],
+        ..crate::read::record::Record::empty(crate::read::record::RecordKind::User)
+    };
+    fold.record(&summary);
+    assert!(!fold.finish(true).reach.since_start);
+}
