@@ -395,9 +395,9 @@ pub(super) fn caught_up(
         {
             debug(cfg.debug, || {
                 format!(
-                    "evidence read again up to this compaction: {} actions, {} open items",
-                    b.extraction.actions.len(),
-                    b.extraction.open_work().1.len()
+                    "evidence read again up to this compaction: {} open items; facts: {}",
+                    b.extraction.open_work().1.len(),
+                    b.extraction.facts.described()
                 )
             });
             saved

@@ -87,7 +87,15 @@ fn claims_done(s: &Sentence, kind: ActKind, stems: &[&str], unspaced: &[&str]) -
         ActKind::Push => git_label(s, "push"),
         _ => false,
     };
-    if !(asserted(s) || marked || label) {
+    // "Commit ab7085a created and pushed": a noun phrase, not the instruction its first word
+    // would make of it.
+    let first = super::words::words(&s.own).into_iter().next();
+    let noun_first = first.is_some_and(|w| {
+        ACTS.iter()
+            .flat_map(|(_, stems, _)| stems.iter())
+            .any(|st| !st.contains(' ') && w.starts_with(st.trim_start_matches('=')))
+    });
+    if !(asserted(s) || marked || label || noun_first) {
         return false;
     }
     let named_in_code = s.code.iter().any(|c| code_attempts(c, kind));

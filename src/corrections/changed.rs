@@ -5,7 +5,7 @@
 
 use super::claims::{Verb, asserted, change_verb, negated, paths};
 use super::headings::Role;
-use super::lexicon::{CHANGED, DONE_UNSPACED, FIXED, READ};
+use super::lexicon::{CHANGED, DONE_UNSPACED, FIXED, READ, USER_NOUNS};
 use super::summary::Sentence;
 use super::words;
 use super::{Correction, Judge, Kind, quoted_claim, shown_command};
@@ -176,6 +176,10 @@ fn names_as_changed(s: &Sentence, path: &str) -> bool {
     let after = words::words(&text[at + path.len()..]);
     let changed = |w: &String| CHANGED.contains(&w.as_str()) || FIXED.contains(&w.as_str());
     let unspaced = text.chars().any(words::unspaced);
+    // "`.DS_Store` was added on the user's request": the user's doing, or an entry of a list.
+    if words::words(&text).iter().any(|w| USER_NOUNS.contains(&w.as_str())) {
+        return false;
+    }
     if unspaced
         && !DONE_UNSPACED
             .iter()

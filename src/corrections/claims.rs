@@ -23,24 +23,25 @@ fn has_unspaced(text: &str, list: &[&str]) -> bool {
 
 /// A clause's words with the negations that say something good removed ("no failures").
 fn without_good_negations(clause: &[String]) -> Vec<&str> {
-    let mut out = Vec::with_capacity(clause.len());
-    let mut skip = false;
+    // "no failures", "without TypeScript errors", "0 failed": a none-word with a failure-word
+    // within the next three words.
+    let mut dropped = vec![false; clause.len()];
     for (i, w) in clause.iter().enumerate() {
-        if skip {
-            skip = false;
+        if !NONE.contains(&w.as_str()) {
             continue;
         }
-        let next = clause.get(i + 1).map(String::as_str);
-        if GOOD_NEGATIONS
-            .iter()
-            .any(|[a, b]| w == a && next == Some(b))
-        {
-            skip = true;
-            continue;
+        let bad = (i + 1..clause.len().min(i + 4)).find(|&j| BAD.contains(&clause[j].as_str()));
+        if let Some(j) = bad {
+            dropped[i] = true;
+            dropped[j] = true;
         }
-        out.push(w.as_str());
     }
-    out
+    clause
+        .iter()
+        .zip(dropped)
+        .filter(|(_, d)| !d)
+        .map(|(w, _)| w.as_str())
+        .collect()
 }
 
 /// Whether the sentence asserts a present or past state at all: nothing in it is future, a wish,
@@ -87,9 +88,10 @@ pub(crate) fn asserted(s: &Sentence) -> bool {
 /// `ws` without "plan" where it names the work ("the plan steps are done"), not an intention
 /// ("we plan to ..."): before a noun of work.
 fn without_plan_nouns(ws: Vec<String>) -> Vec<String> {
+    // "the plan steps", and "Plan: all steps done" (a label): the plan is the work.
     let naming = |i: usize| {
         matches!(ws[i].as_str(), "plan" | "plans")
-            && ws.get(i + 1).is_some_and(|n| WORK.contains(&n.as_str()))
+            && (i == 0 || ws.get(i + 1).is_some_and(|n| WORK.contains(&n.as_str())))
     };
     (0..ws.len())
         .filter(|&i| !naming(i))
@@ -250,6 +252,16 @@ pub(crate) fn says_pass(clause: &[String], own: &str) -> bool {
         || clause
             .windows(2)
             .any(|p| PASS_PHRASES.iter().any(|[a, b]| p[0] == *a && p[1] == *b))
+        || without_good_negations(clause).len() < clause.len()
+}
+
+/// Whether a clause says a program builds or compiles ("the project builds", "it compiles
+/// cleanly"): a build's pass, said with the verb, not the noun ("the builds", "all builds").
+pub(crate) fn says_builds(clause: &[String]) -> bool {
+    clause.iter().enumerate().any(|(i, w)| {
+        matches!(w.as_str(), "builds" | "compiles" | "kompiliert" | "compila" | "compile")
+            && !(i > 0 && matches!(clause[i - 1].as_str(), "the" | "all" | "both" | "these" | "those" | "its" | "der" | "die" | "les" | "los" | "las" | "to"))
+    })
 }
 
 /// Whether a clause says something is done (a done word, or the past tense of `verb`, the verb an
@@ -571,6 +583,10 @@ pub(crate) fn change_verb(s: &Sentence) -> Option<Verb> {
     // "`docs/x.md` now describes the new behaviour": what a file holds now, said of a change.
     const NOW: &[&str] = &["now", "ora", "ahora", "jetzt", "maintenant", "agora"];
     const HOLDS: &[&str] = &[
+        "shows",
+        "contains",
+        "lists",
+        "includes",
         "describes",
         "documents",
         "covers",
@@ -599,10 +615,12 @@ pub(crate) fn paths(s: &Sentence) -> Vec<String> {
     let bare = s
         .own
         .split(|c: char| c.is_whitespace() || c == '(' || c == ')' || c == ',');
-    for raw in s.code.iter().map(String::as_str).chain(bare) {
-        let t = raw.trim_matches(|c: char| {
-            matches!(c, '`' | '\'' | '"' | ',' | ':' | ';' | '*') || (c == '.' && raw.len() > 1)
-        });
+    let coded = s.code.len();
+    for (i, raw) in s.code.iter().map(String::as_str).chain(bare).enumerate() {
+        // A sentence's full stop is no part of a name; a dotfile's leading dot is.
+        let t = raw
+            .trim_matches(|c: char| matches!(c, '`' | '\'' | '"' | ',' | ':' | ';' | '*'))
+            .trim_end_matches('.');
         if t.contains(char::is_whitespace) || t.contains("://") || t.len() > 200 {
             continue;
         }
@@ -615,7 +633,14 @@ pub(crate) fn paths(s: &Sentence) -> Vec<String> {
                 && ext.chars().any(|c| c.is_ascii_alphabetic())
         });
         let slash = t.contains('/') && t.len() > 2;
-        if (ext || slash) && !out.iter().any(|p| p == t) {
+        // A dotfile written as code (`.gitignore`, `.env`); not ".NET" in prose.
+        let dotfile = i < coded
+            && t.len() > 2
+            && t.starts_with('.')
+            && t.chars().any(|c| c.is_ascii_lowercase())
+            && t[1..].chars().all(|c| c.is_ascii_alphanumeric() || c == '_' || c == '-')
+            && t[1..].chars().any(|c| c.is_ascii_alphabetic());
+        if (ext || slash || dotfile) && !out.iter().any(|p| p == t) {
             out.push(t.to_owned());
         }
     }

@@ -137,6 +137,12 @@ impl Digest {
         .bounded()
     }
 
+    /// The digest of an extraction, for tools that judge a summary outside a hook
+    /// (`examples/explain_summary`).
+    pub fn of_extraction(ex: &Extraction, format: Format) -> Digest {
+        Digest::of(ex, format, true)
+    }
+
     /// This digest with its evidence (open items, finished ones, actions, files) replaced by
     /// `newer`'s, read later from the same record: what the record gained after `save` ran
     /// (a result written while PreCompact ran, a summary precomputed earlier) counts.

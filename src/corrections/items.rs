@@ -53,7 +53,8 @@ impl<'a> Judge<'a> {
     /// in its status as open or not done.
     fn kept_open(&self, key: &Key) -> bool {
         self.doc.sentences.iter().any(|s| {
-            (s.role.keeps_open() && Self::refers_to(key, s))
+            // "Pending Tasks: ✅ Build with npm run build": a mark that says done is no pending.
+            (s.role.keeps_open() && !s.marked_done && Self::refers_to(key, s))
                 || (s.role.states_status()
                     && Self::refers_to(key, s)
                     && (s.marked_open
@@ -202,7 +203,7 @@ impl<'a> Judge<'a> {
             if !(status || s.role.keeps_open()) || !Self::refers_to(key, s) {
                 return false;
             }
-            if s.role.keeps_open() || s.marked_open {
+            if (s.role.keeps_open() && !s.marked_done) || s.marked_open {
                 return true;
             }
             let own = &s.clauses;

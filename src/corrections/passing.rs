@@ -47,7 +47,11 @@ impl<'a> Judge<'a> {
                 s.clauses.clone()
             };
             for clause in &verdicts {
-                if !says_pass(clause, &s.own) || negated(clause, &s.own) || partial(clause) {
+                // "completed without TypeScript errors" says a build or a run passed, as "builds"
+                // does; of tests, "done" may mean written.
+                let pass_said = says_pass(clause, &s.own) || claims::says_builds(clause);
+                let done_said = clause.iter().any(|w| lexicon::DONE.contains(&w.as_str()));
+                if !(pass_said || done_said) || negated(clause, &s.own) || partial(clause) {
                     continue;
                 }
                 let count = count_claim(clause, &s.own);
@@ -74,6 +78,9 @@ impl<'a> Judge<'a> {
                         .and_then(|(check, scope)| self.standing(check, &scope)),
                 };
                 let Some(run) = run else { continue };
+                if !pass_said && !matches!(run.check, Check::Build | Check::Run) {
+                    continue;
+                }
                 if self.admits_failure_near(s, run) || self.reports_later_failure(s, run) {
                     break;
                 }
@@ -209,6 +216,11 @@ impl<'a> Judge<'a> {
                         && !c.windows(2).any(|p| {
                             matches!(p[0].as_str(), "0" | "no" | "zero" | "without")
                                 && p[1].starts_with("fail")
+                        })
+                        // "The `renders_currency` failure is resolved": a fix claimed, not a
+                        // failure admitted.
+                        && !c.iter().any(|w| {
+                            lexicon::FIXED.contains(&w.as_str()) || lexicon::DONE.contains(&w.as_str())
                         })
                 })
         })

@@ -113,7 +113,9 @@ pub(super) fn write_end(e: &Ended) -> (WriteEnd, String) {
     if never_ran(e) {
         return (WriteEnd::Rejected, String::new());
     }
-    if e.failed {
+    // A Codex patch states no exit status when it did not apply ("apply_patch verification
+    // failed: ..."); one that applied says "Success.".
+    if e.failed || (e.unstated && !e.head.contains("Success")) {
         let first = e.head.lines().map(str::trim).find(|l| !l.is_empty());
         let why = first
             .unwrap_or_default()

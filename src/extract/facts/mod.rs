@@ -176,6 +176,42 @@ impl Facts {
             .filter(|r| r.outcome.failed() || r.outcome == Outcome::Running)
     }
 
+    /// What they hold, in one line without the record's text, for `COMPACT_GUARDIAN_DEBUG`:
+    /// "12 calls; 2 checks (1 failed); 3 files (1 edit failed); commit: failed; from the
+    /// session's start".
+    pub fn described(&self) -> String {
+        let failed = self.checks.iter().filter(|r| r.outcome.failed()).count();
+        let undone = |f: &&FileFact| {
+            f.last
+                .as_ref()
+                .is_some_and(|w| matches!(w.end, WriteEnd::Failed | WriteEnd::Rejected))
+        };
+        let acts: Vec<String> = self
+            .acts
+            .iter()
+            .map(|a| {
+                let end = serde_json::to_value(&a.last.end).ok();
+                let end = end.as_ref().and_then(|v| v["ended"].as_str()).unwrap_or("?");
+                format!("{:?}: {end}", a.kind).to_lowercase()
+            })
+            .collect();
+        let r = &self.reach;
+        format!(
+            "{} calls; {} checks ({failed} failed); {} files ({} edits failed or rejected); acts [{}]; {}{}{}",
+            self.calls,
+            self.checks.len(),
+            self.files.len(),
+            self.files.iter().filter(undone).count(),
+            acts.join(", "),
+            if r.since_start { "from the session's start" } else { "not from the session's start" },
+            if r.delegated { "; a sub-agent ran" } else { "" },
+            match self.opaque {
+                Some(age) => format!("; a command {age} calls back may have written unnamed files"),
+                None => String::new(),
+            }
+        )
+    }
+
     /// The kind of action a command line or a tool named in the summary attempts (`git push`,
     /// `deploy_to_github`), read as the record's attempts are.
     pub fn act_in(code: &str) -> Option<ActKind> {
@@ -235,7 +271,9 @@ impl FactsFold {
         self.facts.calls = self.facts.calls.saturating_add(1);
         let name = tu.name.as_str();
         if matches!(name, "Task" | "Agent") {
-            self.facts.reach.delegated = true;
+            // Claude Code's read-only sub-agents search and plan; any other may write or commit.
+            let read_only = matches!(tu.agent.as_deref(), Some("Explore" | "Plan"));
+            self.facts.reach.delegated |= !read_only;
         } else if is_edit(name) {
             self.edit(tu, ended, age);
         } else if is_shell(name) {

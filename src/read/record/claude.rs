@@ -182,6 +182,8 @@ struct RawInput<'a> {
     description: LStr<'a>,
     #[serde(borrow)]
     prompt: LStr<'a>,
+    #[serde(borrow)]
+    subagent_type: LStr<'a>,
     #[serde(rename = "taskId", borrow)]
     task_id: LStr<'a>,
     #[serde(borrow)]
@@ -820,6 +822,7 @@ fn tool_use(b: &RawBlock) -> ToolUse {
         .into_iter()
         .find_map(LStr::non_blank);
         t.key_arg = key.map(|k| bounded(k, KEEP_ARG));
+        t.agent = input.subagent_type.non_blank().map(|a| bounded(a, 128));
         if Far::Files.spec().tools.contains(&name.as_str()) {
             t.written = input
                 .file_path

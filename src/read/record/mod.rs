@@ -135,6 +135,9 @@ pub struct ToolUse {
     pub task: Option<TaskArgs>,
     /// The plan an `ExitPlanMode` call presents (older CLIs pass it as an argument), bounded.
     pub plan: Option<String>,
+    /// The kind of sub-agent a `Task`/`Agent` call starts (`subagent_type`): a read-only one
+    /// (`Explore`, `Plan`) changes nothing the record would miss.
+    pub agent: Option<String>,
 }
 
 /// One `TodoWrite` item.
