@@ -7,11 +7,12 @@
 //! session's start, no sub-agent ran, the user did not run it themselves, and the summary does
 //! not name a commit by its hash (a commit made before the session).
 
-use super::claims::{asserted, git_label, negated};
+use super::claims::{asserted, git_label, negated, paths};
 use super::lexicon::{ACT_DONE, ACTS, DONE, DONE_UNSPACED, ENV_NOUNS, PARTICIPLE_ENDS, USER_NOUNS};
 use super::summary::Sentence;
-use super::{Correction, Judge, Kind, quoted_claim, shown_command};
-use crate::extract::facts::{Act, ActEnd, ActKind, Facts};
+use super::{Correction, Judge, Kind, and_quotes, best_quotes, shown_command};
+use crate::extract::facts::{Act, ActEnd, ActKind, Facts, base_name};
+use crate::text::folded_line;
 
 impl<'a> Judge<'a> {
     /// Actions said done that the record shows failed, never ran, or never attempted.
@@ -20,36 +21,67 @@ impl<'a> Judge<'a> {
             if self.late() {
                 return;
             }
-            let found = self
+            // The statements that claim it, each with the words that claim it.
+            let claiming: Vec<(&Sentence, String)> = self
                 .claims
                 .iter()
-                .find(|s| claims_done(s, *kind, stems, unspaced));
-            let Some(s) = found else { continue };
-            let text = match self.facts.act(*kind) {
-                Some(act) => undone(act).map(|how| {
-                    format!(
-                        "The summary says {}; the last {} in the record, {}, {how}, and none succeeded after it.",
-                        quoted_claim(s),
-                        kind.noun(),
-                        shown_command(&act.last.command)
-                    )
-                }),
-                None if never_attempted(self.facts, *kind, s) => Some(format!(
-                    "The summary says {}; the record of this session holds no {} at all.",
-                    quoted_claim(s),
+                .filter_map(|s| claims_done(s, *kind, stems, unspaced).map(|near| (*s, near)))
+                .collect();
+            let Some((first, _)) = claiming.first() else {
+                continue;
+            };
+            let quotes = best_quotes(&claiming);
+            let evidence = match self.facts.act(*kind) {
+                Some(act) => undone(act)
+                    .map(|how| {
+                        format!(
+                            "the last {} in the record, {}, {how}, and none succeeded after it",
+                            kind.noun(),
+                            shown_command(&act.last.command)
+                        )
+                    })
+                    .or_else(|| self.changed_since(*kind, act, &claiming)),
+                None if never_attempted(self.facts, *kind, first) => Some(format!(
+                    "the record of this session holds no {} at all",
                     kind.noun()
                 )),
                 None => None,
             };
-            if let Some(text) = text {
+            if let Some(evidence) = evidence {
                 let git = matches!(kind, ActKind::Commit | ActKind::Push | ActKind::Tag);
                 out.push(Correction {
                     kind: if git { Kind::Committed } else { Kind::Acted },
                     items: Vec::new(),
-                    text,
+                    text: format!("The summary says {}; {evidence}.", and_quotes(&quotes)),
                 });
             }
         }
+    }
+}
+
+impl Judge<'_> {
+    /// A commit said to hold a file that was changed after the last commit went through ("The
+    /// package.json script change was committed"): what the record shows of the two.
+    fn changed_since(
+        &self,
+        kind: ActKind,
+        act: &Act,
+        claiming: &[(&Sentence, String)],
+    ) -> Option<String> {
+        let done = act.done?;
+        if kind != ActKind::Commit {
+            return None;
+        }
+        let later = claiming.iter().flat_map(|(s, _)| paths(s)).find_map(|p| {
+            let file = self.facts.file(&p)?;
+            file.applied
+                .filter(|a| *a < done)
+                .map(|_| base_name(&file.path).to_owned())
+        })?;
+        Some(format!(
+            "the last `git commit` that went through in the record ran before `{}` was last changed, and none ran since",
+            folded_line(&later, 80)
+        ))
     }
 }
 
@@ -80,7 +112,7 @@ fn never_attempted(f: &Facts, kind: ActKind, s: &Sentence) -> bool {
 /// "gepusht", "déployé"), its noun beside a done word ("Commit hecho", "the push went
 /// through"), a label ("Commit: ..."), or a mark that says done, in a clause that is not
 /// negated and whose subject is not the user.
-fn claims_done(s: &Sentence, kind: ActKind, stems: &[&str], unspaced: &[&str]) -> bool {
+fn claims_done(s: &Sentence, kind: ActKind, stems: &[&str], unspaced: &[&str]) -> Option<String> {
     let marked = s.marked_done;
     let label = match kind {
         ActKind::Commit => git_label(s, "commit"),
@@ -96,12 +128,13 @@ fn claims_done(s: &Sentence, kind: ActKind, stems: &[&str], unspaced: &[&str]) -
             .any(|st| !st.contains(' ') && w.starts_with(st.trim_start_matches('=')))
     });
     if !(asserted(s) || marked || label || noun_first) {
-        return false;
+        return None;
     }
-    let named_in_code = s.code.iter().any(|c| code_attempts(c, kind));
-    s.clauses.iter().any(|c| {
+    let code = s.code.iter().find(|c| code_attempts(c, kind));
+    let named_in_code = code.is_some();
+    let claimed = s.clauses.iter().find_map(|c| {
         if negated(c, &s.own) || c.iter().any(|w| USER_NOUNS.contains(&w.as_str())) {
-            return false;
+            return None;
         }
         let kind_word = |w: &String| {
             stems.iter().any(|st| match st.strip_prefix('=') {
@@ -130,14 +163,23 @@ fn claims_done(s: &Sentence, kind: ActKind, stems: &[&str], unspaced: &[&str]) -
             _ => true,
         };
         let coded = named_in_code && (marked || c.iter().any(done_word));
-        context && (past || noun_done || label || coded)
-    }) || unspaced.iter().any(|u| {
-        s.own.contains(u)
-            && DONE_UNSPACED
-                .iter()
-                .chain(["已", "了", "済", "した", "했"].iter())
-                .any(|d| s.own.contains(d))
-            && !s.clauses.iter().any(|c| negated(c, &s.own))
+        // The words to quote: the verb, the noun, or the command that claims it.
+        let word = c.iter().find(|w| kind_word(w)).cloned();
+        (context && (past || noun_done || label || coded))
+            .then(|| word.or_else(|| code.cloned()).unwrap_or_default())
+    });
+    claimed.or_else(|| {
+        unspaced
+            .iter()
+            .find(|u| {
+                s.own.contains(**u)
+                    && DONE_UNSPACED
+                        .iter()
+                        .chain(["已", "了", "済", "した", "했"].iter())
+                        .any(|d| s.own.contains(d))
+                    && !s.clauses.iter().any(|c| negated(c, &s.own))
+            })
+            .map(|u| (*u).to_owned())
     })
 }
 

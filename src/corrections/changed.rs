@@ -5,19 +5,19 @@
 
 use super::claims::{Verb, asserted, change_verb, negated, paths};
 use super::headings::Role;
-use super::lexicon::{CHANGED, DONE_UNSPACED, FIXED, READ, USER_NOUNS};
+use super::lexicon::{CHANGED, DONE_UNSPACED, FIXED, NOT_ASSERTED, READ, USER_NOUNS};
 use super::summary::Sentence;
 use super::words;
-use super::{Correction, Judge, Kind, quoted_claim, shown_command};
+use super::{Correction, Judge, Kind, and_quotes, best_quotes, shown_command};
 use crate::extract::checks::Check;
 use crate::extract::facts::{CheckRun, Outcome, WriteEnd, base_name, same_file};
 use crate::text::folded_line;
-use std::collections::HashSet;
 
 impl<'a> Judge<'a> {
     /// Files said changed (or fixed) that the record shows unchanged.
     pub(super) fn changed(&self, out: &mut Vec<Correction>) {
-        let mut said = HashSet::new();
+        // Per file: what the record shows, and the statements it answers.
+        let mut found: Vec<(String, Kind, String, Vec<(&Sentence, String)>)> = Vec::new();
         let failing = self
             .facts
             .checks_of(Some(Check::Test))
@@ -36,20 +36,33 @@ impl<'a> Judge<'a> {
                 named = paths(self.claims[k - 1]);
             }
             for p in named {
-                let name = base_name(&p);
-                if only_referred_to(s, &p) || name.len() < 3 || said.contains(name) {
+                let name = base_name(&p).to_owned();
+                if only_referred_to(s, &p) || name.len() < 3 {
                     continue; // "the getter for the `grid-index.hbs` template": not what changed
                 }
                 let in_files = self.d.files.iter().any(|f| same_file(f, &p));
-                let correction = self
+                let answer = self
                     .edit_failed(s, &p, verb, in_files)
                     .or_else(|| failing.and_then(|run| self.fix_failed(s, verb, &p, run)))
                     .or_else(|| self.never_written(s, &p, in_files));
-                if let Some(c) = correction {
-                    said.insert(name.to_owned());
-                    out.push(c);
+                let Some((kind, evidence)) = answer else {
+                    continue;
+                };
+                match found.iter_mut().find(|f| f.0 == name) {
+                    Some(f) => f.3.push((*s, p)),
+                    None => found.push((name, kind, evidence, vec![(*s, p)])),
                 }
             }
+        }
+        for (_, kind, evidence, claims) in found {
+            out.push(Correction {
+                kind,
+                items: Vec::new(),
+                text: format!(
+                    "The summary says {}; {evidence}.",
+                    and_quotes(&best_quotes(&claims))
+                ),
+            });
         }
     }
 
@@ -62,10 +75,17 @@ impl<'a> Judge<'a> {
         path: &str,
         verb: Verb,
         in_files: bool,
-    ) -> Option<Correction> {
+    ) -> Option<(Kind, String)> {
         let file = self.facts.file(path)?;
         let last = file.last.as_ref()?;
-        let changed_before = in_files || file.applied.is_some();
+        // "(second change)", "edited again": a later change than the one that went through.
+        let later = words::words(&s.text).iter().any(|w| {
+            matches!(
+                w.as_str(),
+                "second" | "third" | "again" | "another" | "later"
+            )
+        });
+        let changed_before = (in_files || file.applied.is_some()) && !later;
         let how = match last.end {
             WriteEnd::Failed if last.why.is_empty() => "failed".to_owned(),
             WriteEnd::Failed => format!("failed ({})", folded_line(&last.why, 100)),
@@ -76,16 +96,14 @@ impl<'a> Judge<'a> {
         {
             return None;
         }
-        Some(Correction {
-            kind: Kind::Changed,
-            items: Vec::new(),
-            text: format!(
-                "The summary says {}; the last edit of `{}` ({}) {how}, and no change to it is recorded since.",
-                quoted_claim(s),
+        Some((
+            Kind::Changed,
+            format!(
+                "the last edit of `{}` ({}) {how}, and no change to it is recorded since",
                 folded_line(base_name(path), 80),
                 last.tool
             ),
-        })
+        ))
     }
 
     /// The correction of a claim that `path` was fixed that `run`, the last test run, contradicts:
@@ -97,7 +115,7 @@ impl<'a> Judge<'a> {
         verb: Verb,
         path: &str,
         run: &CheckRun,
-    ) -> Option<Correction> {
+    ) -> Option<(Kind, String)> {
         let Outcome::Failed { how } = &run.outcome else {
             return None;
         };
@@ -113,22 +131,20 @@ impl<'a> Judge<'a> {
         {
             return None;
         }
-        Some(Correction {
-            kind: Kind::Fixed,
-            items: Vec::new(),
-            text: format!(
-                "The summary says {}; the last test run in the record, {}, {how}, and it was not edited after that run (`{}`).",
-                quoted_claim(s),
+        Some((
+            Kind::Fixed,
+            format!(
+                "the last test run in the record, {}, {how}, and it was not edited after that run (`{}`)",
                 shown_command(&run.command),
                 folded_line(name, 80)
             ),
-        })
+        ))
     }
 
     /// The correction of a claim that `path` changed when the record, read back to the session's
     /// start, holds no write of it, no command that names it and may write it, and nothing that
     /// may write files unnamed (a script, a checkout), and no sub-agent ran.
-    fn never_written(&self, s: &Sentence, path: &str, in_files: bool) -> Option<Correction> {
+    fn never_written(&self, s: &Sentence, path: &str, in_files: bool) -> Option<(Kind, String)> {
         let reach = &self.facts.reach;
         let name = base_name(path);
         let a_file = name.contains('.') && !path.ends_with('/');
@@ -150,15 +166,13 @@ impl<'a> Judge<'a> {
         } else {
             "no tool opened it"
         };
-        Some(Correction {
-            kind: Kind::Changed,
-            items: Vec::new(),
-            text: format!(
-                "The summary says {}; the record of this session holds no change to `{}` ({how}).",
-                quoted_claim(s),
+        Some((
+            Kind::Changed,
+            format!(
+                "the record of this session holds no change to `{}` ({how})",
                 folded_line(name, 80)
             ),
-        })
+        ))
     }
 }
 
@@ -177,7 +191,10 @@ fn names_as_changed(s: &Sentence, path: &str) -> bool {
     let changed = |w: &String| CHANGED.contains(&w.as_str()) || FIXED.contains(&w.as_str());
     let unspaced = text.chars().any(words::unspaced);
     // "`.DS_Store` was added on the user's request": the user's doing, or an entry of a list.
-    if words::words(&text).iter().any(|w| USER_NOUNS.contains(&w.as_str())) {
+    if words::words(&text)
+        .iter()
+        .any(|w| USER_NOUNS.contains(&w.as_str()))
+    {
         return false;
     }
     if unspaced
@@ -207,13 +224,19 @@ fn change_claim(s: &Sentence) -> Option<Verb> {
     if let Some(verb) = change_verb(s).filter(|_| asserted(s)) {
         return (!read || verb == Verb::Fixed).then_some(verb);
     }
-    // "- `src/pages/RegisterPage.tsx`: restyled with ...": a past form describing the file.
-    let listed = s.role == Role::Files
-        && !read
-        && asserted(s)
-        && words::words(&s.own)
-            .first()
-            .is_some_and(|w| w.ends_with("ed") && w.len() > 4);
+    // "- `src/pages/RegisterPage.tsx`: restyled with ...": a past form describing the file;
+    // "- `WebStore.ts` (second change): ...": a label that says it changed.
+    let described = words::words(&s.own)
+        .first()
+        .is_some_and(|w| w.ends_with("ed") && w.len() > 4);
+    let label = s.text.split_once('(').is_some_and(|(_, rest)| {
+        let inside = words::words(rest.split(')').next().unwrap_or_default());
+        let says_changed = inside.iter().any(|w| {
+            matches!(w.as_str(), "change" | "changes" | "new") || CHANGED.contains(&w.as_str())
+        });
+        says_changed && !inside.iter().any(|w| NOT_ASSERTED.contains(&w.as_str()))
+    });
+    let listed = s.role == Role::Files && !read && (described && asserted(s) || label);
     listed.then_some(Verb::Changed)
 }
 

@@ -259,8 +259,25 @@ pub(crate) fn says_pass(clause: &[String], own: &str) -> bool {
 /// cleanly"): a build's pass, said with the verb, not the noun ("the builds", "all builds").
 pub(crate) fn says_builds(clause: &[String]) -> bool {
     clause.iter().enumerate().any(|(i, w)| {
-        matches!(w.as_str(), "builds" | "compiles" | "kompiliert" | "compila" | "compile")
-            && !(i > 0 && matches!(clause[i - 1].as_str(), "the" | "all" | "both" | "these" | "those" | "its" | "der" | "die" | "les" | "los" | "las" | "to"))
+        matches!(
+            w.as_str(),
+            "builds" | "compiles" | "kompiliert" | "compila" | "compile"
+        ) && !(i > 0
+            && matches!(
+                clause[i - 1].as_str(),
+                "the"
+                    | "all"
+                    | "both"
+                    | "these"
+                    | "those"
+                    | "its"
+                    | "der"
+                    | "die"
+                    | "les"
+                    | "los"
+                    | "las"
+                    | "to"
+            ))
     })
 }
 
@@ -638,7 +655,9 @@ pub(crate) fn paths(s: &Sentence) -> Vec<String> {
             && t.len() > 2
             && t.starts_with('.')
             && t.chars().any(|c| c.is_ascii_lowercase())
-            && t[1..].chars().all(|c| c.is_ascii_alphanumeric() || c == '_' || c == '-')
+            && t[1..]
+                .chars()
+                .all(|c| c.is_ascii_alphanumeric() || c == '_' || c == '-')
             && t[1..].chars().any(|c| c.is_ascii_alphabetic());
         if (ext || slash || dotfile) && !out.iter().any(|p| p == t) {
             out.push(t.to_owned());

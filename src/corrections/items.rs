@@ -9,7 +9,7 @@ use super::claims::{
 use super::headings::Role;
 use super::summary::{Sentence, Shape};
 use super::words::{self, key_words, stem};
-use super::{Correction, Judge, Kind, lexicon, quoted_claim};
+use super::{Correction, Judge, Kind, and_quotes, best_quotes, lexicon, quoted_claim};
 use crate::text::folded_line;
 use std::collections::HashSet;
 
@@ -156,11 +156,14 @@ impl<'a> Judge<'a> {
         if self.items.is_empty() {
             return;
         }
-        let claim: Option<String> = self
+        let saying: Vec<(&Sentence, String)> = self
             .claims
             .iter()
-            .find(|s| says_all_done(s))
-            .map(|s| quoted_claim(s))
+            .filter(|s| says_all_done(s))
+            .map(|s| (*s, all_done_word(s)))
+            .collect();
+        let claim: Option<String> = (!saying.is_empty())
+            .then(|| and_quotes(&best_quotes(&saying)))
             .or_else(|| {
                 (self.doc.shape == Shape::Sections)
                     .then(|| {
@@ -263,6 +266,16 @@ impl<'a> Judge<'a> {
             return;
         }
     }
+}
+
+/// The word an "all done" sentence says it with, to quote it there: its done or "all" word.
+fn all_done_word(s: &Sentence) -> String {
+    let ws = words::words(&s.own);
+    ws.iter()
+        .find(|w| lexicon::DONE.contains(&w.as_str()))
+        .or_else(|| ws.iter().find(|w| lexicon::ALL.contains(&w.as_str())))
+        .cloned()
+        .unwrap_or_default()
 }
 
 /// Whether a clause says a thing is only partly done.

@@ -221,11 +221,61 @@ impl<'a> Judge<'a> {
     }
 }
 
+/// A summary sentence quoted for a correction, whole or cut at [`CLAIM_CHARS`].
 fn quoted_claim(s: &Sentence) -> String {
     format!(
         "\"{}\"",
         folded_line(s.text.trim(), CLAIM_CHARS).replace('"', "'")
     )
+}
+
+/// A summary sentence quoted for a correction: whole when short, else the part that holds
+/// `near` (the words that make the claim), so that the quote shows the false words themselves.
+fn quoted_near(s: &Sentence, near: &str) -> String {
+    let text = s.text.trim();
+    if text.chars().count() <= CLAIM_CHARS || near.is_empty() {
+        return quoted_claim(s);
+    }
+    // ASCII lowercasing keeps every byte where it is.
+    let Some(at) = text.to_ascii_lowercase().find(&near.to_ascii_lowercase()) else {
+        return quoted_claim(s);
+    };
+    // A few words of what leads to it, from a word's start.
+    let lead = text[..at]
+        .char_indices()
+        .rev()
+        .nth(30)
+        .map_or(0, |(i, _)| i);
+    let start = text[lead..at]
+        .find(' ')
+        .map_or(lead, |sp| lead + sp + 1)
+        .min(at);
+    let shown = folded_line(&text[start..], CLAIM_CHARS);
+    let ellipsis = if start > 0 { "…" } else { "" };
+    format!("\"{ellipsis}{}\"", shown.replace('"', "'"))
+}
+
+/// "\"A\"" or "\"A\" and \"B\"": the statements a correction answers.
+fn and_quotes(quotes: &[String]) -> String {
+    quotes.join(" and ")
+}
+
+/// The statements a correction quotes, of those that make the same false claim (each quoted
+/// with [`quoted_near`]): the two that say most, in the summary's order. "Pushed." says less
+/// than the sentence that tells where and when.
+fn best_quotes(claims: &[(&Sentence, String)]) -> Vec<String> {
+    let mut best: Vec<&(&Sentence, String)> = claims.iter().collect();
+    best.sort_by_key(|(s, _)| std::cmp::Reverse(s.text.chars().count().min(CLAIM_CHARS)));
+    best.truncate(2);
+    best.sort_by_key(|(s, _)| s.line);
+    let mut quotes: Vec<String> = Vec::new();
+    for (s, near) in best {
+        let q = quoted_near(s, near);
+        if !quotes.contains(&q) {
+            quotes.push(q);
+        }
+    }
+    quotes
 }
 
 /// A command for a correction: one line, in backticks, cut.

@@ -12,7 +12,7 @@ use super::claims::{
 use super::headings::Role;
 use super::summary::Sentence;
 use super::words::{self, stem};
-use super::{Correction, Judge, Kind, lexicon, quoted_claim, shown_command};
+use super::{Correction, Judge, Kind, and_quotes, best_quotes, lexicon, shown_command};
 use crate::extract::checks::{Check, command_words};
 use crate::extract::facts::{CheckRun, Facts, Outcome, base_name, reports};
 use std::collections::HashSet;
@@ -24,7 +24,8 @@ impl<'a> Judge<'a> {
         if self.facts.checks.is_empty() {
             return;
         }
-        let mut said: HashSet<(u32, String)> = HashSet::new();
+        // Each run answered once, with the statements it answers.
+        let mut answered: Vec<(&CheckRun, Vec<(&Sentence, String)>)> = Vec::new();
         for (k, s) in self.claims.iter().enumerate().take_while(|_| !self.late()) {
             let excepted = words::words(&s.own)
                 .iter()
@@ -70,8 +71,14 @@ impl<'a> Judge<'a> {
                     Some(r) => self.standing(Some(r.check), &Scope::Command(r.words.clone())),
                     // A check named in code that the record never ran in any form (`npm run
                     // test:e2e` where only `pytest` ran): the claim is about it, and the record
-                    // has nothing to say of it.
-                    None if self.names_an_unrun_check(s) => None,
+                    // says nothing of it, unless it holds the whole session and no run of that
+                    // kind of check passed in it.
+                    None if self.names_an_unrun_check(s) => {
+                        if let Some(c) = self.never_ran(s, clause) {
+                            out.push(c);
+                        }
+                        break;
+                    }
                     None => claimed_check(clause, s)
                         .or_else(|| claimed_check(&s.clauses.concat(), s))
                         .or_else(|| before.and_then(|b| claimed_check(&b.clauses.concat(), b)))
@@ -93,19 +100,24 @@ impl<'a> Judge<'a> {
                 {
                     continue;
                 }
-                if !said.insert((run.age, run.command.clone())) {
-                    continue;
+                let near = claim_word(clause);
+                match answered.iter_mut().find(|(r, _)| std::ptr::eq(*r, run)) {
+                    Some((_, claims)) => claims.push((*s, near)),
+                    None => answered.push((run, vec![(*s, near)])),
                 }
-                out.push(self.unpassed_run(s, run));
                 break;
             }
         }
+        for (run, claims) in answered {
+            out.push(self.unpassed_run(&best_quotes(&claims), run));
+        }
     }
 
-    /// The correction of a pass claim `s` that `run` contradicts: it failed, or it is the only
-    /// attempt and never finished. A change after a failure may fix it, but no run shows that it
-    /// did: the claim has no run behind it, and the correction says what happened since (D085).
-    fn unpassed_run(&self, s: &Sentence, run: &CheckRun) -> Correction {
+    /// The correction of pass claims (`quotes`) that `run` contradicts: it failed, or it is the
+    /// only attempt and never finished. A change after a failure may fix it, but no run shows
+    /// that it did: the claim has no run behind it, and the correction says what happened since
+    /// (D085).
+    fn unpassed_run(&self, quotes: &[String], run: &CheckRun) -> Correction {
         let noun = run.check.noun();
         let command = shown_command(&run.command);
         let evidence = match &run.outcome {
@@ -135,7 +147,7 @@ impl<'a> Judge<'a> {
         Correction {
             kind: Kind::Passing,
             items: Vec::new(),
-            text: format!("The summary says {}; {evidence}.", quoted_claim(s)),
+            text: format!("The summary says {}; {evidence}.", and_quotes(quotes)),
         }
     }
 
@@ -153,6 +165,40 @@ impl<'a> Judge<'a> {
                     .iter()
                     .any(|r| r.words.first() == words.first())
             })
+    }
+
+    /// The correction of a pass claim about a check named in code that the record, read back to
+    /// the session's start, never ran, when no run of that kind of check passed in it either
+    /// (another command may run the same check): `None` otherwise.
+    fn never_ran(&self, s: &Sentence, clause: &[String]) -> Option<Correction> {
+        let reach = &self.facts.reach;
+        if !reach.since_start || reach.delegated {
+            return None;
+        }
+        let (check, words, _) = s.code.iter().find_map(|c| Facts::check_in(c))?;
+        let of_kind: Vec<&CheckRun> = self.facts.checks_of(Some(check)).collect();
+        if of_kind.iter().any(|r| r.outcome == Outcome::Passed) {
+            return None;
+        }
+        let other = match of_kind.first() {
+            Some(r) => format!(
+                "; the last {} in the record, {}, {}",
+                check.noun(),
+                shown_command(&r.command),
+                r.outcome.said().to_lowercase()
+            ),
+            None => String::new(),
+        };
+        let quote = best_quotes(&[(s, claim_word(clause))]);
+        Some(Correction {
+            kind: Kind::Passing,
+            items: Vec::new(),
+            text: format!(
+                "The summary says {}; the record of this session holds no run of {}{other}.",
+                and_quotes(&quote),
+                shown_command(&words.join(" "))
+            ),
+        })
     }
 
     /// The last run of a command the sentence names in code, when the record ran it as a check
@@ -330,6 +376,17 @@ impl<'a> Judge<'a> {
             }
         }
     }
+}
+
+/// The word of a clause to quote a pass claim at: its pass or done word, else its longest.
+fn claim_word(clause: &[String]) -> String {
+    let verdict = clause
+        .iter()
+        .find(|w| lexicon::PASS.contains(&w.as_str()) || lexicon::DONE.contains(&w.as_str()));
+    verdict
+        .or_else(|| clause.iter().max_by_key(|w| w.len()))
+        .cloned()
+        .unwrap_or_default()
 }
 
 /// Whether a table row's own words say no more than running a check ("Run", "Lancer", "运行").

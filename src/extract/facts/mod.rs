@@ -191,7 +191,10 @@ impl Facts {
             .iter()
             .map(|a| {
                 let end = serde_json::to_value(&a.last.end).ok();
-                let end = end.as_ref().and_then(|v| v["ended"].as_str()).unwrap_or("?");
+                let end = end
+                    .as_ref()
+                    .and_then(|v| v["ended"].as_str())
+                    .unwrap_or("?");
                 format!("{:?}: {end}", a.kind).to_lowercase()
             })
             .collect();
@@ -203,7 +206,11 @@ impl Facts {
             self.files.len(),
             self.files.iter().filter(undone).count(),
             acts.join(", "),
-            if r.since_start { "from the session's start" } else { "not from the session's start" },
+            if r.since_start {
+                "from the session's start"
+            } else {
+                "not from the session's start"
+            },
             if r.delegated { "; a sub-agent ran" } else { "" },
             match self.opaque {
                 Some(age) => format!("; a command {age} calls back may have written unnamed files"),
