@@ -3,7 +3,8 @@
 //! download served from a loopback HTTP server with no cargo on PATH (issue #11).
 
 use crate::common::{
-    Server, dist, hook, post_compact, small_session, start_hook, tools_without_rust, tree,
+    Server, copy_executable, dist, hook, post_compact, small_session, start_hook,
+    tools_without_rust, tree, write_executable,
 };
 use std::fs;
 use std::io::{Read, Write};
@@ -129,8 +130,7 @@ fn fake(dir: &Path, program: &str) -> PathBuf {
         .map(|d| Path::new(d).join(program))
         .find(|p| p.exists())
         .unwrap();
-    fs::copy(src, &p).unwrap();
-    fs::set_permissions(&p, fs::Permissions::from_mode(0o755)).unwrap();
+    copy_executable(&src, &p);
     p
 }
 
@@ -256,15 +256,14 @@ fn launcher_says_when_provisioning_is_running() {
     let slept = p.path("slept.log");
     let sleep = p.path("tools/sleep");
     fs::remove_file(&sleep).unwrap();
-    fs::write(
+    write_executable(
         &sleep,
         format!(
             "#!/bin/sh\necho \"$*\" >> '{}'\nexec /bin/sleep \"$@\"\n",
             slept.display()
-        ),
-    )
-    .unwrap();
-    fs::set_permissions(&sleep, fs::Permissions::from_mode(0o755)).unwrap();
+        )
+        .as_bytes(),
+    );
     let o = p.run("compact-guardian", &["save"], &[], "");
     assert!(
         !slept.exists(),
@@ -281,7 +280,10 @@ fn launcher_says_when_provisioning_is_running() {
 fn provision_does_nothing_when_this_version_is_installed() {
     let p = Plugin::new();
     fs::create_dir_all(p.installed().parent().unwrap()).unwrap();
-    fs::copy(env!("CARGO_BIN_EXE_compact-guardian"), p.installed()).unwrap();
+    copy_executable(
+        Path::new(env!("CARGO_BIN_EXE_compact-guardian")),
+        &p.installed(),
+    );
     let o = p.run("compact-guardian-provision", &[], &[], "");
     assert_eq!(o.status.code(), Some(0));
     assert!(o.stdout.is_empty() && o.stderr.is_empty(), "{o:?}");
@@ -905,15 +907,14 @@ fn a_source_build_keeps_its_cargo_caches_in_the_data_folder_unless_the_user_has_
     let rust = p.path("rust-bin");
     fs::create_dir_all(&rust).unwrap();
     let seen = p.path("cargo-home-seen");
-    fs::write(
-        rust.join("cargo"),
+    write_executable(
+        &rust.join("cargo"),
         format!(
             "#!/bin/sh\n[ \"$1\" = --version ] && echo 'cargo 1.95.0' && exit 0\nprintf '%s' \"${{CARGO_HOME:-unset}}\" >'{}'\nexit 1\n",
             seen.display()
-        ),
-    )
-    .unwrap();
-    fs::set_permissions(rust.join("cargo"), fs::Permissions::from_mode(0o755)).unwrap();
+        )
+        .as_bytes(),
+    );
     let path = format!("{}:{}", rust.display(), p.path("tools").display());
     let build = || {
         let _ = fs::remove_file(&seen);
@@ -1328,7 +1329,10 @@ fn folders_the_binary_lives_in_are_private_whatever_the_umask() {
 pub(crate) fn install_test_binary(p: &Plugin) -> PathBuf {
     let installed = p.installed();
     fs::create_dir_all(installed.parent().unwrap()).unwrap();
-    fs::copy(env!("CARGO_BIN_EXE_compact-guardian"), &installed).unwrap();
+    copy_executable(
+        Path::new(env!("CARGO_BIN_EXE_compact-guardian")),
+        &installed,
+    );
     installed
 }
 
@@ -1612,7 +1616,7 @@ fn a_data_folder_that_cannot_be_written_costs_the_fast_path_and_nothing_else() {
     let p = Plugin::new();
     let built = p.path("target/release/compact-guardian");
     fs::create_dir_all(built.parent().unwrap()).unwrap();
-    fs::copy(env!("CARGO_BIN_EXE_compact-guardian"), &built).unwrap();
+    copy_executable(Path::new(env!("CARGO_BIN_EXE_compact-guardian")), &built);
     fs::write(p.data(), "not a folder").unwrap();
     let t = p.path("t.jsonl");
     fs::write(&t, small_session().join("\n") + "\n").unwrap();
@@ -1684,8 +1688,7 @@ fn fake_rust(p: &Plugin, version: &str, build: &str, rustup: bool) -> String {
         format!("echo 'cargo {version} (0000000 2026-01-01)'; exit 0")
     };
     let script = |name: &str, body: &str| {
-        fs::write(dir.join(name), format!("#!/bin/sh\n{body}\n")).unwrap();
-        fs::set_permissions(dir.join(name), fs::Permissions::from_mode(0o755)).unwrap();
+        write_executable(&dir.join(name), format!("#!/bin/sh\n{body}\n").as_bytes());
     };
     script(
         "cargo",

@@ -346,6 +346,36 @@ pub fn small_session() -> Vec<String> {
 }
 
 #[cfg(unix)]
+/// Writes `bytes` to `path` as an executable (0755) from a child process, never from this one.
+/// The test binary runs its tests on many threads, each starting processes: a process another
+/// thread starts while this one holds a file open for writing keeps a copy of that descriptor
+/// until it has started its own program, and running the file in that moment fails with "Text
+/// file busy" (ETXTBSY). Under load that moment lasts, and a hook exec'ing a just-written binary
+/// exited 2 (issue #55). A file written by a child is closed before the child is waited for.
+pub fn write_executable(path: &Path, bytes: &[u8]) {
+    let mut child = Command::new("sh")
+        .args(["-c", "cat >\"$1\" && chmod 755 \"$1\"", "sh"])
+        .arg(path)
+        .stdin(Stdio::piped())
+        .spawn()
+        .unwrap();
+    child.stdin.take().unwrap().write_all(bytes).unwrap();
+    assert!(child.wait().unwrap().success(), "{}", path.display());
+}
+
+#[cfg(unix)]
+/// Copies the executable `from` to `to` (0755) as [`write_executable`] writes one.
+pub fn copy_executable(from: &Path, to: &Path) {
+    let ok = Command::new("sh")
+        .args(["-c", "cp \"$1\" \"$2\" && chmod 755 \"$2\"", "sh"])
+        .args([from, to])
+        .status()
+        .unwrap()
+        .success();
+    assert!(ok, "{} -> {}", from.display(), to.display());
+}
+
+#[cfg(unix)]
 /// Fills `dir` with links to the system's tools, leaving out any Rust toolchain a distribution
 /// may have put there: a PATH for "a user without cargo".
 pub fn tools_without_rust(dir: &Path) {

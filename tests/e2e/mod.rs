@@ -790,20 +790,15 @@ fn expired_snapshot_is_rebuilt_from_the_transcript() {
     let tmp = tempfile::tempdir().unwrap();
     let store = tmp.path().join("store");
     let wrapper = tmp.path().join("aging-wrapper");
-    std::fs::write(
+    crate::common::write_executable(
         &wrapper,
         format!(
             "#!/bin/sh\n\"{}\" \"$@\"\nrc=$?\nif [ \"$1\" = save ]; then touch -d '2 hours ago' \"{}\"/compact-snapshot-*.md; fi\nexit $rc\n",
             env!("CARGO_BIN_EXE_compact-guardian"),
             store.display()
-        ),
-    )
-    .unwrap();
-    std::fs::set_permissions(
-        &wrapper,
-        std::os::unix::fs::PermissionsExt::from_mode(0o755),
-    )
-    .unwrap();
+        )
+        .as_bytes(),
+    );
     let (wrapper, store) = (wrapper.display().to_string(), store.display().to_string());
     let Some(s) = Session::new(&[
         ("COMPACT_GUARDIAN_BIN", &wrapper),
