@@ -2,7 +2,8 @@
 //! and OpenCode (installed into `.e2e/` by `.ci/run`), `python3` (the peak-RSS test reads a
 //! child's usage through it) and the shared corpus of real transcripts (`../shared/transcripts`,
 //! or the folder `COMPACT_GUARDIAN_CORPUS` names, e.g. from a worktree elsewhere; the tests find
-//! it again themselves, `tests/common`). A test that needs an absent piece is then reported as
+//! it again themselves by the same rule, `tests/common`), with the external evaluation's
+//! sessions beside it (`../eval-external/transcripts`). A test that needs an absent piece is then reported as
 //! ignored, with what it needs, in cargo's own summary, instead of passing without running. With
 //! `COMPACT_GUARDIAN_REQUIRE_E2E` / `COMPACT_GUARDIAN_REQUIRE_CORPUS` set (as CI sets them)
 //! nothing is ignored: an absent piece fails its tests. The binary itself is unaffected.
@@ -53,6 +54,13 @@ fn main() {
     watch(&shared);
     if !corpus && !shared.is_dir() {
         println!("cargo::rustc-cfg=cg_no_corpus");
+    }
+    // The external evaluation's sessions beside the corpus: the only runs of checks the
+    // measure of what survives a compaction has (tests/survives.rs).
+    let external = shared.join("../eval-external/transcripts");
+    watch(&external);
+    if !corpus && !external.is_dir() {
+        println!("cargo::rustc-cfg=cg_no_eval_external");
     }
 }
 

@@ -78,7 +78,9 @@ pub fn part_after_save(path: &Path, saved_len: Option<u64>) -> Part {
     use std::io::{Read, Seek, SeekFrom};
     let read = || -> Option<Vec<u8>> {
         let saved = saved_len?;
-        let mut file = std::fs::File::open(path).ok()?;
+        // The transcript reader's open: a FIFO or a device put at the path after the save is
+        // refused at once, never waited on until the watchdog (issue #55).
+        let mut file = crate::read::transcript::open_regular(path).ok()?;
         let len = file.metadata().ok()?.len();
         if len < saved || len - saved > MAX_APPENDED {
             return None;

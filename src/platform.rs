@@ -7,6 +7,7 @@
 //! | promise | Unix | Windows |
 //! |---|---|---|
 //! | never open through a link | `O_NOFOLLOW` | `FILE_FLAG_OPEN_REPARSE_POINT`, then refuse a reparse point |
+//! | never append through a second hard link | refused when the link count is over 1 | (no link count without unstable APIs) |
 //! | only our own files | owner uid = effective uid | (no cheap owner check: the profile folder is private) |
 //! | private files | 0600 (tempfile's default) | the folder's inherited ACL |
 //! | private folder | created 0700 | the parent's inherited ACL |
@@ -62,6 +63,10 @@ mod imp {
 
     pub fn owned_by_us(meta: &Metadata) -> bool {
         meta.uid() == rustix::process::geteuid().as_raw()
+    }
+
+    pub fn other_links(meta: &Metadata) -> bool {
+        meta.nlink() > 1
     }
 
     pub fn is_link_like(meta: &Metadata) -> bool {
@@ -142,6 +147,10 @@ mod imp {
         true
     }
 
+    pub fn other_links(_: &Metadata) -> bool {
+        false
+    }
+
     pub fn is_link_like(meta: &Metadata) -> bool {
         meta.file_type().is_symlink() || meta.file_attributes() & FILE_ATTRIBUTE_REPARSE_POINT != 0
     }
@@ -179,13 +188,24 @@ pub fn create_no_follow(path: &Path) -> io::Result<File> {
 }
 
 /// Opens `path` for appending, creating it private (0600 on Unix) if missing, without following
-/// a symlink (or reparse point) at its last component: a ledger each hook adds one line to.
+/// a symlink (or reparse point) at its last component, and never through a second hard link
+/// (a hard-link backup, `cp -al` or `rsync --link-dest`, would have its copy changed, and a
+/// planted link would take the lines elsewhere): a ledger each hook adds one line to. The one
+/// file written in place; see [`has_other_links`].
 pub fn append_no_follow(path: &Path) -> io::Result<File> {
     let file = imp::append_no_follow(path)?;
-    match refuse(&file.metadata()?) {
+    let meta = file.metadata()?;
+    match refuse(&meta) {
         Some(why) => Err(io::Error::other(why)),
+        None if imp::other_links(&meta) => Err(io::Error::other("a file with another hard link")),
         None => Ok(file),
     }
+}
+
+/// Whether the regular file at `path` (not followed) has another hard link: what
+/// [`append_no_follow`] refuses, and its caller may move aside.
+pub fn has_other_links(path: &Path) -> bool {
+    fs::symlink_metadata(path).is_ok_and(|m| m.is_file() && imp::other_links(&m))
 }
 
 /// Opens `path` for reading without ever blocking (a FIFO swapped in after a check returns at once).

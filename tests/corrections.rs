@@ -318,10 +318,10 @@ fn the_hook_after_every_tool_call_reads_its_input_and_prints_nothing_when_nothin
 #[test]
 #[cfg_attr(
     cg_no_corpus,
-    ignore = "needs the shared corpus of real transcripts in ../shared/transcripts"
+    ignore = "needs the shared corpus of real transcripts: ../shared/transcripts, or COMPACT_GUARDIAN_CORPUS=<dir>"
 )]
 fn the_real_summary_in_the_corpus_gets_the_corrections_its_label_says() {
-    let Some(dir) = corpus() else { return };
+    let dir = corpus();
     let file = dir.join("claude-config__02fb0004-79f5-4617-90c8-faa9d1167059.jsonl");
     let body = std::fs::read_to_string(&file).unwrap();
     let boundary = body

@@ -8,8 +8,9 @@
 //! app-server's `thread/compact/start`, which the TUI's `/compact` sends) followed by a quit and
 //! `codex exec resume` must each hand the snapshot to the model's next request.
 //!
-//! Skipped, with a message, when the CLI is not installed; `COMPACT_GUARDIAN_REQUIRE_E2E=1` (set
-//! by `.ci/run`) turns the skip into a failure. `COMPACT_GUARDIAN_CODEX=<path>` runs another build.
+//! Built ignored, with what it needs, when the CLI is not installed (`build.rs`);
+//! `COMPACT_GUARDIAN_REQUIRE_E2E=1` (set by `.ci/run`) builds it to run, and its absence fails.
+//! `COMPACT_GUARDIAN_CODEX=<path>` runs another build.
 
 use super::mock_api::read_request;
 use serde_json::{Value, json};
@@ -36,10 +37,9 @@ fn codex() -> Option<PathBuf> {
     let found = candidates.into_iter().flatten().find(|p| p.is_file());
     if found.is_none() {
         let msg = "the real Codex CLI is not installed (run .ci/run, or: npm install --prefix .e2e/codex @openai/codex@0.169.0)";
-        if std::env::var_os("COMPACT_GUARDIAN_REQUIRE_E2E").is_some() {
-            panic!("{msg}");
-        }
-        eprintln!("skipping Codex end-to-end test: {msg}");
+        // The test was built to run (`build.rs` found the CLI, or COMPACT_GUARDIAN_REQUIRE_E2E
+        // is set): gone since, it fails; it never passes without having run.
+        panic!("{msg}; `touch build.rs` so that the tests that need it show as ignored");
     }
     found
 }
@@ -222,6 +222,35 @@ fn serve(conn: TcpStream, reqs: &Mutex<Vec<Value>>) {
 /// with `tools.update_plan.enabled`, `update_plan`: the tools of Codex's own models.
 const MODEL_CATALOG: &str = r#"{"models":[{"slug":"mock-model","display_name":"Mock","description":"mock","supported_reasoning_levels":[],"shell_type":"shell_command","visibility":"list","supported_in_api":true,"priority":1,"upgrade":null,"base_instructions":"You are a coding agent.","supports_reasoning_summaries":false,"support_verbosity":false,"default_verbosity":null,"apply_patch_tool_type":"freeform","truncation_policy":{"mode":"bytes","limit":10000},"supports_parallel_tool_calls":false,"context_window":200000,"experimental_supported_tools":[]}]}"#;
 
+/// The README's route 4, as the tests run it: the marketplace as users add it, then the plugin.
+const CODEX_INSTALL: &[&[&str]] = &[
+    &[
+        "plugin",
+        "marketplace",
+        "add",
+        "compact-guardian/compact-guardian",
+    ],
+    &["plugin", "add", "compact-guardian@compact-guardian"],
+];
+
+/// Issue #55: the README's Codex install block is what these tests run, word for word: it runs
+/// as pasted (with `--ref release` it failed while no release branch exists).
+#[test]
+fn the_readme_gives_the_codex_install_the_tests_run() {
+    let readme = std::fs::read_to_string(repo().join("README.md")).unwrap();
+    let block: String = CODEX_INSTALL
+        .iter()
+        .map(|args| format!("codex {}\n", args.join(" ")))
+        .collect();
+    let route = &readme[readme.find("### 4. In the Codex CLI").unwrap()..];
+    let first = &route[route.find("```sh\n").unwrap() + 6..];
+    assert_eq!(
+        &first[..first.find("```").unwrap()],
+        block,
+        "README.md's Codex install differs"
+    );
+}
+
 /// The marketplace as users add it (`codex plugin marketplace add compact-guardian/compact-guardian`,
 /// a git marketplace): a git repository laid out as this one is (D076). Codex refuses `file://`
 /// URLs and bare paths for git marketplaces, so git's `insteadOf` in the test HOME's gitconfig
@@ -389,16 +418,8 @@ impl Codex {
             ),
         )
         .unwrap();
-        for args in [
-            &[
-                "plugin",
-                "marketplace",
-                "add",
-                "compact-guardian/compact-guardian",
-            ][..],
-            &["plugin", "add", "compact-guardian@compact-guardian"],
-        ] {
-            let o = c.command().args(args).output().unwrap();
+        for args in CODEX_INSTALL {
+            let o = c.command().args(*args).output().unwrap();
             assert!(o.status.success(), "{args:?}: {o:?}");
         }
         Some(c)
@@ -1045,7 +1066,8 @@ fn codex_status_tells_trust_and_what_an_uninstall_leaves() {
     std::os::unix::fs::symlink(&c.cli, tools.join("codex")).unwrap();
     let (code, out) = status(&tools);
     assert_eq!(code, Some(0), "{out}");
-    assert!(out.contains("hooks with a trust record: 6 of 6"), "{out}");
+    // Codex's own answer, not the records' count beside it (issue #55).
+    assert!(!out.contains("hooks with a trust record"), "{out}");
     assert!(
         out.contains("Codex's own hook list: all 6 trusted"),
         "{out}"
@@ -1115,6 +1137,138 @@ fn codex_status_tells_trust_and_what_an_uninstall_leaves() {
     let config = std::fs::read_to_string(c.home().join(".codex/config.toml")).unwrap();
     assert!(!config.contains("compact-guardian"), "{config}");
     assert!(!config.contains("[hooks.state]"), "{config}");
+}
+
+/// The id of the newest session other than `not`, from its rollout's name.
+fn other_session(c: &Codex, not: &str) -> String {
+    let mut rollouts: Vec<(std::time::SystemTime, String)> =
+        walk(&c.home().join(".codex/sessions"))
+            .into_iter()
+            .filter(|p| p.extension().is_some_and(|e| e == "jsonl"))
+            .filter_map(|p| {
+                let name = p.file_stem()?.to_string_lossy().into_owned();
+                let id = name.get(name.len().checked_sub(36)?..)?.to_owned();
+                Some((std::fs::metadata(&p).ok()?.modified().ok()?, id))
+            })
+            .filter(|(_, id)| id != not)
+            .collect();
+    rollouts.sort();
+    rollouts.pop().expect("another session").1
+}
+
+/// Issue #55: `status` as a Codex user from the marketplace has it (the installed launcher, by
+/// hand: nothing on PATH but `codex`), in each state Codex's own hook list puts the plugin in:
+/// never trusted, trusted before the first prompt, every hook changed (an update) with no binary
+/// for it yet, a compaction while refused, approved again; and, without `codex` to ask, green
+/// again once a later compaction of another session was protected. Each says what is true and
+/// the one thing to do, and exits 0 once the user is protected.
+#[test]
+#[cfg_attr(
+    cg_no_codex,
+    ignore = "needs the Codex CLI: .ci/run installs it (npm install --prefix .e2e/codex @openai/codex@0.169.0)"
+)]
+fn codex_status_from_the_installed_launcher_in_each_state_of_trust() {
+    let Some(mut c) = Codex::new() else { return };
+    crate::common::dist(&c.path("dist"));
+    let server = crate::common::Server::new(c.path("dist"));
+    c.as_a_user(&server.url);
+    let ask = c.path("status-path");
+    std::fs::create_dir_all(&ask).unwrap();
+    std::os::unix::fs::symlink(&c.cli, ask.join("codex")).unwrap();
+    let launcher = c.plugin_folder().join("bin/compact-guardian");
+    let status = |with_codex: bool| {
+        let tools = c.path("tools").display().to_string();
+        let path = if with_codex {
+            format!("{}:{tools}", ask.display())
+        } else {
+            tools
+        };
+        let o = Command::new("sh")
+            .arg(&launcher)
+            .arg("status")
+            .env_clear()
+            .env("HOME", c.home())
+            .env("PATH", path)
+            .env("COMPACT_GUARDIAN_RELEASE_URL", &server.url)
+            .current_dir(c.project())
+            .output()
+            .unwrap();
+        let out = format!("{}{}", text(&o.stdout), text(&o.stderr));
+        assert!(
+            !out.contains("installed at the next session start"),
+            "false while Codex refuses the hooks:\n{out}"
+        );
+        (o.status.code(), out)
+    };
+    let binary = c
+        .data_folder()
+        .join("bin")
+        .join(env!("CARGO_PKG_VERSION"))
+        .join("compact-guardian");
+    // Never trusted: no hook has run, so no binary; `status` fetches it and Codex says.
+    let (code, out) = status(true);
+    assert_eq!(code, Some(1), "{out}");
+    assert!(
+        out.contains("Codex's own hook list: 6 of 6 never trusted: NOT protected")
+            && out.contains("choose \"Trust all and continue\""),
+        "{out}"
+    );
+    assert!(!out.contains("hooks with a trust record"), "{out}");
+    assert!(binary.is_file(), "status fetched no binary");
+    // Trusted before the first prompt.
+    c.trust_hooks();
+    let (code, out) = status(true);
+    assert_eq!(code, Some(0), "{out}");
+    assert!(
+        out.contains("Codex's own hook list: all 6 trusted") && !out.contains("NOT protected"),
+        "{out}"
+    );
+    // An update: every hook changed since trusted, and no binary for it yet.
+    std::fs::write(c.plugin_folder().join("stray"), "x").unwrap();
+    std::fs::remove_dir_all(c.data_folder().join("bin")).unwrap();
+    let (code, out) = status(true);
+    assert_eq!(code, Some(1), "{out}");
+    assert!(
+        out.contains("6 changed since trusted and 0 never trusted, of 6: NOT protected: Codex refuses the hooks until you approve them again")
+            && out.contains("Trust all and continue"),
+        "{out}"
+    );
+    assert!(!out.contains("hooks with a trust record: 6 of 6"), "{out}");
+    // A compaction while Codex refuses the hooks.
+    c.exec(&["PLAN: make the importer retry failed batches"]);
+    let id = c.session_id();
+    c.exec(&["resume", &id, "BIG: read the whole repository"]);
+    c.exec(&["resume", &id, "continue with the renderer"]);
+    let (code, out) = status(true);
+    assert_eq!(code, Some(1), "{out}");
+    let unhooked = format!("Codex compacted session {id} at ");
+    assert!(
+        out.contains(&unhooked) && out.contains("Codex refuses the hooks until you approve them"),
+        "{out}"
+    );
+    // Approved again: Codex runs the hooks, the compaction is history, nothing to do.
+    c.trust_hooks();
+    let (code, out) = status(true);
+    assert_eq!(code, Some(0), "{out}");
+    assert!(
+        out.contains(&unhooked) && out.contains("nothing to do") && !out.contains("NOT protected:"),
+        "{out}"
+    );
+    // Without `codex` to ask, the records cannot say the cause is gone: until a later compaction,
+    // of another session here, is protected.
+    let (code, out) = status(false);
+    assert_eq!(code, Some(1), "{out}");
+    assert!(out.contains("Codex's own hook list: not known"), "{out}");
+    c.exec(&["BIG: start on the billing report"]);
+    let other = other_session(&c, &id);
+    c.exec(&["resume", &other, "continue with the report"]);
+    let (code, out) = status(false);
+    assert_eq!(code, Some(0), "{out}");
+    assert!(
+        out.contains(&unhooked) && out.contains("nothing to do"),
+        "{out}"
+    );
+    drop(server);
 }
 
 /// Issue #39: Codex 0.169 forks a thread (`thread/fork`, what `codex fork` does) with the

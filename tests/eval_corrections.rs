@@ -4,32 +4,15 @@
 //! held-out half is never run here: its figures are read by hand, and counted
 //! (`scripts/eval-corrections heldout`).
 
+use crate::common::corpus;
 use std::path::PathBuf;
 use std::process::Command;
-
-/// The shared corpus: `COMPACT_GUARDIAN_TRANSCRIPTS`, else `../shared/transcripts` beside this
-/// checkout (where build.rs looks).
-fn transcripts() -> Option<PathBuf> {
-    let dir = std::env::var_os("COMPACT_GUARDIAN_TRANSCRIPTS")
-        .map(PathBuf::from)
-        .unwrap_or_else(|| PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("../shared/transcripts"));
-    if dir.is_dir() {
-        return Some(dir);
-    }
-    assert!(
-        std::env::var_os("COMPACT_GUARDIAN_REQUIRE_CORPUS").is_none(),
-        "COMPACT_GUARDIAN_REQUIRE_CORPUS is set but {} is absent",
-        dir.display()
-    );
-    eprintln!("skipping: {} is absent", dir.display());
-    None
-}
 
 /// Runs one tuning half through this build: fails on any correction of a true summary, or when
 /// recall falls below `floor` (each half's floor sits a little under what was measured when the
 /// corrections were last tuned, so that a change that loses recall is seen).
 fn half(name: &str, floor: f64) {
-    let Some(dir) = transcripts() else { return };
+    let dir = corpus();
     // The set is Python (standard library only): without python3 this test fails, it never
     // passes without having run.
     let python = Command::new("python3").arg("--version").output();
@@ -46,7 +29,7 @@ fn half(name: &str, floor: f64) {
             "--bin",
             env!("CARGO_BIN_EXE_compact-guardian"),
         ])
-        .env("COMPACT_GUARDIAN_TRANSCRIPTS", &dir)
+        .env("COMPACT_GUARDIAN_CORPUS", &dir)
         .env("PYTHONDONTWRITEBYTECODE", "1")
         .output()
         .expect("python3 runs");
@@ -77,7 +60,7 @@ fn half(name: &str, floor: f64) {
 #[test]
 #[cfg_attr(
     cg_no_corpus,
-    ignore = "needs the shared corpus of real transcripts in ../shared/transcripts"
+    ignore = "needs the shared corpus of real transcripts: ../shared/transcripts, or COMPACT_GUARDIAN_CORPUS=<dir>"
 )]
 fn the_tune_half_gets_no_false_correction_and_keeps_its_recall() {
     half("tune", 0.93);
@@ -86,7 +69,7 @@ fn the_tune_half_gets_no_false_correction_and_keeps_its_recall() {
 #[test]
 #[cfg_attr(
     cg_no_corpus,
-    ignore = "needs the shared corpus of real transcripts in ../shared/transcripts"
+    ignore = "needs the shared corpus of real transcripts: ../shared/transcripts, or COMPACT_GUARDIAN_CORPUS=<dir>"
 )]
 fn the_tune2_half_gets_no_false_correction_and_keeps_its_recall() {
     half("tune2", 0.87);
@@ -95,7 +78,7 @@ fn the_tune2_half_gets_no_false_correction_and_keeps_its_recall() {
 #[test]
 #[cfg_attr(
     cg_no_corpus,
-    ignore = "needs the shared corpus of real transcripts in ../shared/transcripts"
+    ignore = "needs the shared corpus of real transcripts: ../shared/transcripts, or COMPACT_GUARDIAN_CORPUS=<dir>"
 )]
 fn the_tune3_half_gets_no_false_correction_and_keeps_its_recall() {
     half("tune3", 0.86);

@@ -505,16 +505,14 @@ fn the_opencode_plugin_returns_when_its_timer_fires_though_a_grandchild_holds_th
     // 15 s timer kills the wrapper (it ends by itself; the test ends it sooner, by its PID).
     let pid_file = tmp.path().join("grandchild.pid");
     let wrapper = tmp.path().join("compact-guardian");
-    fs::write(
+    write_executable(
         &wrapper,
         format!(
             "#!/bin/sh\nsleep 300 &\necho $! $$ > '{}'\nexec sleep 300\n",
             pid_file.display()
-        ),
-    )
-    .unwrap();
-    use std::os::unix::fs::PermissionsExt;
-    fs::set_permissions(&wrapper, fs::Permissions::from_mode(0o755)).unwrap();
+        )
+        .as_bytes(),
+    );
     let harness = tmp.path().join("harness.mjs");
     fs::write(&harness, COMPACTING).unwrap();
     let mut c = Command::new(cli);

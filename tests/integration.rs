@@ -22,6 +22,8 @@ mod hostile;
 mod hostile_round4;
 #[cfg(unix)]
 mod hostile_round6;
+#[cfg(unix)]
+mod hostile_round7;
 mod house;
 #[cfg(unix)]
 mod launcher;

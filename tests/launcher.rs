@@ -3,7 +3,8 @@
 //! download served from a loopback HTTP server with no cargo on PATH (issue #11).
 
 use crate::common::{
-    Server, dist, hook, post_compact, small_session, start_hook, tools_without_rust, tree,
+    Server, copy_executable, dist, hook, post_compact, small_session, start_hook,
+    tools_without_rust, tree, write_executable,
 };
 use std::fs;
 use std::io::{Read, Write};
@@ -129,8 +130,7 @@ fn fake(dir: &Path, program: &str) -> PathBuf {
         .map(|d| Path::new(d).join(program))
         .find(|p| p.exists())
         .unwrap();
-    fs::copy(src, &p).unwrap();
-    fs::set_permissions(&p, fs::Permissions::from_mode(0o755)).unwrap();
+    copy_executable(&src, &p);
     p
 }
 
@@ -256,15 +256,14 @@ fn launcher_says_when_provisioning_is_running() {
     let slept = p.path("slept.log");
     let sleep = p.path("tools/sleep");
     fs::remove_file(&sleep).unwrap();
-    fs::write(
+    write_executable(
         &sleep,
         format!(
             "#!/bin/sh\necho \"$*\" >> '{}'\nexec /bin/sleep \"$@\"\n",
             slept.display()
-        ),
-    )
-    .unwrap();
-    fs::set_permissions(&sleep, fs::Permissions::from_mode(0o755)).unwrap();
+        )
+        .as_bytes(),
+    );
     let o = p.run("compact-guardian", &["save"], &[], "");
     assert!(
         !slept.exists(),
@@ -281,7 +280,10 @@ fn launcher_says_when_provisioning_is_running() {
 fn provision_does_nothing_when_this_version_is_installed() {
     let p = Plugin::new();
     fs::create_dir_all(p.installed().parent().unwrap()).unwrap();
-    fs::copy(env!("CARGO_BIN_EXE_compact-guardian"), p.installed()).unwrap();
+    copy_executable(
+        Path::new(env!("CARGO_BIN_EXE_compact-guardian")),
+        &p.installed(),
+    );
     let o = p.run("compact-guardian-provision", &[], &[], "");
     assert_eq!(o.status.code(), Some(0));
     assert!(o.stdout.is_empty() && o.stderr.is_empty(), "{o:?}");
@@ -905,15 +907,14 @@ fn a_source_build_keeps_its_cargo_caches_in_the_data_folder_unless_the_user_has_
     let rust = p.path("rust-bin");
     fs::create_dir_all(&rust).unwrap();
     let seen = p.path("cargo-home-seen");
-    fs::write(
-        rust.join("cargo"),
+    write_executable(
+        &rust.join("cargo"),
         format!(
             "#!/bin/sh\n[ \"$1\" = --version ] && echo 'cargo 1.95.0' && exit 0\nprintf '%s' \"${{CARGO_HOME:-unset}}\" >'{}'\nexit 1\n",
             seen.display()
-        ),
-    )
-    .unwrap();
-    fs::set_permissions(rust.join("cargo"), fs::Permissions::from_mode(0o755)).unwrap();
+        )
+        .as_bytes(),
+    );
     let path = format!("{}:{}", rust.display(), p.path("tools").display());
     let build = || {
         let _ = fs::remove_file(&seen);
@@ -956,6 +957,139 @@ fn launcher_run_by_hand_from_an_installed_plugin_finds_its_data_folder() {
     let env = [("PATH", &*p.path("tools")), ("HOME", &*p.path("home"))];
     let o = by_hand(&installed, "status", &env);
     assert_eq!(text(&o.stdout), "status\n", "{}", text(&o.stderr));
+}
+
+/// The plugin as Codex installs it (`<home>/.codex/plugins/cache/<marketplace>/<plugin>/<version>`,
+/// enabled in `config.toml`), with no binary: what a Codex user from the marketplace has before
+/// Codex ran any of its hooks. Returns the installed copy.
+fn installed_in_codex(p: &Plugin) -> PathBuf {
+    let codex = p.path("home/.codex");
+    let installed = codex.join(format!(
+        "plugins/cache/compact-guardian/compact-guardian/{}",
+        version()
+    ));
+    fs::create_dir_all(installed.parent().unwrap()).unwrap();
+    fs::rename(p.root(), &installed).unwrap();
+    fs::write(
+        codex.join("config.toml"),
+        "[plugins.\"compact-guardian@compact-guardian\"]\nenabled = true\n",
+    )
+    .unwrap();
+    installed
+}
+
+/// Issue #55: for a Codex user from the marketplace the installed launcher is the only `status`
+/// there is, and before Codex ran the startup hook (never trusted, or every hook changed by an
+/// update) it said only "not installed yet (it is installed at the next session start)", false
+/// while Codex refuses the hooks. It fetches the verified release now, as a compaction does, and
+/// the binary's report says what is true.
+#[test]
+fn status_by_hand_without_a_binary_fetches_the_release_and_reports() {
+    let p = Plugin::new();
+    dist(&p.path("dist"));
+    let server = Server::new(p.path("dist"));
+    let installed = installed_in_codex(&p);
+    let url = PathBuf::from(&server.url);
+    let env = [
+        ("PATH", &*p.path("tools")),
+        ("HOME", &*p.path("home")),
+        ("COMPACT_GUARDIAN_RELEASE_URL", &*url),
+    ];
+    let o = by_hand(&installed, "status", &env);
+    let out = text(&o.stdout);
+    assert_eq!(o.status.code(), Some(1), "{out}{}", text(&o.stderr));
+    for said in [
+        format!("compact-guardian {}", version()),
+        "Codex: installed (compact-guardian@compact-guardian)".to_owned(),
+        "hooks with a trust record: 0 of 6: NOT trusted".to_owned(),
+        "Trust all and continue".to_owned(),
+    ] {
+        assert!(out.contains(&said), "{said}:\n{out}");
+    }
+    assert!(
+        p.path("home/.codex/plugins/data/compact-guardian-compact-guardian/bin")
+            .join(version())
+            .join("compact-guardian")
+            .is_file(),
+        "not installed where the hooks look"
+    );
+    assert!(!text(&o.stderr).contains("no native binary"), "{o:?}");
+}
+
+/// Issue #55: when no binary can be fetched either, the launcher's own line for a Codex user
+/// says why, and that Codex runs the hook that installs it only while it trusts the hooks.
+#[test]
+fn status_by_hand_from_codexs_copy_without_any_binary_says_codex_must_trust_the_hooks() {
+    let p = Plugin::new();
+    let installed = installed_in_codex(&p);
+    let dead = PathBuf::from(dead_url());
+    let env = [
+        ("PATH", &*p.path("tools")),
+        ("HOME", &*p.path("home")),
+        ("COMPACT_GUARDIAN_RELEASE_URL", &*dead),
+    ];
+    let o = by_hand(&installed, "status", &env);
+    let err = text(&o.stderr);
+    assert_eq!(o.status.code(), Some(1), "{err}");
+    assert!(
+        err.contains("no native binary")
+            && err.contains("run only while Codex trusts them")
+            && err.contains("choose \"Trust all and continue\""),
+        "{err}"
+    );
+    assert!(
+        !err.contains("it is installed at the next session start"),
+        "{err}"
+    );
+    assert_eq!(err.lines().count(), 1, "{err}");
+}
+
+/// Issue #55: route 3 (`claude --plugin-dir plugin` in a built checkout) is not installed from a
+/// marketplace, and `status` called it "not installed; left behind" while it was in use and its
+/// last compaction protected. Claude Code names such a plugin `compact-guardian@inline`, its
+/// data folder `compact-guardian-inline`, where the launcher remembers the root it ran from.
+#[test]
+fn status_tells_a_plugin_loaded_with_plugin_dir_from_one_left_behind() {
+    let p = Plugin::new();
+    let built = p.path("target/release/compact-guardian");
+    fs::create_dir_all(built.parent().unwrap()).unwrap();
+    copy_executable(Path::new(env!("CARGO_BIN_EXE_compact-guardian")), &built);
+    let data = p.path("home/.claude/plugins/data/compact-guardian-inline");
+    let t = p.path("t.jsonl");
+    fs::write(&t, small_session().join("\n") + "\n").unwrap();
+    let store = p.path("home/.claude/compact-guardian");
+    let hook_env = [
+        ("CLAUDE_PLUGIN_DATA", data.to_str().unwrap()),
+        ("COMPACT_GUARDIAN_DIR", store.to_str().unwrap()),
+    ];
+    let o = p.run("compact-guardian", &["save"], &hook_env, &hook("s1", &t));
+    assert_eq!(o.status.code(), Some(0), "{o:?}");
+    let status = || {
+        let o = Command::new(&built)
+            .arg("status")
+            .env_clear()
+            .env("HOME", p.path("home"))
+            .output()
+            .unwrap();
+        (o.status.code(), text(&o.stdout))
+    };
+    let (code, out) = status();
+    assert_eq!(code, Some(0), "{out}");
+    assert!(
+        out.contains(&format!(
+            "Claude Code: loaded with --plugin-dir from {}",
+            p.root().display()
+        )),
+        "{out}"
+    );
+    assert!(!out.contains("left behind"), "{out}");
+    // The checkout's plugin folder gone: what Claude Code kept of it is left behind.
+    fs::rename(p.root(), p.path("moved")).unwrap();
+    let (_, out) = status();
+    assert!(
+        out.contains("Claude Code: not installed; left behind"),
+        "{out}"
+    );
 }
 
 #[test]
@@ -1328,7 +1462,10 @@ fn folders_the_binary_lives_in_are_private_whatever_the_umask() {
 pub(crate) fn install_test_binary(p: &Plugin) -> PathBuf {
     let installed = p.installed();
     fs::create_dir_all(installed.parent().unwrap()).unwrap();
-    fs::copy(env!("CARGO_BIN_EXE_compact-guardian"), &installed).unwrap();
+    copy_executable(
+        Path::new(env!("CARGO_BIN_EXE_compact-guardian")),
+        &installed,
+    );
     installed
 }
 
@@ -1612,7 +1749,7 @@ fn a_data_folder_that_cannot_be_written_costs_the_fast_path_and_nothing_else() {
     let p = Plugin::new();
     let built = p.path("target/release/compact-guardian");
     fs::create_dir_all(built.parent().unwrap()).unwrap();
-    fs::copy(env!("CARGO_BIN_EXE_compact-guardian"), &built).unwrap();
+    copy_executable(Path::new(env!("CARGO_BIN_EXE_compact-guardian")), &built);
     fs::write(p.data(), "not a folder").unwrap();
     let t = p.path("t.jsonl");
     fs::write(&t, small_session().join("\n") + "\n").unwrap();
@@ -1684,8 +1821,7 @@ fn fake_rust(p: &Plugin, version: &str, build: &str, rustup: bool) -> String {
         format!("echo 'cargo {version} (0000000 2026-01-01)'; exit 0")
     };
     let script = |name: &str, body: &str| {
-        fs::write(dir.join(name), format!("#!/bin/sh\n{body}\n")).unwrap();
-        fs::set_permissions(dir.join(name), fs::Permissions::from_mode(0o755)).unwrap();
+        write_executable(&dir.join(name), format!("#!/bin/sh\n{body}\n").as_bytes());
     };
     script(
         "cargo",

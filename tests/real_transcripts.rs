@@ -39,7 +39,7 @@ struct Expect {
 }
 
 fn check(file: &str, want: Expect) {
-    let Some(dir) = corpus() else { return };
+    let dir = corpus();
     let path = dir.join(file);
     let s = scan(&path, FULL).unwrap();
     assert_eq!(
@@ -122,7 +122,7 @@ macro_rules! transcript_test {
         #[test]
         #[cfg_attr(
             cg_no_corpus,
-            ignore = "needs the shared corpus of real transcripts in ../shared/transcripts"
+            ignore = "needs the shared corpus of real transcripts: ../shared/transcripts, or COMPACT_GUARDIAN_CORPUS=<dir>"
         )]
         fn $name() {
             check($file, $expect);
@@ -168,10 +168,10 @@ transcript_test!(
 #[test]
 #[cfg_attr(
     cg_no_corpus,
-    ignore = "needs the shared corpus of real transcripts in ../shared/transcripts"
+    ignore = "needs the shared corpus of real transcripts: ../shared/transcripts, or COMPACT_GUARDIAN_CORPUS=<dir>"
 )]
 fn v1_0_57_last_commit_is_gits_report_of_the_newest() {
-    let Some(dir) = corpus() else { return };
+    let dir = corpus();
     let path = dir.join("claude-transcript__test2.jsonl");
     let built = scan(&path, FULL).unwrap();
     let commit = built
@@ -408,10 +408,10 @@ transcript_test!(
 #[test]
 #[cfg_attr(
     cg_no_corpus,
-    ignore = "needs the shared corpus of real transcripts in ../shared/transcripts"
+    ignore = "needs the shared corpus of real transcripts: ../shared/transcripts, or COMPACT_GUARDIAN_CORPUS=<dir>"
 )]
 fn streaming_triage_agrees_with_parsing_every_line() {
-    let Some(dir) = corpus() else { return };
+    let dir = corpus();
     let mut files = 0;
     for entry in std::fs::read_dir(&dir).unwrap() {
         let path = entry.unwrap().path();
@@ -450,10 +450,10 @@ fn streaming_triage_agrees_with_parsing_every_line() {
 #[test]
 #[cfg_attr(
     cg_no_corpus,
-    ignore = "needs the shared corpus of real transcripts in ../shared/transcripts"
+    ignore = "needs the shared corpus of real transcripts: ../shared/transcripts, or COMPACT_GUARDIAN_CORPUS=<dir>"
 )]
 fn the_last_reply_found_is_shown_on_every_real_transcript() {
-    let Some(dir) = corpus() else { return };
+    let dir = corpus();
     let root = PathBuf::from(env!("CARGO_MANIFEST_DIR"));
     let mut files: Vec<PathBuf> = std::fs::read_dir(&dir)
         .unwrap()
@@ -516,10 +516,10 @@ fn the_last_reply_found_is_shown_on_every_real_transcript() {
 #[test]
 #[cfg_attr(
     cg_no_corpus,
-    ignore = "needs the shared corpus of real transcripts in ../shared/transcripts"
+    ignore = "needs the shared corpus of real transcripts: ../shared/transcripts, or COMPACT_GUARDIAN_CORPUS=<dir>"
 )]
 fn rebuild_before_real_compaction_boundary() {
-    let Some(dir) = corpus() else { return };
+    let dir = corpus();
     let path = dir.join("claude-config__02fb0004-79f5-4617-90c8-faa9d1167059.jsonl");
     // Only interrupt notices follow this file's boundary, so it is taken as the latest compaction.
     let ex = build(&path, Part::Compacted, FULL).unwrap().extraction;

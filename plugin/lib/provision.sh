@@ -255,14 +255,18 @@ cg_release_url() {
     printf '%s\n' "$cg_u"
 }
 
-# A JSON string body: backslashes, quotes and control characters escaped.
-# Whether Codex runs this plugin: its root lies under Codex's home ($CODEX_HOME, else ~/.codex),
-# as src/input/config.rs decides it. Sets cg_codex to that home.
-cg_run_by_codex() {
+# Whether the plugin root $1 is Codex's copy of the plugin: it lies under Codex's home
+# ($CODEX_HOME, else ~/.codex), as src/input/config.rs decides it. Sets cg_codex to that home.
+cg_codex_copy() {
     cg_codex=${CODEX_HOME:-}
     [ -n "$cg_codex" ] || { [ -n "${HOME:-}" ] && cg_codex=$HOME/.codex; } || return 1
-    case ${CLAUDE_PLUGIN_ROOT:-} in "$cg_codex"/*) return 0 ;; esac
+    case $1 in "$cg_codex"/?*) return 0 ;; esac
     return 1
+}
+
+# Whether Codex runs this plugin (the hook's CLAUDE_PLUGIN_ROOT is Codex's copy).
+cg_run_by_codex() {
+    cg_codex_copy "${CLAUDE_PLUGIN_ROOT:-}"
 }
 
 # Appends "<epoch> <why>" to compact-guardian-unprotected.log in the snapshot folder (resolved as
@@ -287,6 +291,7 @@ cg_record_unprotected() {
     return 0
 }
 
+# A JSON string body: backslashes, quotes and control characters escaped.
 cg_json_escape() {
     printf '%s' "$1" | tr '\n\r\t' '   ' | sed -e 's/\\/\\\\/g' -e 's/"/\\"/g'
 }
@@ -456,8 +461,9 @@ cg_clear_stale_lock() {
 # seconds for a download another hook is running, or downloads and verifies the prebuilt binary
 # now (a second or two; the user is waiting for the compaction anyway), unless an attempt failed
 # within the hour (a compaction must not wait on a network that is down, every time). When that
-# fails and cargo exists, starts the build in the background for the next compaction. Sets
-# cg_found on success. Needs $cg_data.
+# fails and cargo exists, starts the build in the background for the next compaction, unless $3
+# is "download" (`status` run by hand: a person waits on it, never on a build). Sets cg_found on
+# success. Needs $cg_data.
 cg_provision_now() {
     [ -n "$cg_data" ] && [ -n "$2" ] || return 1
     cg_bin="$cg_data/bin/$2/compact-guardian"
@@ -480,6 +486,6 @@ cg_provision_now() {
     cg_run_job "$1" "$2" now
     cg_find "$cg_bin" && return 0
     # The download failed; with cargo, the build protects the next compaction.
-    [ -n "$cg_cargo" ] && mkdir "$cg_lock" 2>/dev/null && cg_run_job "$1" "$2"
+    [ -n "$cg_cargo" ] && [ "${3:-}" != download ] && mkdir "$cg_lock" 2>/dev/null && cg_run_job "$1" "$2"
     return 1
 }

@@ -37,12 +37,12 @@ class SetError(Exception):
 
 
 def corpus_dir() -> Path:
-    env = os.environ.get("COMPACT_GUARDIAN_TRANSCRIPTS")
+    env = os.environ.get("COMPACT_GUARDIAN_CORPUS")
     d = Path(env) if env else REPO.parent / "shared" / "transcripts"
     if not d.is_dir():
         raise SystemExit(
             f"eval: the shared corpus of real transcripts is missing: {d} "
-            "(../shared/transcripts beside the repository, or COMPACT_GUARDIAN_TRANSCRIPTS=<dir>)"
+            "(../shared/transcripts beside the repository, or COMPACT_GUARDIAN_CORPUS=<dir>)"
         )
     return d
 

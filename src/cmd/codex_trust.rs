@@ -5,15 +5,17 @@
 //! `config.toml` like one that does. `status` therefore asks Codex: it starts `codex app-server`
 //! (what the TUI and the IDE extensions drive) with the same `CODEX_HOME`, sends `hooks/list`, and
 //! reads each of the plugin's hooks' `trustStatus` ("trusted", "modified", "untrusted"). The
-//! answer is awaited at most [`WAIT`]; the child is then killed and reaped. Without a `codex` on
-//! PATH, or without an answer, the verdict is [`Trust::Unknown`] and `status` says so. And what
+//! answer is awaited at most [`WAIT`], and read within bounds ([`MAX_LINE`] a line, [`MAX_READ`]
+//! in all: a broken wrapper that prints one endless line never grows `status`, issue #55); the
+//! child is then killed and reaped. Without a `codex` on PATH, or without an answer, the verdict
+//! is [`Trust::Unknown`] and `status` says so. And what
 //! Codex's own record says happened: a compaction in a rollout for which none of our hooks ran
 //! ([`unhooked_compaction`]), the one trace a refused hook leaves.
 
 use crate::read::tail::TailReader;
 use crate::store::history::Entry;
 use serde_json::{Value, json};
-use std::io::{BufRead, BufReader, Write};
+use std::io::{BufRead, BufReader, Read, Write};
 use std::path::{Path, PathBuf};
 use std::process::{Command, Stdio};
 use std::sync::mpsc;
@@ -30,6 +32,11 @@ const SLACK_SECS: u64 = 120;
 /// The longest `status` waits for Codex's answer (its app-server loads plugins and config first;
 /// about a second measured, more on a loaded machine).
 const WAIT: Duration = Duration::from_secs(20);
+/// The longest line of the app-server's output read: a `hooks/list` answer names each hook in a
+/// few hundred bytes, so this is thousands of hooks. A longer line is passed over.
+const MAX_LINE: usize = 4 * 1024 * 1024;
+/// The most of the app-server's output read in all, before its answer.
+const MAX_READ: u64 = 16 * 1024 * 1024;
 
 /// The plugin's hooks as Codex lists them.
 #[derive(Debug, PartialEq, Eq)]
@@ -78,18 +85,9 @@ pub fn ask(codex_home: &Path, cwd: &Path) -> Trust {
     let (tx, rx) = mpsc::channel();
     if let (true, Some(stdout)) = (wrote, child.stdout.take()) {
         // A thread of its own: a read cannot be given a deadline. It ends when the child is
-        // killed below (its stdout closes) or after the answer.
+        // killed below (its stdout closes), after the answer, or at the bound.
         std::thread::spawn(move || {
-            for line in BufReader::new(stdout).lines() {
-                let Ok(line) = line else { break };
-                let Ok(msg) = serde_json::from_str::<Value>(&line) else {
-                    continue;
-                };
-                if msg.get("id").and_then(Value::as_u64) == Some(2) {
-                    let _ = tx.send(msg);
-                    break;
-                }
-            }
+            let _ = tx.send(hook_list(BufReader::new(stdout.take(MAX_READ))));
         });
     }
     let answer = rx.recv_timeout(WAIT);
@@ -97,11 +95,69 @@ pub fn ask(codex_home: &Path, cwd: &Path) -> Trust {
     let _ = child.kill();
     let _ = child.wait();
     match answer {
-        Ok(msg) => verdict(&msg),
+        Ok(Some(msg)) => verdict(&msg),
+        Ok(None) => Trust::Unknown(format!(
+            "`codex app-server` gave no hook list in the first {} MB it printed",
+            MAX_READ / (1024 * 1024)
+        )),
         Err(_) => Trust::Unknown(format!(
             "`codex app-server` gave no hook list within {} s",
             WAIT.as_secs()
         )),
+    }
+}
+
+/// The answer to `hooks/list` (id 2) among the app-server's lines, read from `out` (which ends at
+/// [`MAX_READ`]) a line of at most [`MAX_LINE`] at a time; `None` when it ends first.
+fn hook_list(mut out: impl BufRead) -> Option<Value> {
+    let mut line = Vec::new();
+    loop {
+        line.clear();
+        let whole = read_line_within(&mut out, &mut line, MAX_LINE).ok()?;
+        if line.is_empty() && whole {
+            return None; // the end
+        }
+        if !whole {
+            continue; // longer than any answer: passed over
+        }
+        let Ok(msg) = serde_json::from_slice::<Value>(&line) else {
+            continue;
+        };
+        if msg.get("id").and_then(Value::as_u64) == Some(2) {
+            return Some(msg);
+        }
+    }
+}
+
+/// Reads one line of `out` into `line`, keeping at most `max` bytes of it and reading past the
+/// rest. `Ok(true)` when the line (or what is left, at the end) was kept whole; an empty `line`
+/// with `Ok(true)` is the end.
+fn read_line_within(
+    out: &mut impl BufRead,
+    line: &mut Vec<u8>,
+    max: usize,
+) -> std::io::Result<bool> {
+    let mut whole = true;
+    loop {
+        let buf = out.fill_buf()?;
+        if buf.is_empty() {
+            return Ok(whole);
+        }
+        let (taken, ends) = match memchr::memchr(b'\n', buf) {
+            Some(i) => (i + 1, true),
+            None => (buf.len(), false),
+        };
+        let room = max.saturating_sub(line.len());
+        if whole && taken <= room {
+            line.extend_from_slice(&buf[..taken]);
+        } else {
+            whole = false;
+            line.clear();
+        }
+        out.consume(taken);
+        if ends {
+            return Ok(whole);
+        }
     }
 }
 
@@ -356,6 +412,26 @@ mod tests {
                 untrusted: 1
             }
         );
+    }
+
+    #[test]
+    fn the_answer_is_found_past_a_line_too_long_and_not_past_the_end() {
+        let answer = r#"{"id":2,"result":{"data":[]}}"#;
+        let long = "x".repeat(MAX_LINE + 10);
+        let out = format!("{{\"method\":\"note\"}}\n{long}\n{{\"id\":1}}\n{answer}\n");
+        assert_eq!(
+            hook_list(std::io::Cursor::new(out.into_bytes())),
+            Some(serde_json::from_str(answer).unwrap())
+        );
+        // An answer longer than a line may be is never read; nor one past the bound.
+        let cut = format!("{{\"id\":2,\"pad\":\"{long}\"}}\n");
+        assert_eq!(hook_list(std::io::Cursor::new(cut.into_bytes())), None);
+        let past = format!("{}\n{answer}\n", "y".repeat(64));
+        let bounded = BufReader::new(std::io::Cursor::new(past.into_bytes()).take(40));
+        assert_eq!(hook_list(bounded), None);
+        // The last line without its newline still counts.
+        let bare = std::io::Cursor::new(answer.as_bytes().to_vec());
+        assert!(hook_list(bare).is_some());
     }
 
     #[test]

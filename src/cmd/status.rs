@@ -47,9 +47,17 @@ struct Report {
     last_run: (Option<u64>, Option<u64>, Option<u64>),
     /// What Codex itself says of the plugin's hooks, when Codex has it installed (D077).
     codex_trust: Option<Trust>,
-    /// The newest compaction in Codex's rollouts that none of our hooks recorded: its time and
-    /// session.
-    codex_unhooked: Option<(u64, String)>,
+    /// The newest compaction in Codex's rollouts that none of our hooks recorded.
+    codex_unhooked: Option<Unhooked>,
+}
+
+/// A compaction Codex recorded for which none of the plugin's hooks ran (issue #47).
+struct Unhooked {
+    time: u64,
+    session: String,
+    /// Its cause is gone: Codex trusts the hooks now, or a later compaction (of any session) was
+    /// protected (issue #55: a health check turns green once the cause is gone).
+    since_protected: bool,
 }
 
 impl Report {
@@ -80,18 +88,21 @@ impl Report {
         let last_unprotected = unprotected
             .last()
             .is_some_and(|(t, _)| entries.iter().filter(|e| e.save_ran).all(|e| e.time < *t));
-        // Codex runs no hook it was not told to trust: installed so, nothing is protected there.
-        let untrusted = clients
-            .iter()
-            .any(|c| !c.installed.is_empty() && c.hooks.is_some_and(|(n, t)| t < n));
         let codex_trust = ask_codex(cfg, &clients);
+        let answered = matches!(codex_trust, Some(Trust::Trusted(_) | Trust::Refused { .. }));
         let refused = matches!(codex_trust, Some(Trust::Refused { .. }));
-        let codex_unhooked = unhooked_codex_compaction(cfg, &clients);
+        // Codex runs no hook it was not told to trust: installed so, nothing is protected there.
+        // Its own answer, when it gave one, is the truth the records only hint at (D077).
+        let untrusted = !answered
+            && clients
+                .iter()
+                .any(|c| !c.installed.is_empty() && c.hooks.is_some_and(|(n, t)| t < n));
+        let codex_unhooked = unhooked_codex_compaction(cfg, &clients, codex_trust.as_ref());
         let healthy = problem.is_none()
             && !last_unprotected
             && !untrusted
             && !refused
-            && codex_unhooked.is_none();
+            && codex_unhooked.as_ref().is_none_or(|u| u.since_protected);
         let last_run = last_run(&entries);
         Report {
             binary,
@@ -136,7 +147,7 @@ impl Report {
             "unprotected": unprotected.iter().rev().map(|(t, why)| json!({"time": t, "why": why})).collect::<Vec<_>>(),
             "clients": clients.iter().map(client_json).collect::<Vec<_>>(),
             "codex_trust": self.codex_trust.as_ref().map(codex_trust_json),
-            "codex_compaction_without_hooks": self.codex_unhooked.as_ref().map(|(t, s)| json!({"time": t, "session": s})),
+            "codex_compaction_without_hooks": self.codex_unhooked.as_ref().map(|u| json!({"time": u.time, "session": u.session, "protected_since": u.since_protected})),
         });
         writeln!(out, "{}", serde_json::to_string_pretty(&v)?)?;
         Ok(())
@@ -196,21 +207,40 @@ impl Report {
         codex_folder(cfg, folder.as_ref(), out)?;
         opencode_folder(cfg, folder.as_ref(), out)?;
         for c in clients {
-            client_text(c, out)?;
-            if c.name == "Codex" {
+            let codex = c.name == "Codex";
+            // Codex's own answer replaces the trust records' count, which cannot tell a record
+            // Codex still accepts from one it refuses (issue #55: "6 of 6" beside "NOT protected").
+            let answered = codex
+                && matches!(
+                    self.codex_trust,
+                    Some(Trust::Trusted(_) | Trust::Refused { .. })
+                );
+            client_text(c, !answered, out)?;
+            if codex {
                 codex_trust_text(self.codex_trust.as_ref(), out)?;
-                if let Some((t, session)) = &self.codex_unhooked {
-                    writeln!(
-                        out,
-                        "- Codex compacted session {} at {} and none of the plugin's hooks ran: that compaction was NOT protected (Codex refuses the hooks until you approve them again: start `codex` and choose \"Trust all and continue\")",
-                        shown(session),
-                        time_of(*t)
-                    )?;
+                if let Some(u) = &self.codex_unhooked {
+                    unhooked_text(u, out)?;
                 }
             }
         }
         Ok(())
     }
+}
+
+/// The compaction Codex made without the plugin's hooks, and whether anything is still to do.
+fn unhooked_text(u: &Unhooked, out: &mut impl Write) -> Result<()> {
+    let now = if u.since_protected {
+        "; the hooks run again since (Codex trusts them, or a later compaction was protected): nothing to do"
+    } else {
+        " (Codex refuses the hooks until you approve them again: start `codex` and choose \"Trust all and continue\")"
+    };
+    writeln!(
+        out,
+        "- Codex compacted session {} at {} and none of the plugin's hooks ran: that compaction was NOT protected{now}",
+        shown(&u.session),
+        time_of(u.time)
+    )?;
+    Ok(())
 }
 
 /// When each hook last ran. OpenCode has no hooks of its own name: its plugin runs save before
@@ -267,7 +297,7 @@ fn shown_folder(cfg: &Config, clients: &[Install]) -> Option<PathBuf> {
         .as_ref()
         .map(|r| r.join(crate::input::config::FOLDER));
     let client = |name: &str| clients.iter().find(|c| c.name == name);
-    let installed = |name: &str| client(name).is_some_and(|c| !c.installed.is_empty());
+    let installed = |name: &str| client(name).is_some_and(Install::in_use);
     let anything = |name: &str| client(name).is_some_and(Install::anything);
     // Codex's: where the plugin is installed in Codex only, or (uninstalled) only Codex keeps
     // anything of it.
@@ -279,19 +309,24 @@ fn shown_folder(cfg: &Config, clients: &[Install]) -> Option<PathBuf> {
     cfg.dir.clone()
 }
 
-/// What one client keeps of the plugin, in the text form: installed or not, Codex's trust, and
-/// every file and config entry left (README: Uninstall removes them).
-fn client_text(c: &Install, out: &mut impl Write) -> Result<()> {
+/// What one client keeps of the plugin, in the text form: installed or not (or loaded from a
+/// folder, `--plugin-dir`), the trust records of Codex's hooks when Codex's own answer is not
+/// known (`records`), and every file and config entry left (README: Uninstall removes them).
+fn client_text(c: &Install, records: bool, out: &mut impl Write) -> Result<()> {
     if !c.anything() {
         return Ok(());
     }
-    let state = if c.installed.is_empty() {
-        "not installed; left behind (README: Uninstall removes it)".to_owned()
-    } else {
-        format!("installed ({})", shown(&c.installed.join(", ")))
+    let state = match (&c.loaded_from, c.installed.is_empty()) {
+        (_, false) => format!("installed ({})", shown(&c.installed.join(", "))),
+        (Some(root), true) => format!(
+            "loaded with --plugin-dir from {} (not installed: each session started with it runs the plugin)",
+            shown(&root.display())
+        ),
+        (None, true) => "not installed; left behind (README: Uninstall removes it)".to_owned(),
     };
     writeln!(out, "{}: {state}", c.name)?;
-    if !c.installed.is_empty()
+    if records
+        && !c.installed.is_empty()
         && let Some((hooks, trusted)) = c.hooks
     {
         if trusted < hooks {
@@ -335,8 +370,14 @@ fn ask_codex(cfg: &Config, clients: &[Install]) -> Option<Trust> {
 
 /// The newest compaction Codex wrote into a rollout since it installed the plugin for which no
 /// hook of ours ran (issue #47), judged against the history of Codex's snapshot folder
-/// (`COMPACT_GUARDIAN_DIR` when set, else `compact-guardian/` in Codex's home).
-fn unhooked_codex_compaction(cfg: &Config, clients: &[Install]) -> Option<(u64, String)> {
+/// (`COMPACT_GUARDIAN_DIR` when set, else `compact-guardian/` in Codex's home); and whether its
+/// cause is gone: Codex's own hook list (`trust`) trusts every hook now, or a compaction after
+/// it, of any session, was protected (issue #55).
+fn unhooked_codex_compaction(
+    cfg: &Config,
+    clients: &[Install],
+    trust: Option<&Trust>,
+) -> Option<Unhooked> {
     let home = cfg.codex_home.as_deref()?;
     let codex = clients
         .iter()
@@ -352,7 +393,13 @@ fn unhooked_codex_compaction(cfg: &Config, clients: &[Install]) -> Option<(u64, 
     }?;
     let entries = history::read(&Store::new(folder, cfg.ttl));
     let since = codex_trust::install_time(home, &codex.installed);
-    codex_trust::unhooked_compaction(home, &entries, since)
+    let (time, session) = codex_trust::unhooked_compaction(home, &entries, since)?;
+    let later = entries.iter().any(|e| e.save_ran && e.time > time);
+    Some(Unhooked {
+        time,
+        session,
+        since_protected: later || matches!(trust, Some(Trust::Trusted(_))),
+    })
 }
 
 /// The line under Codex's entry that says whether Codex runs the hooks (issue #47).
@@ -361,7 +408,15 @@ fn codex_trust_text(trust: Option<&Trust>, out: &mut impl Write) -> Result<()> {
         None => {}
         Some(Trust::Trusted(n)) => writeln!(
             out,
-            "- Codex's own hook list: all {n} trusted (Codex runs them)"
+            "- Codex's own hook list: all {n} trusted (Codex runs them; it asks again after every update of the plugin)"
+        )?,
+        Some(Trust::Refused {
+            listed,
+            modified: 0,
+            untrusted,
+        }) => writeln!(
+            out,
+            "- Codex's own hook list: {untrusted} of {listed} never trusted: NOT protected: Codex runs none of the plugin's hooks until you trust them. Fix: start `codex` and choose \"Trust all and continue\" (or /hooks, then t)"
         )?,
         Some(Trust::Refused {
             listed,
@@ -445,6 +500,7 @@ fn client_json(c: &Install) -> serde_json::Value {
         "client": c.name,
         "root": c.root.display().to_string(),
         "installed": c.installed,
+        "loaded_from": c.loaded_from.as_ref().map(|p| p.display().to_string()),
         "hooks": c.hooks.map(|(hooks, trusted)| json!({"listed": hooks, "trusted": trusted})),
         "files": c.files.iter().map(|(what, p, bytes)| json!({"what": what, "path": p.display().to_string(), "bytes": bytes})).collect::<Vec<_>>(),
         "config_entries": c.config_entries,

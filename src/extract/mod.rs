@@ -292,6 +292,9 @@ pub struct Extractor {
     /// The ids of calls the hooks reported that the transcript did not hold yet, fed first
     /// ([`Extractor::with_reported_calls`]): met again in the transcript, they are not counted twice.
     reported: HashSet<String>,
+    /// Those calls, newest first: fed again when the fold starts over at this compaction's
+    /// boundary, since their ids stay taken (a call only moves, never disappears; issue #55).
+    unwritten: Vec<ReportedCall>,
 }
 
 /// Where the session works: from the newest record that names it.
@@ -334,6 +337,7 @@ impl Extractor {
             commit: LastCommit::default(),
             place: Place::default(),
             reported: HashSet::new(),
+            unwritten: Vec::new(),
         }
     }
 
@@ -348,23 +352,37 @@ impl Extractor {
         written: Option<SystemTime>,
     ) -> Extractor {
         let written = written.map(crate::read::reported::nanos);
-        let mut unwritten = Vec::new();
         for call in calls {
-            let Some([result, record]) = call.records() else {
+            let Some([result, _]) = call.records() else {
                 continue;
             };
             self.results.record(&result);
             if written.is_some_and(|w| call.at > w) {
-                unwritten.push(record);
+                self.unwritten.push(call.clone());
             }
         }
-        for record in unwritten.into_iter().rev() {
+        self.unwritten.reverse();
+        self.take_unwritten(false);
+        self
+    }
+
+    /// Feeds the reported calls the transcript did not hold yet, newest first, as its newest
+    /// calls; `again` after the fold started over, which dropped what they had given it (their
+    /// results waited for them again).
+    fn take_unwritten(&mut self, again: bool) {
+        for call in std::mem::take(&mut self.unwritten) {
+            let Some([result, record]) = call.records() else {
+                continue;
+            };
+            if again {
+                self.results.record(&result);
+            }
             // Counted here, then never again: marked only once taken.
             let ids: Vec<String> = record.tool_uses.iter().map(|t| t.id.clone()).collect();
             self.take_record(record);
             self.reported.extend(ids);
+            self.unwritten.push(call);
         }
-        self
     }
 
     /// The same fold with a different recent window (tests: a window of 0 puts every line
@@ -417,7 +435,9 @@ impl Extractor {
             // Met before any prompt: this compaction's own boundary (older CLIs write it before
             // the hook runs). What follows it is the summary and the /compact command, not the
             // compacted conversation: start over from here.
-            // The reported results still wait for their calls, which lie before it.
+            // The reported results still wait for their calls, which lie before it; the calls
+            // the transcript did not hold are fed again (their ids taken again), or nothing
+            // would show them: the transcript's own copy of one is not counted.
             *self = Extractor {
                 boundary_settled: true,
                 scanned: self.scanned,
@@ -425,9 +445,10 @@ impl Extractor {
                 recent_window: self.recent_window,
                 deep: self.deep,
                 results: std::mem::take(&mut self.results),
-                reported: std::mem::take(&mut self.reported),
+                unwritten: std::mem::take(&mut self.unwritten),
                 ..Extractor::new(self.part)
             };
+            self.take_unwritten(true);
         }
         if rec.kind == (RecordKind::ToolsUsed { task_tools: false }) {
             // The CLI's own running list of tools used: the newest one met names every tool used
@@ -697,6 +718,37 @@ mod tests {
         assert_eq!(list.len(), 2);
         assert_eq!(list[0].0, "sh run_tests.sh");
         assert!(list[0].1, "the transcript's own result stands: {list:?}");
+    }
+
+    /// Issue #55: at this compaction's boundary the fold starts over; a reported call it had
+    /// taken as unwritten (a coarse or skewed file clock) was dropped there while its id stayed
+    /// taken, so the transcript's own copy was skipped too and the failed run vanished.
+    #[test]
+    fn a_reported_call_survives_the_fold_starting_over_at_the_boundary() {
+        let boundary =
+            r#"{"type":"system","subtype":"compact_boundary","uuid":"b","logicalParentUuid":"r2"}"#;
+        let summary = r#"{"type":"user","uuid":"s","parentUuid":"b","isCompactSummary":true,"message":{"content":"This session is being continued"}}"#;
+        let written = std::time::UNIX_EPOCH + std::time::Duration::from_nanos(10_000);
+        for lines in [
+            // Written after all: the transcript holds the call.
+            &[ASKED, EDIT, EDITED, RUN, RAN, boundary, summary][..],
+            // Not written at all.
+            &[ASKED, EDIT, EDITED, boundary, summary],
+        ] {
+            let mut ex = Extractor::new(Part::Compacted)
+                .with_reported_calls(&[failed_test_run(20_000)], Some(written));
+            for r in recs(lines).into_iter().rev() {
+                ex.take_record(r);
+            }
+            let list = shown(&ex.finish(Searched::default()));
+            let run = ("sh run_tests.sh".to_owned(), true, false, Some(101));
+            assert_eq!(
+                list.iter().filter(|a| **a == run).count(),
+                1,
+                "{lines:?}: {list:?}"
+            );
+            assert_eq!(list.len(), 2, "{list:?}");
+        }
     }
 
     #[test]

@@ -34,12 +34,20 @@ pub struct Install {
     pub config_entries: Vec<String>,
     /// Codex only: hooks of the installed plugin, and how many of them have a trust record.
     pub hooks: Option<(usize, usize)>,
+    /// Claude Code only: the plugin folder it loads the plugin from with `--plugin-dir` (a
+    /// checkout, README route 3), not installed from a marketplace ([`loaded_from_a_folder`]).
+    pub loaded_from: Option<PathBuf>,
 }
 
 impl Install {
     /// Whether anything of the plugin is left under this client's root.
     pub fn anything(&self) -> bool {
         !self.installed.is_empty() || !self.files.is_empty() || !self.config_entries.is_empty()
+    }
+
+    /// Whether the client runs the plugin: installed, or loaded from a folder.
+    pub fn in_use(&self) -> bool {
+        !self.installed.is_empty() || self.loaded_from.is_some()
     }
 }
 
@@ -83,7 +91,21 @@ pub fn claude(root: &Path) -> Install {
         files,
         config_entries,
         hooks: None,
+        loaded_from: loaded_from_a_folder(&plugins),
     }
+}
+
+/// The plugin folder Claude Code loads the plugin from with `--plugin-dir`, if it still does:
+/// such a plugin is `compact-guardian@inline`, its data folder `<plugins>/data/compact-guardian-
+/// inline`, where the launcher remembers the root it ran from (`launcher-found`, its first
+/// line); that root must still hold this plugin's manifest. A folder deleted since leaves the
+/// data folder behind, and is reported so.
+fn loaded_from_a_folder(plugins: &Path) -> Option<PathBuf> {
+    let data = plugins.join("data").join(format!("{PLUGIN}-inline"));
+    let memory = read_text(&data.join("launcher-found"))?;
+    let root = PathBuf::from(memory.lines().next()?);
+    let manifest = read_json(&root.join(".claude-plugin/plugin.json"))?;
+    (manifest.get("name")?.as_str()? == PLUGIN).then_some(root)
 }
 
 /// Codex's view, under its home.
@@ -144,6 +166,7 @@ pub fn codex(home: &Path) -> Install {
         files,
         config_entries,
         hooks,
+        loaded_from: None,
     }
 }
 
@@ -189,6 +212,7 @@ pub fn opencode(plugins: &Path, data_folder: &Path) -> Install {
         files,
         config_entries: Vec::new(),
         hooks: None,
+        loaded_from: None,
     }
 }
 

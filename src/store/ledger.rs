@@ -4,20 +4,35 @@
 //!
 //! One hidden file per session (so the TTL sweep removes it once the session is quiet), private,
 //! opened for appending without following links: each outcome is one `write` of one line, so
-//! parallel tool calls' hooks never interleave their lines. Past [`MAX_LEDGER`] bytes the file
-//! is moved aside (the one before is dropped), so the ledger never holds more than twice that.
+//! parallel tool calls' hooks never interleave their lines. It is the one file of the folder
+//! written in place, so it is never written through a second hard link either (a hard-link
+//! backup would have its copy changed, a planted link would take commands and their output
+//! elsewhere): such a ledger is moved aside, never written, and a new one begun (issue #55).
+//! Past [`MAX_LEDGER`] bytes the file is moved aside (the one before is dropped), so the ledger
+//! never holds more than about twice that. Appending and moving aside happen under one lock
+//! ([`LEDGER_LOCK`]): of two hooks that find it full only one moves it aside, and none moves a
+//! younger file over the one just moved, which dropped up to [`MAX_LEDGER`] bytes of outcomes
+//! before (D090).
 
 use super::{HIDDEN_PREFIX, Snapshots, read_ours};
 use crate::platform;
 use crate::read::reported::ReportedCall;
 use anyhow::{Context, Result};
 use std::io::Write;
+use std::time::Duration;
 
 /// The size past which the ledger is moved aside: a few dozen outcomes of long output.
 const MAX_LEDGER: u64 = 64 * 1024;
 /// How many of the newest outcomes are read back: more than any window of calls the transcript
 /// writer leaves unwritten.
 pub const MAX_OUTCOMES: usize = 32;
+/// The lock the ledgers are appended and moved aside under: one for the folder, held for one
+/// write of a line.
+pub const LEDGER_LOCK: &str = "compact-guardian-ledger.lock";
+/// The longest a hook waits for [`LEDGER_LOCK`]. Held for a write, it is only held this long
+/// by a holder that is stuck; without it the line is still added (an append is one write) but
+/// nothing is moved aside, which the next hook that has the lock does.
+const LEDGER_LOCK_WAIT: Duration = Duration::from_secs(1);
 
 impl Snapshots {
     /// The ledger's file name, and that of the one moved aside.
@@ -35,15 +50,30 @@ impl Snapshots {
         let [old, current] = self.ledger_names().map(|n| self.store.dir.join(n));
         let mut line = serde_json::to_vec(outcome)?;
         line.push(b'\n');
-        let mut file = platform::append_no_follow(&current)
-            .with_context(|| format!("could not open {}", current.display()))?;
+        let wait = self.store.lock_wait().min(LEDGER_LOCK_WAIT);
+        let held = self.store.lock(LEDGER_LOCK, wait);
+        let move_aside = || {
+            std::fs::rename(&current, &old)
+                .with_context(|| format!("could not move {} aside", current.display()))
+        };
+        let open = || {
+            platform::append_no_follow(&current)
+                .with_context(|| format!("could not open {}", current.display()))
+        };
+        let mut file = match open() {
+            // Another hard link: moved aside unwritten (its other names keep what they had,
+            // and it is still read back), then a new ledger. Only under the lock, like any
+            // move aside.
+            Err(_) if held.is_some() && platform::has_other_links(&current) => {
+                move_aside()?;
+                open()?
+            }
+            opened => opened?,
+        };
         file.write_all(&line)
             .with_context(|| format!("could not write {}", current.display()))?;
-        if file.metadata().is_ok_and(|m| m.len() > MAX_LEDGER) {
-            // Two hooks may both move it: the second moves a younger file over the first's,
-            // and at most a few lines are lost from a ledger that only fills a gap.
-            std::fs::rename(&current, &old)
-                .with_context(|| format!("could not move {} aside", current.display()))?;
+        if held.is_some() && file.metadata().is_ok_and(|m| m.len() > MAX_LEDGER) {
+            move_aside()?;
         }
         Ok(())
     }
@@ -121,6 +151,95 @@ mod tests {
         f.write_all(b"{\"at\":2,\"id\":\"cut sho\n").unwrap();
         snaps.record_call(&outcome(3, 10)).unwrap();
         assert_eq!(snaps.reported_calls(), [outcome(1, 10), outcome(3, 10)]);
+    }
+
+    /// Issue #55: a hard link to the ledger (a `cp -al` backup, or one planted to a file
+    /// elsewhere) is never written through: the ledger is moved aside and a new one begun.
+    #[cfg(unix)]
+    #[test]
+    fn a_ledger_with_another_hard_link_is_moved_aside_not_written() {
+        let dir = tempfile::tempdir().unwrap();
+        let snaps = Store::new(dir.path(), Duration::from_secs(600)).session("s");
+        snaps.record_call(&outcome(1, 10)).unwrap();
+        let [old, current] = snaps.ledger_names().map(|n| dir.path().join(n));
+        let backup = dir.path().join("backup.jsonl");
+        std::fs::hard_link(&current, &backup).unwrap();
+        let before = std::fs::read(&backup).unwrap();
+        snaps.record_call(&outcome(2, 10)).unwrap();
+        snaps.record_call(&outcome(3, 10)).unwrap();
+        assert_eq!(
+            std::fs::read(&backup).unwrap(),
+            before,
+            "the backup changed"
+        );
+        assert!(old.exists() && !platform::has_other_links(&current));
+        assert_eq!(
+            snaps.reported_calls(),
+            [outcome(1, 10), outcome(2, 10), outcome(3, 10)]
+        );
+    }
+
+    /// Issue #55: a full ledger is moved aside only under [`LEDGER_LOCK`]: of two hooks that
+    /// find it full, the second would move a younger ledger over the one the first moved.
+    #[test]
+    fn a_full_ledger_is_moved_aside_only_under_the_lock() {
+        let dir = tempfile::tempdir().unwrap();
+        let store = Store::new(dir.path(), Duration::from_secs(600)).with_lock_wait(Duration::ZERO);
+        let snaps = store.session("s");
+        let [old, current] = snaps.ledger_names().map(|n| dir.path().join(n));
+        let held = store.lock(LEDGER_LOCK, Duration::ZERO).expect("the lock");
+        for i in 0..60 {
+            snaps.record_call(&outcome(i, 1500)).unwrap();
+        }
+        assert!(!old.exists(), "moved aside without the lock");
+        assert_eq!(snaps.reported_calls().len(), MAX_OUTCOMES);
+        drop(held);
+        snaps.record_call(&outcome(60, 1500)).unwrap();
+        assert!(old.exists() && !current.exists(), "moved aside once had");
+        assert_eq!(snaps.reported_calls().last(), Some(&outcome(60, 1500)));
+    }
+
+    /// Issue #55: appenders at once lose no outcome but the oldest: what is read back of each
+    /// writer is the newest of its own, without a gap (a race of two moves aside dropped a
+    /// whole ledger from the middle).
+    #[test]
+    fn appenders_at_once_lose_only_the_oldest_outcomes() {
+        let dir = tempfile::tempdir().unwrap();
+        let store = Store::new(dir.path(), Duration::from_secs(600));
+        let (writers, each) = (6, 150);
+        std::thread::scope(|scope| {
+            for w in 0..writers {
+                let snaps = store.session("s");
+                scope.spawn(move || {
+                    for i in 0..each {
+                        snaps.record_call(&outcome(w * 1000 + i, 1500)).unwrap();
+                    }
+                });
+            }
+        });
+        let [old, current] = store
+            .session("s")
+            .ledger_names()
+            .map(|n| dir.path().join(n));
+        let mut seen: Vec<Vec<u64>> = vec![Vec::new(); writers];
+        for file in [old, current] {
+            let text = std::fs::read_to_string(file).unwrap_or_default();
+            for line in text.lines() {
+                let call: ReportedCall = serde_json::from_str(line).unwrap();
+                seen[(call.at / 1000) as usize].push(call.at % 1000);
+            }
+        }
+        for (w, ids) in seen.iter_mut().enumerate() {
+            ids.sort_unstable();
+            let first = ids.first().copied().unwrap_or(each as u64);
+            let want: Vec<u64> = (first..each as u64).collect();
+            assert_eq!(*ids, want, "writer {w} lost outcomes from the middle");
+        }
+        let total: usize = seen.iter().map(Vec::len).sum();
+        assert!(
+            total >= 40,
+            "{total}: the ledger keeps more than a full one"
+        );
     }
 
     #[cfg(unix)]

@@ -346,6 +346,36 @@ pub fn small_session() -> Vec<String> {
 }
 
 #[cfg(unix)]
+/// Writes `bytes` to `path` as an executable (0755) from a child process, never from this one.
+/// The test binary runs its tests on many threads, each starting processes: a process another
+/// thread starts while this one holds a file open for writing keeps a copy of that descriptor
+/// until it has started its own program, and running the file in that moment fails with "Text
+/// file busy" (ETXTBSY). Under load that moment lasts, and a hook exec'ing a just-written binary
+/// exited 2 (issue #55). A file written by a child is closed before the child is waited for.
+pub fn write_executable(path: &Path, bytes: &[u8]) {
+    let mut child = Command::new("sh")
+        .args(["-c", "cat >\"$1\" && chmod 755 \"$1\"", "sh"])
+        .arg(path)
+        .stdin(Stdio::piped())
+        .spawn()
+        .unwrap();
+    child.stdin.take().unwrap().write_all(bytes).unwrap();
+    assert!(child.wait().unwrap().success(), "{}", path.display());
+}
+
+#[cfg(unix)]
+/// Copies the executable `from` to `to` (0755) as [`write_executable`] writes one.
+pub fn copy_executable(from: &Path, to: &Path) {
+    let ok = Command::new("sh")
+        .args(["-c", "cp \"$1\" \"$2\" && chmod 755 \"$2\"", "sh"])
+        .args([from, to])
+        .status()
+        .unwrap()
+        .success();
+    assert!(ok, "{} -> {}", from.display(), to.display());
+}
+
+#[cfg(unix)]
 /// Fills `dir` with links to the system's tools, leaving out any Rust toolchain a distribution
 /// may have put there: a PATH for "a user without cargo".
 pub fn tools_without_rust(dir: &Path) {
@@ -507,30 +537,27 @@ impl Drop for Server {
     }
 }
 
-/// The shared corpus of real transcripts beside this checkout (`../shared/transcripts`, or the
-/// folder `COMPACT_GUARDIAN_CORPUS` names), or `None` with a message;
-/// `COMPACT_GUARDIAN_REQUIRE_CORPUS` (set by `.ci/run`) makes its absence a failure instead.
-/// Read when the test runs, beside the manifest this test was compiled from: a build script's
-/// output can be another copy's (`cargo publish --dry-run` builds the packaged copy under
-/// `target/package/` in the same target folder, and its run was reused for the tests).
-pub fn corpus() -> Option<PathBuf> {
+/// The shared corpus of real transcripts: the folder `COMPACT_GUARDIAN_CORPUS` names, else
+/// `../shared/transcripts` beside this checkout; the one rule for every test that reads it, and
+/// the one `build.rs` follows. A test that needs it is compiled ignored, with that reason in
+/// cargo's own summary, when the build found no corpus (`cg_no_corpus`); it never passes without
+/// its check: when it runs and the corpus is gone (moved since the build), it fails and says
+/// so. Read when the test runs, beside the manifest this test was compiled from: a build
+/// script's output can be another copy's (`cargo publish --dry-run` builds the packaged copy
+/// under `target/package/` in the same target folder, and its run was reused for the tests).
+pub fn corpus() -> PathBuf {
     let dir = std::env::var_os("COMPACT_GUARDIAN_CORPUS").map_or_else(
         || PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("../shared/transcripts"),
         PathBuf::from,
     );
-    if dir.is_dir() {
-        return Some(dir);
-    }
     assert!(
-        std::env::var_os("COMPACT_GUARDIAN_REQUIRE_CORPUS").is_none(),
-        "COMPACT_GUARDIAN_REQUIRE_CORPUS is set but {} is absent",
+        dir.is_dir(),
+        "the shared corpus {} is absent, and this test was built to run (the build found a \
+         corpus, or COMPACT_GUARDIAN_REQUIRE_CORPUS is set): point COMPACT_GUARDIAN_CORPUS at \
+         it, or `touch build.rs` so that the tests that need it show as ignored",
         dir.display()
     );
-    eprintln!(
-        "skipping: {} is absent (the shared corpus beside this checkout)",
-        dir.display()
-    );
-    None
+    dir
 }
 
 /// What a hook's output tells the user: its `systemMessage` (JSON output), or the plain text it
