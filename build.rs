@@ -1,9 +1,10 @@
 //! Tells the test suite which outside pieces are present: the real Claude Code and Codex CLIs
 //! and OpenCode (installed into `.e2e/` by `.ci/run`), `python3` (the peak-RSS test reads a
-//! child's usage through it) and the shared corpus of real transcripts (`../shared/transcripts`,
-//! or the folder `COMPACT_GUARDIAN_CORPUS` names, e.g. from a worktree elsewhere; the tests find
-//! it again themselves by the same rule, `tests/common`), with the external evaluation's
-//! sessions beside it (`../eval-external/transcripts`). A test that needs an absent piece is then reported as
+//! child's usage through it), `node` (it runs the stand-in for OpenCode 2's plugin host) and the
+//! shared corpus of real transcripts (`../shared/transcripts`, or the folder
+//! `COMPACT_GUARDIAN_CORPUS` names, e.g. from a worktree elsewhere; the tests find it again
+//! themselves by the same rule, `tests/common`), with the external evaluation's sessions beside
+//! it (`../eval-external/transcripts`). A test that needs an absent piece is then reported as
 //! ignored, with what it needs, in cargo's own summary, instead of passing without running. With
 //! `COMPACT_GUARDIAN_REQUIRE_E2E` / `COMPACT_GUARDIAN_REQUIRE_CORPUS` set (as CI sets them)
 //! nothing is ignored: an absent piece fails its tests. The binary itself is unaffected.
@@ -41,6 +42,12 @@ fn main() {
         .is_some_and(|path| env::split_paths(&path).any(|dir| dir.join("python3").is_file()));
     if !e2e && !python3 {
         println!("cargo::rustc-cfg=cg_no_python3");
+    }
+    // Node runs the stand-in for OpenCode 2's plugin host (tests/opencode_v2.rs).
+    let node = env::var_os("PATH")
+        .is_some_and(|path| env::split_paths(&path).any(|dir| dir.join("node").is_file()));
+    if !e2e && !node {
+        println!("cargo::rustc-cfg=cg_no_node");
     }
     if !e2e && !present("COMPACT_GUARDIAN_CLAUDE", claude) {
         println!("cargo::rustc-cfg=cg_no_claude");

@@ -1,32 +1,46 @@
 // compact-guardian for OpenCode: after OpenCode compacts a session, the model knows what it was
-// doing. This file is the whole plugin; the work is done by the compact-guardian binary, which it
-// runs. Install: `compact-guardian install-opencode` (writes this file into
-// ~/.config/opencode/plugins/), or copy this file there. README: "OpenCode".
+// doing. This file is the whole plugin, for both of OpenCode's lines: OpenCode 1 (1.18 and later)
+// runs `default.server` (a V1 plugin function), OpenCode 2 runs `default.setup` (a V2 definition,
+// `{ id, setup(ctx) }`). The work is done by the compact-guardian binary, which it runs. Install:
+// `compact-guardian install-opencode` (writes this file into ~/.config/opencode/plugins/, a folder
+// both lines read), or copy this file there. README: "OpenCode".
 //
-// What it does, at OpenCode's hooks:
+// What it does, in OpenCode 1:
 // - experimental.session.compacting (before the summary): hands the binary the newest part of the
-//   session (read newest first through OpenCode's API, bounded: see exportSession) and appends
-//   the binary's directive to the summarizer's prompt; the binary keeps a snapshot.
+//   session (read newest first through OpenCode's API, bounded: see exportV1) and appends the
+//   binary's directive to the summarizer's prompt; the binary keeps a snapshot.
 // - session.compacted, and every request after a compaction (experimental.chat.messages
 //   .transform): the binary restores the snapshot once per compaction, with what the summary got
 //   wrong at its top, and keeps it on disk bound to that compaction; the plugin puts it right
 //   after the summary in every request until the next compaction (OpenCode stores nothing a
 //   transform adds, so it is added each time; a new OpenCode process reads it back from disk).
 //   The summarizer's own request is left alone.
+// In OpenCode 2 (D095):
+// - the `compaction` hook (before the summary): the same save, from the session's context
+//   (`ctx.session.context`); the directive, and the context of the stretch being summarized (if
+//   an earlier compaction left one), go into the summarizer's system parts. The hook's `result`
+//   is never set: OpenCode writes the summary.
+// - the compaction's end (an event naming it), and every request after it (the `context` hook):
+//   the same restore, named by the checkpoint message OpenCode puts first in the request; the
+//   context goes into the request's system parts, once per request, until the next compaction.
 // Fail open: a missing binary, an answer it cannot read or any error leaves the session as
-// OpenCode made it, and says why in one line (OpenCode's log, and a toast in the TUI).
+// OpenCode made it, and says why in one line (OpenCode's log, and in OpenCode 1's TUI a toast).
 
 import { spawn } from "node:child_process"
 import { existsSync, mkdtempSync, rmSync, writeFileSync } from "node:fs"
 import { homedir, tmpdir } from "node:os"
 import { join } from "node:path"
 
-// Every export of a plugin file must be a plugin function (OpenCode 1.18 refuses the file
-// otherwise): the constants below stay unexported.
+// OpenCode 1 takes the default export's `server`, OpenCode 2 its `setup`; each ignores the other
+// key, and neither reads the named export (kept for the tests that call it). OpenCode 1 refuses a
+// file whose exports are not plugins when it does not find a module object as the default export:
+// the constants below stay unexported.
 /** The compact-guardian version this plugin was written for (`status` reads it). */
 const VERSION = "0.2.0-dev"
 /** The binary that installed this file (`compact-guardian install-opencode` writes its path). */
 const INSTALLED_BINARY = null
+/** The plugin's id: OpenCode 2 requires one, and OpenCode 1 one for a plugin loaded from a path. */
+const ID = "compact-guardian"
 
 /** Messages read per request to OpenCode's API, newest first (OpenCode pages its own by 50). */
 const PAGE = 50
@@ -54,29 +68,29 @@ const INPUT_KEYS = {
 }
 /** A binary run longer than this is ended (its own watchdog ends it well before). */
 const RUN_TIMEOUT_MS = 15000
+/** How OpenCode 2 opens the user message that carries a compaction's summary to the model. */
+const CHECKPOINT = "<conversation-checkpoint>"
+/** OpenCode 2's tools under the names OpenCode 1 gave the same tools, which the binary reads
+ * (D051): its shell is `shell`, its file tools take `path` where OpenCode 1's took `filePath`. */
+const V2_TOOLS = { shell: "bash" }
+const V2_PATH_TOOLS = new Set(["edit", "write", "read"])
 
-export const CompactGuardian = async ({ client, directory }, options = {}) => {
+/** What both lines share: the binary, the user's lines, and the context of each compaction,
+ * restored once and kept. `log(message, level)` and `toast(message, variant)` reach the user;
+ * `exportSession(sessionID)` writes the session as an excerpt the binary reads. */
+function guardian({ directory, options, log, toast, exportSession }) {
   const binary = findBinary(options)
   /** COMPACT_GUARDIAN_DEBUG=1: how each excerpt was read and what the binary said, in
    * OpenCode's log. */
   const debug = !["", "0", "false", "no", "off"].includes((process.env.COMPACT_GUARDIAN_DEBUG ?? "").trim().toLowerCase())
-  /** Sessions whose summarizer runs now: its copy of the messages passes the transform once. */
-  const summarizing = new Set()
   /** `${session}\n${compaction}` -> the context the model gets in that stretch (or null). */
   const contexts = new Map()
   /** The user is told once per process that the binary cannot run; after that, the log. */
   let toldNoBinary = false
 
-  const log = async (message, level = "warn") => {
-    try {
-      await client.app.log({ body: { service: "compact-guardian", level, message } })
-    } catch {}
-  }
   const tell = async (message, variant) => {
     await log(message, variant === "error" ? "error" : "info")
-    try {
-      await client.tui.showToast({ body: { message, variant } })
-    } catch {}
+    await toast(message, variant)
   }
 
   const noBinary = async (why) => {
@@ -102,56 +116,29 @@ export const CompactGuardian = async ({ client, directory }, options = {}) => {
     return r.stdout
   }
 
-  /** Writes the newest part of the session as an excerpt the binary reads; the caller removes
-   * the folder. */
-  const exportSession = async (sessionID) => {
-    const started = Date.now()
-    const newestFirst = []
-    let bytes = 0
-    let prompts = 0
-    let before
-    let complete = false
-    let trigger
-    let messages = 0
-    let pages = 0
-    for (;;) {
-      const query = before ? { limit: PAGE, before } : { limit: PAGE }
-      const r = await client.session.messages({ path: { id: sessionID }, query })
-      if (!Array.isArray(r?.data)) throw new Error("OpenCode did not list the session's messages")
-      pages++
-      messages += r.data.length
-      for (let i = r.data.length - 1; i >= 0; i--) {
-        const m = r.data[i]
-        const lines = messageLines(m)
-        for (let j = lines.length - 1; j >= 0; j--) {
-          newestFirst.push(lines[j])
-          bytes += lines[j].length + 1
-        }
-        if (m?.info?.role === "user" && lines.some((l) => l.startsWith('{"opencode":"user"') && !l.includes('"synthetic":true'))) prompts++
-        const compaction = m?.parts?.find((p) => p?.type === "compaction")
-        if (compaction && trigger === undefined) trigger = compaction.auto ? "auto" : "manual"
-      }
-      before = r.response?.headers?.get?.("x-next-cursor")
-      if (!before || r.data.length === 0) {
-        complete = true
-        break
-      }
-      if ((prompts >= WANTED_PROMPTS && bytes >= MIN_BYTES) || bytes >= MAX_BYTES) break
-      if (Date.now() - started > DEADLINE_MS) break
-    }
-    let todos = null
+  /** Hands the binary the session before its summary: the directive for the summarizer, or null. */
+  const save = async (sessionID) => {
+    let excerpt
     try {
-      const t = await client.session.todo({ path: { id: sessionID } })
-      if (Array.isArray(t?.data)) todos = t.data
-    } catch {}
-    const header = JSON.stringify({ opencode: "session", version: 1, session: sessionID, directory, complete })
-    const lines = [header, ...newestFirst.reverse()]
-    if (todos) lines.push(JSON.stringify({ opencode: "todos", todos: todos.map((t) => ({ content: cut(t?.content, 1024), status: t?.status, priority: t?.priority })) }))
-    const dir = mkdtempSync(join(tmpdir(), "compact-guardian-"))
-    const file = join(dir, "excerpt.jsonl")
-    writeFileSync(file, lines.join("\n") + "\n", { mode: 0o600 })
-    const said = `excerpt of ${messages} messages (${pages} pages, ${prompts} typed prompts, ${bytes} bytes) in ${Date.now() - started} ms; ${complete ? "the whole session" : "stopped before its start"}`
-    return { dir, file, trigger, said }
+      excerpt = await exportSession(sessionID)
+      const read = Date.now()
+      const steer = await run("save", {
+        session_id: sessionID,
+        transcript_path: excerpt.file,
+        cwd: directory,
+        hook_event_name: "PreCompact",
+        trigger: excerpt.trigger,
+      })
+      if (debug) await log(`compact-guardian: before the summary: ${excerpt.said}; save ${Date.now() - read} ms`, "info")
+      // Only the binary's own directive reaches the summarizer (never what another program at
+      // that path printed).
+      return steer?.startsWith("compact-guardian:") ? steer.trim() : null
+    } catch (e) {
+      await tell(`compact-guardian: this compaction was NOT protected: ${e?.message ?? e}`, "error")
+      return null
+    } finally {
+      if (excerpt) rmSync(excerpt.dir, { recursive: true, force: true })
+    }
   }
 
   /** The context the model gets after compaction `compactionID` of `sessionID`: restored once
@@ -190,32 +177,36 @@ export const CompactGuardian = async ({ client, directory }, options = {}) => {
     return typeof context === "string" && context ? context : null
   }
 
+  return { log, save, contextFor }
+}
+
+/** OpenCode 1's plugin function (`default.server`). */
+export const CompactGuardian = async ({ client, directory }, options = {}) => {
+  const g = guardian({
+    directory,
+    options,
+    log: async (message, level = "warn") => {
+      try {
+        await client.app.log({ body: { service: "compact-guardian", level, message } })
+      } catch {}
+    },
+    toast: async (message, variant) => {
+      try {
+        await client.tui.showToast({ body: { message, variant } })
+      } catch {}
+    },
+    exportSession: (sessionID) => exportV1(client, directory, sessionID),
+  })
+  /** Sessions whose summarizer runs now: its copy of the messages passes the transform once. */
+  const summarizing = new Set()
+
   return {
     "experimental.session.compacting": async (input, output) => {
       const sessionID = input?.sessionID
       if (!sessionID) return
       summarizing.add(sessionID)
-      let excerpt
-      const started = Date.now()
-      try {
-        excerpt = await exportSession(sessionID)
-        const read = Date.now()
-        const steer = await run("save", {
-          session_id: sessionID,
-          transcript_path: excerpt.file,
-          cwd: directory,
-          hook_event_name: "PreCompact",
-          trigger: excerpt.trigger,
-        })
-        // Only the binary's own directive reaches the summarizer (never what another program
-        // at that path printed).
-        if (steer?.startsWith("compact-guardian:") && Array.isArray(output?.context)) output.context.push(steer.trim())
-        if (debug) await log(`compact-guardian: before the summary: ${excerpt.said}; save ${Date.now() - read} ms`, "info")
-      } catch (e) {
-        await tell(`compact-guardian: this compaction was NOT protected: ${e?.message ?? e}`, "error")
-      } finally {
-        if (excerpt) rmSync(excerpt.dir, { recursive: true, force: true })
-      }
+      const steer = await g.save(sessionID)
+      if (steer && Array.isArray(output?.context)) output.context.push(steer)
     },
 
     "experimental.chat.messages.transform": async (_input, output) => {
@@ -232,10 +223,10 @@ export const CompactGuardian = async ({ client, directory }, options = {}) => {
           (m) => m?.info?.role === "assistant" && m.info.summary === true && m.info.parentID === first.info.id,
         )
         if (at < 0) return
-        const context = await contextFor(sessionID, first.info.id, summaryText(messages[at]))
+        const context = await g.contextFor(sessionID, first.info.id, summaryText(messages[at]))
         if (context) messages.splice(at + 1, 0, injected(first, messages[at], context))
       } catch (e) {
-        await log(`compact-guardian: the snapshot was not added to this request: ${e?.message ?? e}`)
+        await g.log(`compact-guardian: the snapshot was not added to this request: ${e?.message ?? e}`)
       }
     },
 
@@ -252,14 +243,232 @@ export const CompactGuardian = async ({ client, directory }, options = {}) => {
         const ms = Array.isArray(r?.data) ? r.data : []
         const summary = ms.findLast((m) => m?.info?.role === "assistant" && m.info.summary === true && m.info.finish && !m.info.error)
         if (!summary?.info?.parentID) return
-        await contextFor(sessionID, summary.info.parentID, summaryText(summary))
+        await g.contextFor(sessionID, summary.info.parentID, summaryText(summary))
       } catch (e) {
-        await log(`compact-guardian: could not restore after the compaction: ${e?.message ?? e}`)
+        await g.log(`compact-guardian: could not restore after the compaction: ${e?.message ?? e}`)
       }
     },
   }
 }
 
+/** OpenCode 2's plugin (`default.setup`): the same work through V2's hooks (D095). A hook that
+ * throws fails OpenCode's request, so every hook catches everything. */
+async function setup(ctx) {
+  const directory = ctx?.location?.directory ?? process.cwd()
+  /** Each session's newest todo list seen in its context: the context ends at the last
+   * compaction, and the list may have been written before it. */
+  const todos = new Map()
+  const g = guardian({
+    directory,
+    options: ctx?.options ?? {},
+    // OpenCode 2 gives a server plugin no log or toast of its own: its stderr goes to OpenCode's log.
+    log: async (message) => console.warn(message),
+    toast: async () => {},
+    exportSession: (sessionID) => exportV2(ctx, directory, sessionID, todos),
+  })
+  // A hook this OpenCode does not have costs that hook, not the plugin.
+  const hook = async (name, fn) => {
+    try {
+      await ctx.session.hook(name, fn)
+    } catch (e) {
+      await g.log(`compact-guardian: OpenCode gave no ${name} hook (${e?.message ?? e}): compactions are NOT fully protected`)
+    }
+  }
+
+  await hook("compaction", async (event) => {
+    try {
+      const sessionID = event?.sessionID
+      if (!sessionID) return
+      const parts = []
+      // OpenCode 2's summarizer rewrites the earlier summary it is shown: the context of that
+      // stretch (the snapshot and what the summary got wrong) goes with it. Asked before the
+      // save, which takes a new snapshot.
+      const earlier = checkpointIn(event.messages)
+      if (earlier) parts.push(await g.contextFor(sessionID, earlier.id, earlier.summary))
+      parts.push(await g.save(sessionID))
+      addSystem(event, parts)
+    } catch (e) {
+      await g.log(`compact-guardian: this compaction was NOT protected: ${e?.message ?? e}`)
+    }
+  })
+
+  await hook("context", async (event) => {
+    try {
+      // The agent's own requests only (the summarizer, titles and one-off generations have their
+      // own hooks; a `kind` other than primary is one of those).
+      if (!event?.sessionID || (event.kind !== undefined && event.kind !== "primary")) return
+      const checkpoint = checkpointIn(event.messages)
+      if (!checkpoint) return
+      addSystem(event, [await g.contextFor(event.sessionID, checkpoint.id, checkpoint.summary)])
+    } catch (e) {
+      await g.log(`compact-guardian: the snapshot was not added to this request: ${e?.message ?? e}`)
+    }
+  })
+
+  // Restored as soon as a compaction ends, so that the snapshot is bound to it however late the
+  // next request comes (a manual compaction waits for the user, past the snapshot's ten minutes).
+  let stopped = false
+  const watch = async () => {
+    for await (const event of ctx.event.subscribe()) {
+      if (stopped) return
+      if (!/(^|\.)compaction\.ended$|^session\.compacted$/.test(event?.type ?? "")) continue
+      const sessionID = event?.data?.sessionID ?? event?.properties?.sessionID
+      if (sessionID) bindNewest(ctx, g, sessionID).catch(() => {})
+    }
+  }
+  if (typeof ctx?.event?.subscribe === "function") {
+    watch().catch((e) => g.log(`compact-guardian: no longer watching compactions: ${e?.message ?? e}`))
+  }
+  return () => {
+    stopped = true
+  }
+}
+
+export default { id: ID, server: CompactGuardian, setup }
+
+/** Adds each text of `texts` to a V2 request's system parts, once. */
+function addSystem(event, texts) {
+  if (!Array.isArray(event?.system)) return
+  for (const text of texts) {
+    if (typeof text === "string" && text && !event.system.some((p) => p?.text === text)) event.system.push({ type: "text", text })
+  }
+}
+
+/** The compaction whose summary a V2 request carries: the id and summary of the last user
+ * message OpenCode opens with its checkpoint (`<conversation-checkpoint>`, then `<summary>`). */
+function checkpointIn(messages) {
+  if (!Array.isArray(messages)) return null
+  for (let i = messages.length - 1; i >= 0; i--) {
+    const m = messages[i]
+    if (m?.role !== "user") continue
+    const text = contentText(m.content)
+    if (!text.startsWith(CHECKPOINT)) continue
+    const from = text.indexOf("<summary>\n")
+    let to = text.indexOf("\n</summary>\n\n<recent-context>")
+    if (to < 0) to = text.lastIndexOf("\n</summary>")
+    if (from < 0 || to < from) return null
+    const summary = text.slice(from + "<summary>\n".length, to).trim()
+    return { id: typeof m.id === "string" && m.id ? m.id : `checkpoint-${hash(summary)}`, summary }
+  }
+  return null
+}
+
+/** The text of a V2 message's content: a string, or its text parts joined. */
+function contentText(content) {
+  if (typeof content === "string") return content
+  if (!Array.isArray(content)) return ""
+  return content.filter((p) => p?.type === "text" && typeof p.text === "string").map((p) => p.text).join("")
+}
+
+/** A short, stable name for a text (FNV-1a), for a checkpoint that came without its id. */
+function hash(text) {
+  let h = 0x811c9dc5
+  for (let i = 0; i < text.length; i++) h = Math.imul(h ^ text.charCodeAt(i), 0x01000193)
+  return (h >>> 0).toString(16)
+}
+
+/** Binds a V2 session's newest compaction to its context, once it is finished (asked while it
+ * still runs, an earlier compaction's restore would take the snapshot just saved for it). */
+async function bindNewest(ctx, g, sessionID) {
+  const newest = (await v2Context(ctx, sessionID)).findLast((m) => m?.type === "compaction")
+  if (newest?.status === "completed" && newest.id) await g.contextFor(sessionID, newest.id, newest.summary)
+}
+
+/** A V2 session's context: its messages since its last compaction (`ctx.session.context`). */
+async function v2Context(ctx, sessionID) {
+  if (typeof ctx?.session?.context !== "function") throw new Error("OpenCode gave no session context (ctx.session.context)")
+  const r = await ctx.session.context({ sessionID })
+  const messages = Array.isArray(r) ? r : r?.data
+  if (!Array.isArray(messages)) throw new Error("OpenCode did not list the session's context")
+  return messages
+}
+
+/** Writes an OpenCode 1 session's newest part as an excerpt the binary reads; the caller removes
+ * the folder. */
+async function exportV1(client, directory, sessionID) {
+  const started = Date.now()
+  const newestFirst = []
+  let bytes = 0
+  let prompts = 0
+  let before
+  let complete = false
+  let trigger
+  let messages = 0
+  let pages = 0
+  for (;;) {
+    const query = before ? { limit: PAGE, before } : { limit: PAGE }
+    const r = await client.session.messages({ path: { id: sessionID }, query })
+    if (!Array.isArray(r?.data)) throw new Error("OpenCode did not list the session's messages")
+    pages++
+    messages += r.data.length
+    for (let i = r.data.length - 1; i >= 0; i--) {
+      const m = r.data[i]
+      const lines = messageLines(m)
+      for (let j = lines.length - 1; j >= 0; j--) {
+        newestFirst.push(lines[j])
+        bytes += lines[j].length + 1
+      }
+      if (m?.info?.role === "user" && lines.some((l) => l.startsWith('{"opencode":"user"') && !l.includes('"synthetic":true'))) prompts++
+      const compaction = m?.parts?.find((p) => p?.type === "compaction")
+      if (compaction && trigger === undefined) trigger = compaction.auto ? "auto" : "manual"
+    }
+    before = r.response?.headers?.get?.("x-next-cursor")
+    if (!before || r.data.length === 0) {
+      complete = true
+      break
+    }
+    if ((prompts >= WANTED_PROMPTS && bytes >= MIN_BYTES) || bytes >= MAX_BYTES) break
+    if (Date.now() - started > DEADLINE_MS) break
+  }
+  let todos = null
+  try {
+    const t = await client.session.todo({ path: { id: sessionID } })
+    if (Array.isArray(t?.data)) todos = t.data
+  } catch {}
+  const lines = newestFirst.reverse()
+  if (todos) lines.push(JSON.stringify({ opencode: "todos", todos: todos.map((t) => ({ content: cut(t?.content, 1024), status: t?.status, priority: t?.priority })) }))
+  const said = `excerpt of ${messages} messages (${pages} pages, ${prompts} typed prompts, ${bytes} bytes) in ${Date.now() - started} ms; ${complete ? "the whole session" : "stopped before its start"}`
+  return { ...writeExcerpt(sessionID, directory, complete, lines), trigger, said }
+}
+
+/** Writes an OpenCode 2 session's context (everything since its last compaction, which OpenCode
+ * keeps as that compaction's summary) as an excerpt, its newest MAX_BYTES at most. `todos` keeps
+ * each session's newest todo list: a list written before the last compaction is given as the
+ * oldest line, which any newer list in the context supersedes. */
+async function exportV2(ctx, directory, sessionID, todos) {
+  const started = Date.now()
+  const messages = await v2Context(ctx, sessionID)
+  const newestFirst = []
+  let bytes = 0
+  let listed = false
+  for (let i = messages.length - 1; i >= 0 && bytes < MAX_BYTES; i--) {
+    const lines = v2MessageLines(messages[i])
+    for (let j = lines.length - 1; j >= 0; j--) {
+      newestFirst.push(lines[j])
+      bytes += lines[j].length + 1
+    }
+    const list = listed ? null : newestTodos(messages[i])
+    if (list) {
+      todos.set(sessionID, list)
+      listed = true
+    }
+  }
+  if (!listed && todos.has(sessionID)) newestFirst.push(JSON.stringify({ opencode: "todos", todos: todos.get(sessionID) }))
+  const complete = bytes < MAX_BYTES
+  const running = messages.findLast((m) => m?.type === "compaction" && m.status === "running")
+  const trigger = running ? (running.reason === "auto" ? "auto" : "manual") : undefined
+  const said = `excerpt of ${messages.length} messages of the context (${bytes} bytes) in ${Date.now() - started} ms`
+  return { ...writeExcerpt(sessionID, directory, complete, newestFirst.reverse()), trigger, said }
+}
+
+/** Writes an excerpt (its header, then `lines`, oldest first) into a private temporary folder. */
+function writeExcerpt(sessionID, directory, complete, lines) {
+  const header = JSON.stringify({ opencode: "session", version: 1, session: sessionID, directory, complete })
+  const dir = mkdtempSync(join(tmpdir(), "compact-guardian-"))
+  const file = join(dir, "excerpt.jsonl")
+  writeFileSync(file, [header, ...lines].join("\n") + "\n", { mode: 0o600 })
+  return { dir, file }
+}
 
 /** The binary: the plugin option `binary`, $COMPACT_GUARDIAN_BIN, the one that installed this
  * file, then `compact-guardian` on PATH or in ~/.cargo/bin. */
@@ -368,6 +577,64 @@ function messageLines(m) {
     }
   }
   return out.map((o) => JSON.stringify(o))
+}
+
+/** One OpenCode 2 context message (`ctx.session.context`) as excerpt lines, in OpenCode 1's
+ * vocabulary, which the binary reads (src/read/record/opencode.rs): its shell is `bash`, its file
+ * tools' `path` is `filePath`, a compaction is a compaction line and, once finished, its summary. */
+function v2MessageLines(m) {
+  const out = []
+  const id = m?.id
+  if (m?.type === "user" || m?.type === "synthetic") {
+    if (typeof m.text === "string" && m.text.trim()) out.push({ opencode: "user", message: id, text: cut(m.text, TEXT_CHARS), synthetic: m.type === "synthetic" })
+  } else if (m?.type === "compaction") {
+    out.push({ opencode: "compaction", message: id, auto: m.reason === "auto" })
+    if (m.status === "completed" && typeof m.summary === "string") out.push({ opencode: "summary", message: id, text: cut(m.summary, TEXT_CHARS) })
+  } else if (m?.type === "shell") {
+    // A command the user ran from the prompt (`!`): a shell run like the agent's.
+    out.push({ opencode: "tool", message: id, call: id, tool: "bash", status: "completed", input: { command: cut(m.command, INPUT_KEYS.command) }, output: headAndTail(m.output?.output), exit: m.exit })
+  } else if (m?.type === "assistant" && Array.isArray(m.content)) {
+    for (const p of m.content) {
+      if (p?.type === "text" && typeof p.text === "string" && p.text.trim()) out.push({ opencode: "assistant", message: id, text: cut(p.text, TEXT_CHARS) })
+      else if (p?.type === "tool") out.push(v2ToolLine(id, p))
+    }
+  }
+  return out.map((o) => JSON.stringify(o))
+}
+
+/** The todo list the newest `todowrite` call of a V2 message wrote, as an excerpt line holds it. */
+function newestTodos(m) {
+  if (m?.type !== "assistant" || !Array.isArray(m.content)) return null
+  const call = m.content.findLast((p) => p?.type === "tool" && p.name === "todowrite" && Array.isArray(p.state?.input?.todos))
+  return call ? call.state.input.todos.slice(0, 1000).map((t) => ({ content: cut(t?.content, 1024), status: t?.status })) : null
+}
+
+/** One OpenCode 2 tool part as an excerpt line. */
+function v2ToolLine(message, p) {
+  const state = p.state ?? {}
+  const given = state.input && typeof state.input === "object" ? state.input : {}
+  const input = {}
+  for (const [k, max] of Object.entries(INPUT_KEYS)) if (typeof given[k] === "string") input[k] = cut(given[k], max)
+  if (V2_PATH_TOOLS.has(p.name) && input.path !== undefined && input.filePath === undefined) {
+    input.filePath = input.path
+    delete input.path
+  }
+  if (Array.isArray(given.todos)) input.todos = given.todos.slice(0, 1000).map((t) => ({ content: cut(t?.content, 1024), status: t?.status }))
+  const text = Array.isArray(state.content)
+    ? state.content.map((c) => (c?.type === "text" && typeof c.text === "string" ? c.text : "")).filter(Boolean).join("\n")
+    : undefined
+  return {
+    opencode: "tool",
+    message,
+    call: p.id,
+    tool: V2_TOOLS[p.name] ?? p.name,
+    status: state.status === "streaming" ? "pending" : state.status,
+    input,
+    output: headAndTail(text),
+    error: cut(state.error?.message, 1024),
+    // The shell's exit code: `structured` in earlier V2 contracts, `metadata` in later ones.
+    exit: state.metadata?.exit ?? state.structured?.exit,
+  }
 }
 
 /** The text of a summary message. */

@@ -30,6 +30,9 @@ mod launcher;
 #[cfg(unix)]
 mod long_sessions;
 mod opencode;
+// OpenCode 2 against its published contract, through a stand-in host run by node (issue #56).
+#[cfg(unix)]
+mod opencode_v2;
 mod props;
 mod readme;
 mod real_transcripts;

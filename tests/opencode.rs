@@ -334,3 +334,249 @@ fn install_opencode_writes_the_plugin_naming_this_binary_and_status_finds_it() {
     assert_eq!(run.code, Some(0), "{}", run.stderr);
     assert!(project.join("compact-guardian.js").is_file());
 }
+
+/// A folder holding a stand-in `opencode` that answers `--version` with `version`, as each line's
+/// does ("1.18.33"; OpenCode 2 prints "opencode v2.0.24"). `None`: an empty folder, no OpenCode.
+#[cfg(unix)]
+fn opencode_on_path(root: &Path, version: Option<&str>) -> PathBuf {
+    use std::os::unix::fs::PermissionsExt;
+    let dir = root.join("path");
+    fs::create_dir_all(&dir).unwrap();
+    if let Some(v) = version {
+        let exe = dir.join("opencode");
+        fs::write(&exe, format!("#!/bin/sh\necho '{v}'\n")).unwrap();
+        fs::set_permissions(&exe, fs::Permissions::from_mode(0o755)).unwrap();
+    }
+    dir
+}
+
+/// `compact-guardian <args>` with `home` as the home folder, `path` as PATH and `more` set.
+#[cfg(unix)]
+fn in_home(home: &Path, path: &Path, args: &[&str], more: &[(&str, &Path)]) -> Run {
+    let mut c = Cmd::new(args);
+    c.env = home_env(home);
+    c.env.push(("PATH".into(), path.display().to_string()));
+    for (k, v) in more {
+        c.env.push((k.to_string(), v.display().to_string()));
+    }
+    c.run()
+}
+
+#[cfg(unix)]
+fn global_plugin(home: &Path, sub: &str) -> PathBuf {
+    home.join(".config/opencode")
+        .join(sub)
+        .join("compact-guardian.js")
+}
+
+#[cfg(unix)]
+#[test]
+fn install_opencode_names_the_line_found_and_status_says_which_export_it_runs() {
+    for (answer, version, export) in [
+        ("1.18.33", "1.18.33", "server"),
+        ("opencode v2.3.1", "2.3.1", "setup"),
+    ] {
+        let sb = Sandbox::new();
+        let home = sb.path("home");
+        let path = opencode_on_path(sb.path("bin").as_path(), Some(answer));
+        let run = in_home(&home, &path, &["install-opencode"], &[]);
+        assert_eq!(run.code, Some(0), "{}", run.stderr);
+        let plugin = global_plugin(&home, "plugins");
+        assert!(plugin.is_file());
+        assert!(
+            run.stdout.contains(&format!(
+                "OpenCode {version} found (`opencode --version`): it runs the plugin's `{export}`."
+            )),
+            "{}",
+            run.stdout
+        );
+        let status = in_home(&home, &path, &["status"], &[("OPENCODE", Path::new("1"))]);
+        assert!(
+            status
+                .stdout
+                .contains(&format!("OpenCode plugin: {}\n", plugin.display())),
+            "{}",
+            status.stdout
+        );
+        assert!(
+            status.stdout.contains(&format!(
+                "OpenCode found: OpenCode {version} (`opencode --version`), which runs the plugin's `{export}`"
+            )),
+            "{}",
+            status.stdout
+        );
+        let json = in_home(
+            &home,
+            &path,
+            &["status", "--json"],
+            &[("OPENCODE", Path::new("1"))],
+        );
+        let v: Value = serde_json::from_str(&json.stdout).unwrap();
+        assert_eq!(v["opencode"]["line"]["version"], version, "{v}");
+        assert_eq!(v["opencode"]["plugin"], json!(plugin.display().to_string()));
+    }
+}
+
+#[cfg(unix)]
+#[test]
+fn without_opencode_on_path_the_config_shows_the_line() {
+    let sb = Sandbox::new();
+    let home = sb.path("home");
+    let path = opencode_on_path(sb.path("bin").as_path(), None);
+    let config = home.join(".config/opencode");
+    fs::create_dir_all(&config).unwrap();
+    // OpenCode 2's key for plugins with options; JSONC, with a comment.
+    fs::write(
+        config.join("opencode.jsonc"),
+        "{\n  // mine\n  \"plugins\": [\"opencode-other\"]\n}\n",
+    )
+    .unwrap();
+    let run = in_home(&home, &path, &["install-opencode"], &[]);
+    assert!(
+        run.stdout.contains(&format!(
+            "OpenCode 2 found (the \"plugins\" key in {}): it runs the plugin's `setup`.",
+            config.join("opencode.jsonc").display()
+        )),
+        "{}",
+        run.stdout
+    );
+    fs::remove_file(config.join("opencode.jsonc")).unwrap();
+    let run = in_home(&home, &path, &["install-opencode"], &[]);
+    assert!(
+        run.stdout.contains("No OpenCode found (no `opencode` on PATH, no OpenCode config): OpenCode 1 and 2 both load plugins from that folder."),
+        "{}",
+        run.stdout
+    );
+}
+
+#[cfg(unix)]
+#[test]
+fn with_opencode_config_dir_the_plugin_goes_there_and_one_copy_is_kept() {
+    // OpenCode 2 reads only $OPENCODE_CONFIG_DIR when it is set; OpenCode 1 reads it beside
+    // ~/.config/opencode, and would run a copy in each.
+    let sb = Sandbox::new();
+    let home = sb.path("home");
+    let own = sb.path("oc-config");
+    let path = opencode_on_path(sb.path("bin").as_path(), Some("opencode v2.0.24"));
+    let older = global_plugin(&home, "plugins");
+    let run = in_home(&home, &path, &["install-opencode"], &[]);
+    assert!(older.is_file(), "{}", run.stderr);
+    let status = in_home(
+        &home,
+        &path,
+        &["status"],
+        &[("OPENCODE", Path::new("1")), ("OPENCODE_CONFIG_DIR", &own)],
+    );
+    assert!(
+        status.stdout.contains(&format!(
+            "OpenCode plugin: NOT found in {}",
+            own.join("plugins").display()
+        )),
+        "{}",
+        status.stdout
+    );
+    assert!(
+        status.stdout.contains(&format!(
+            "OpenCode plugin: also {} (a folder this OpenCode does not read;",
+            older.display()
+        )),
+        "{}",
+        status.stdout
+    );
+    let run = in_home(
+        &home,
+        &path,
+        &["install-opencode"],
+        &[("OPENCODE_CONFIG_DIR", &own)],
+    );
+    let placed = own.join("plugins/compact-guardian.js");
+    assert!(placed.is_file(), "{}", run.stdout);
+    assert!(!older.exists(), "the older copy is removed: {}", run.stdout);
+    assert!(
+        run.stdout
+            .contains(&format!("Removed an older copy: {}", older.display())),
+        "{}",
+        run.stdout
+    );
+    let status = in_home(
+        &home,
+        &path,
+        &["status"],
+        &[("OPENCODE", Path::new("1")), ("OPENCODE_CONFIG_DIR", &own)],
+    );
+    assert!(
+        status
+            .stdout
+            .contains(&format!("OpenCode plugin: {}\n", placed.display())),
+        "{}",
+        status.stdout
+    );
+}
+
+#[cfg(unix)]
+#[test]
+fn install_opencode_remove_leaves_neither_lines_copy_behind() {
+    let sb = Sandbox::new();
+    let home = sb.path("home");
+    let own = sb.path("oc-config");
+    let path = opencode_on_path(sb.path("bin").as_path(), Some("1.18.33"));
+    let with_dir = [("OPENCODE_CONFIG_DIR", own.as_path())];
+    // A copy in each folder either line loads from, and someone else's file of that name.
+    in_home(&home, &path, &["install-opencode"], &with_dir);
+    let plugin = own.join("plugins/compact-guardian.js");
+    for copy in [
+        global_plugin(&home, "plugins"),
+        global_plugin(&home, "plugin"),
+        own.join("plugin/compact-guardian.js"),
+    ] {
+        fs::create_dir_all(copy.parent().unwrap()).unwrap();
+        fs::copy(&plugin, &copy).unwrap();
+    }
+    let foreign = sb.path("project/.opencode/plugins/compact-guardian.js");
+    fs::create_dir_all(foreign.parent().unwrap()).unwrap();
+    fs::write(&foreign, "export default {}\n").unwrap();
+    let config = home.join(".config/opencode/opencode.json");
+    fs::write(
+        &config,
+        r#"{"plugin": [["file:///x/compact-guardian.js", {"binary": "/x/cg"}]]}"#,
+    )
+    .unwrap();
+    let project = foreign.parent().unwrap().to_str().unwrap();
+    let run = in_home(
+        &home,
+        &path,
+        &["install-opencode", "--remove", "--dir", project],
+        &with_dir,
+    );
+    assert_eq!(run.code, Some(0), "{}", run.stderr);
+    assert_eq!(
+        run.stdout.matches("Removed the OpenCode plugin: ").count(),
+        4,
+        "{}",
+        run.stdout
+    );
+    assert!(foreign.is_file(), "a file that is not ours stays");
+    assert!(
+        run.stdout
+            .contains(&format!("Still named in {}: \"plugin\"", config.display())),
+        "{}",
+        run.stdout
+    );
+    fs::remove_file(&config).unwrap();
+    let status = in_home(
+        &home,
+        &path,
+        &["status", "--json"],
+        &[("OPENCODE", Path::new("1")), ("OPENCODE_CONFIG_DIR", &own)],
+    );
+    let v: Value = serde_json::from_str(&status.stdout).unwrap();
+    let opencode = v["clients"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .find(|c| c["client"] == "OpenCode")
+        .unwrap();
+    assert_eq!(opencode["installed"], json!([]), "{v}");
+    assert_eq!(opencode["config_entries"], json!([]), "{v}");
+    assert_eq!(v["opencode"]["plugin"], Value::Null, "{v}");
+}

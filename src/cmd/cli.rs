@@ -78,14 +78,18 @@ pub enum Command {
     },
     /// Install the OpenCode plugin: writes compact-guardian.js into OpenCode's plugins folder.
     ///
-    /// The plugin runs this binary at OpenCode's compactions (it remembers this binary's path).
-    /// Start OpenCode again afterwards. The folder is ~/.config/opencode/plugins (or
-    /// $XDG_CONFIG_HOME/opencode/plugins) unless --dir names another, e.g. a project's
-    /// .opencode/plugins.
+    /// One file for OpenCode 1 and 2, which both load it from that folder; it runs this binary
+    /// at OpenCode's compactions (it remembers this binary's path). Start OpenCode again
+    /// afterwards. The folder is ~/.config/opencode/plugins ($OPENCODE_CONFIG_DIR/plugins when
+    /// that is set, else $XDG_CONFIG_HOME/opencode/plugins) unless --dir names another, e.g. a
+    /// project's .opencode/plugins.
     InstallOpencode {
-        /// The folder to write compact-guardian.js into.
+        /// The folder to write compact-guardian.js into (or, with --remove, to remove it from).
         #[arg(long)]
         dir: Option<PathBuf>,
+        /// Remove the plugin from every folder OpenCode 1 or 2 loads it from instead.
+        #[arg(long)]
+        remove: bool,
     },
     /// Print what restore would print for a snapshot made from TRANSCRIPT now (for debugging).
     Preview {

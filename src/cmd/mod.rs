@@ -7,6 +7,7 @@ mod correct;
 mod failopen;
 mod hook;
 mod opencode;
+mod opencode_install;
 mod preview;
 mod restore;
 mod save;
@@ -91,7 +92,9 @@ pub fn run(args: Vec<OsString>) -> ExitCode {
             correct(i, c, d, crate::platform::stdout_is_usable, o)
         }),
         Command::Status { json } => return print_status(&cfg, json).into(),
-        Command::InstallOpencode { dir } => return install_opencode(&cfg, dir).into(),
+        Command::InstallOpencode { dir, remove } => {
+            return install_opencode(&cfg, dir, remove).into();
+        }
         Command::Preview { json, transcript } => {
             return print_preview(&cfg, json, &transcript).into();
         }
@@ -180,10 +183,15 @@ fn print_status(cfg: &Config, json: bool) -> Exit {
     }
 }
 
-/// `install-opencode`: writes the OpenCode plugin file; fails loudly.
-fn install_opencode(cfg: &Config, dir: Option<std::path::PathBuf>) -> Exit {
+/// `install-opencode`: writes (or, `--remove`, removes) the OpenCode plugin file; fails loudly.
+fn install_opencode(cfg: &Config, dir: Option<std::path::PathBuf>, remove: bool) -> Exit {
     let mut out = std::io::stdout().lock();
-    match opencode::install(dir, cfg, &mut out).and_then(|()| Ok(out.flush()?)) {
+    let done = if remove {
+        opencode_install::remove(dir, cfg, &mut out)
+    } else {
+        opencode_install::install(dir, cfg, &mut out)
+    };
+    match done.and_then(|()| Ok(out.flush()?)) {
         Ok(()) => Exit::Done,
         Err(e) => {
             say(&format!("compact-guardian install-opencode: {e:#}"));

@@ -12,9 +12,6 @@
 //! folder. Every later ask for the same compaction, from this OpenCode process or a new one, gets
 //! the same text back and nothing else happens.
 //!
-//! `install-opencode` writes the plugin into OpenCode's plugins folder, with this binary's path in
-//! it (D054).
-//!
 //! The answer is one JSON line: `{"hookSpecificOutput":{"additionalContext": <text>},
 //! "systemMessage": <the user's line, first ask only>}` (the shape Claude Code's SessionStart
 //! reads), or `{"needTranscript":true}` when a rebuild needs the session and the plugin gave none
@@ -37,7 +34,7 @@ use crate::store::{Pending, Snapshots, Taken};
 use anyhow::{Context, Result};
 use serde::{Deserialize, Serialize};
 use std::io::Write;
-use std::path::{Path, PathBuf};
+use std::path::Path;
 use std::time::{Instant, SystemTime};
 
 /// The largest bound context read back: a snapshot (at most 30,000 bytes of UTF-8) and its
@@ -322,86 +319,4 @@ fn answer(out: &mut impl Write, bound: &Bound, line: Option<&str>) -> Result<()>
 fn need_transcript(out: &mut impl Write) -> Result<()> {
     writeln!(out, "{}", serde_json::json!({"needTranscript": true}))?;
     Ok(out.flush()?)
-}
-
-/// The plugin, as `opencode/compact-guardian.js` in the repository.
-pub(crate) const PLUGIN: &str = include_str!("../../opencode/compact-guardian.js");
-/// The plugin's file name.
-pub(crate) const PLUGIN_FILE: &str = "compact-guardian.js";
-/// The plugin's line that names the binary which installed it.
-const INSTALLED_LINE: &str = "const INSTALLED_BINARY = null\n";
-
-/// The plugin as `install-opencode` writes it: naming `binary`, the one that installed it.
-fn plugin_for(binary: &Path) -> Result<String> {
-    let path = binary
-        .to_str()
-        .context("this binary's path is not valid UTF-8: copy opencode/compact-guardian.js by hand and set COMPACT_GUARDIAN_BIN")?;
-    anyhow::ensure!(
-        PLUGIN.contains(INSTALLED_LINE),
-        "the bundled plugin lacks its binary line"
-    );
-    Ok(PLUGIN.replacen(
-        INSTALLED_LINE,
-        &format!(
-            "const INSTALLED_BINARY = {}\n",
-            serde_json::to_string(path)?
-        ),
-        1,
-    ))
-}
-
-/// Writes the plugin into `dir` (default: OpenCode's global plugins folder) and says where.
-pub fn install(dir: Option<PathBuf>, cfg: &Config, out: &mut impl Write) -> Result<()> {
-    let dir = dir
-        .or_else(|| cfg.opencode_plugins.clone())
-        .context("no home folder: name the plugins folder with --dir")?;
-    let binary = std::env::current_exe().context("could not find this binary's path")?;
-    let text = plugin_for(&binary)?;
-    std::fs::create_dir_all(&dir).with_context(|| format!("could not create {}", dir.display()))?;
-    let dest = dir.join(PLUGIN_FILE);
-    let mut tmp = tempfile::Builder::new()
-        .prefix(".compact-guardian-")
-        .tempfile_in(&dir)
-        .with_context(|| format!("could not write in {}", dir.display()))?;
-    tmp.write_all(text.as_bytes())
-        .with_context(|| format!("could not write {}", dest.display()))?;
-    tmp.persist(&dest)
-        .map_err(|e| e.error)
-        .with_context(|| format!("could not write {}", dest.display()))?;
-    writeln!(
-        out,
-        "Installed the OpenCode plugin: {}\nIt runs {}. Start OpenCode again to load it; after a compaction, `compact-guardian status` run inside OpenCode (or with OPENCODE=1) shows what was protected.",
-        dest.display(),
-        binary.display()
-    )?;
-    Ok(())
-}
-
-#[cfg(test)]
-mod tests {
-    use super::*;
-
-    #[test]
-    fn the_installed_plugin_names_its_binary_as_a_javascript_string() {
-        let text = plugin_for(Path::new("/home/u/.cargo/bin/compact-guardian")).unwrap();
-        assert!(
-            text.contains("const INSTALLED_BINARY = \"/home/u/.cargo/bin/compact-guardian\"\n")
-        );
-        // A quote or a backslash in the path stays inside the string.
-        let text = plugin_for(Path::new(r#"C:\Users\o"k\cg.exe"#)).unwrap();
-        assert!(
-            text.contains(r#"const INSTALLED_BINARY = "C:\\Users\\o\"k\\cg.exe""#),
-            "{}",
-            &text[..0]
-        );
-    }
-
-    #[test]
-    fn the_plugin_says_the_crate_version() {
-        let line = format!("const VERSION = \"{}\"\n", env!("CARGO_PKG_VERSION"));
-        assert!(
-            PLUGIN.contains(&line),
-            "opencode/compact-guardian.js must say {line}"
-        );
-    }
 }

@@ -5,6 +5,7 @@
 //! plugin's steps (issue #43).
 
 use super::codex_trust::{self, Trust};
+use super::opencode_install::Seen;
 use crate::input::config::Config;
 use crate::store::Store;
 use crate::store::history::{self, Entry, Outcome};
@@ -68,10 +69,9 @@ impl Report {
         let clients: Vec<Install> = [
             cfg.claude_root.as_deref().map(installs::claude),
             cfg.codex_home.as_deref().map(installs::codex),
-            cfg.opencode_plugins
+            cfg.opencode_dir
                 .as_deref()
-                .zip(cfg.opencode_dir.as_deref())
-                .map(|(plugins, data)| installs::opencode(plugins, data)),
+                .map(|data| installs::opencode(&cfg.opencode_configs, data)),
         ]
         .into_iter()
         .flatten()
@@ -129,14 +129,17 @@ impl Report {
             ..
         } = self;
         let (save, restore, audit) = self.last_run;
-        let plugin = cfg.run_by_opencode.then(|| opencode_plugin(cfg));
+        // Inside OpenCode: its plugin, and the line of OpenCode that loads it (D096).
+        let seen = cfg.run_by_opencode.then(|| Seen::gather(cfg).json());
         let v = json!({
             "version": VERSION,
             "binary": binary,
             "opencode": {
                 "run_by_opencode": cfg.run_by_opencode,
-                "plugin": plugin.as_ref().and_then(|p| p.as_ref().map(|(path, _)| path.display().to_string())),
-                "plugin_version": plugin.as_ref().and_then(|p| p.as_ref().and_then(|(_, v)| v.clone())),
+                "plugin": seen.as_ref().map(|s| s["plugin"].clone()),
+                "plugin_version": seen.as_ref().map(|s| s["plugin_version"].clone()),
+                "line": seen.as_ref().map(|s| s["line"].clone()),
+                "plugin_copies": seen.as_ref().map(|s| s["copies"].clone()),
                 "folder": cfg.opencode_dir.as_ref().map(|f| f.to_string_lossy()),
             },
             // A folder whose path is not UTF-8 is shown as the text form shows it (lossily).
@@ -165,7 +168,7 @@ impl Report {
         } = self;
         writeln!(out, "compact-guardian {VERSION} ({})", shown(binary))?;
         if cfg.run_by_opencode {
-            opencode_plugin_line(opencode_plugin(cfg).as_ref(), cfg, out)?;
+            Seen::gather(cfg).text(cfg, shown, out)?;
         }
         match (folder, problem) {
             (Some(f), None) if !f.exists() => writeln!(
@@ -447,51 +450,6 @@ fn codex_trust_json(trust: &Trust) -> serde_json::Value {
         }
         Trust::Unknown(why) => json!({"protected": null, "unknown": why}),
     }
-}
-
-/// The OpenCode plugin in OpenCode's plugins folder, and the version it was written for.
-fn opencode_plugin(cfg: &Config) -> Option<(PathBuf, Option<String>)> {
-    let path = cfg
-        .opencode_plugins
-        .as_ref()?
-        .join(super::opencode::PLUGIN_FILE);
-    let text = crate::store::installs::read_text(&path)?;
-    let version = text.lines().find_map(|l| {
-        l.strip_prefix("const VERSION = \"")
-            .and_then(|v| v.strip_suffix('"'))
-            .map(str::to_owned)
-    });
-    Some((path, version))
-}
-
-/// Inside OpenCode: whether its plugin is installed, for this binary's version.
-fn opencode_plugin_line(
-    plugin: Option<&(PathBuf, Option<String>)>,
-    cfg: &Config,
-    out: &mut impl Write,
-) -> Result<()> {
-    let version = env!("CARGO_PKG_VERSION");
-    match plugin {
-        Some((path, Some(v))) if v == version => {
-            writeln!(out, "OpenCode plugin: {}", shown(&path.display()))?
-        }
-        Some((path, v)) => writeln!(
-            out,
-            "OpenCode plugin: {} (written for {}; run 'compact-guardian install-opencode' to match this binary)",
-            shown(&path.display()),
-            v.as_deref().map_or("an unknown version".to_owned(), shown)
-        )?,
-        None => writeln!(
-            out,
-            "OpenCode plugin: NOT found in {}: OpenCode's compactions are not protected unless another config loads it (run 'compact-guardian install-opencode')",
-            cfg.opencode_plugins
-                .as_ref()
-                .map_or("OpenCode's plugins folder".to_owned(), |d| shown(
-                    &d.display()
-                ))
-        )?,
-    }
-    Ok(())
 }
 
 /// One client in `status --json` (paths as text, whatever their bytes).

@@ -55,10 +55,13 @@ pub struct Config {
     /// OpenCode runs this process (its plugin, or its shell: `OPENCODE=1`, which OpenCode sets
     /// for itself and what it starts), and no Claude Code or Codex plugin hook does.
     pub run_by_opencode: bool,
-    /// OpenCode's global plugins folder (`$XDG_CONFIG_HOME/opencode/plugins`, else
-    /// `~/.config/opencode/plugins`): where `install-opencode` puts the plugin and `status`
-    /// looks for it.
+    /// OpenCode's global plugins folder (`plugins` in the first of [`Config::opencode_configs`]):
+    /// where `install-opencode` puts the plugin and `status` looks for it first.
     pub opencode_plugins: Option<PathBuf>,
+    /// OpenCode's global config folders, which both of its lines load plugin files from (D096):
+    /// `$OPENCODE_CONFIG_DIR` when set (OpenCode 2 then reads only it, OpenCode 1 reads it
+    /// too), then `$XDG_CONFIG_HOME/opencode`, else `~/.config/opencode`.
+    pub opencode_configs: Vec<PathBuf>,
     /// Freshness limit of a snapshot.
     pub ttl: Duration,
     /// Most bytes scanned from a transcript's end (`None`: no limit but the time budget).
@@ -107,6 +110,7 @@ impl Config {
             opencode_dir: folders.opencode_dir,
             run_by_opencode: folders.run_by_opencode,
             opencode_plugins: folders.opencode_plugins,
+            opencode_configs: folders.opencode_configs,
             ttl,
             scan_bytes,
             budget,
@@ -208,6 +212,7 @@ struct Folders {
     opencode_dir: Option<PathBuf>,
     run_by_opencode: bool,
     opencode_plugins: Option<PathBuf>,
+    opencode_configs: Vec<PathBuf>,
 }
 
 impl Folders {
@@ -233,10 +238,16 @@ impl Folders {
             .path("XDG_DATA_HOME")
             .or_else(|| home.map(|h| h.join(".local").join("share")))
             .map(|data| data.join("opencode").join(FOLDER));
-        let opencode_plugins = vars
-            .path("XDG_CONFIG_HOME")
-            .or_else(|| home.map(|h| h.join(".config")))
-            .map(|config| config.join("opencode").join("plugins"));
+        let opencode_configs: Vec<PathBuf> = vars
+            .path("OPENCODE_CONFIG_DIR")
+            .into_iter()
+            .chain(
+                vars.path("XDG_CONFIG_HOME")
+                    .or_else(|| home.map(|h| h.join(".config")))
+                    .map(|config| config.join("opencode")),
+            )
+            .collect();
+        let opencode_plugins = opencode_configs.first().map(|c| c.join("plugins"));
         let run_by_opencode = vars.text("OPENCODE").is_some_and(|v| v.trim() == "1")
             && vars.os("CLAUDE_PLUGIN_ROOT").is_none();
         let dir = vars
@@ -252,6 +263,7 @@ impl Folders {
             opencode_dir,
             run_by_opencode,
             opencode_plugins,
+            opencode_configs,
         }
     }
 }
@@ -366,6 +378,24 @@ mod tests {
         assert_eq!(
             cfg(&[("XDG_CONFIG_HOME", "/x")]).opencode_plugins,
             Some(PathBuf::from("/x/opencode/plugins"))
+        );
+    }
+
+    #[test]
+    fn opencode_config_dir_comes_first_and_the_usual_folder_stays() {
+        // OpenCode 2 reads only $OPENCODE_CONFIG_DIR when it is set; OpenCode 1 reads both.
+        let c = cfg(&[("OPENCODE_CONFIG_DIR", "/oc")]);
+        assert_eq!(c.opencode_plugins, Some(PathBuf::from("/oc/plugins")));
+        assert_eq!(
+            c.opencode_configs,
+            [
+                PathBuf::from("/oc"),
+                PathBuf::from("/home/u/.config/opencode")
+            ]
+        );
+        assert_eq!(
+            cfg(&[]).opencode_configs,
+            [PathBuf::from("/home/u/.config/opencode")]
         );
     }
 

@@ -184,19 +184,20 @@ const CODEX_EVENTS: &[&str] = &[
     "SubagentStop",
 ];
 
-/// OpenCode's view: the plugin file in its global plugins folder (`plugins`, D054) and the
-/// snapshot folder under its data folder (`data_folder`, D053). OpenCode has no registry of
-/// installed plugins: the file being there is what installs it.
-pub fn opencode(plugins: &Path, data_folder: &Path) -> Install {
-    let file = plugins.join(format!("{PLUGIN}.js"));
+/// OpenCode's view: the plugin files in the `plugins/` and `plugin/` folders of its global config
+/// folders (`configs`, the first where `install-opencode` writes: D054, D096), the config files
+/// there that name the plugin (`opencode.json(c)`: OpenCode 1's `plugin` key, OpenCode 2's
+/// `plugins`) and the snapshot folder under its data folder (`data_folder`, D053). OpenCode has
+/// no registry of installed plugins: a file being in a folder it loads is what installs it.
+pub fn opencode(configs: &[PathBuf], data_folder: &Path) -> Install {
     let mut installed = Vec::new();
     let mut files = Vec::new();
-    // Followed: a plugin file linked from elsewhere (stow, home-manager) is what OpenCode loads.
-    if let Ok(meta) = std::fs::metadata(&file)
-        && meta.is_file()
-    {
-        installed.push(file.display().to_string());
-        files.push(("plugin".into(), file, meta.len()));
+    for file in opencode_plugin_files(configs) {
+        // Followed: a plugin file linked from elsewhere (stow, home-manager) is what OpenCode loads.
+        if let Ok(meta) = std::fs::metadata(&file) {
+            installed.push(file.display().to_string());
+            files.push(("plugin".into(), file, meta.len()));
+        }
     }
     if data_folder.is_dir() {
         files.push((
@@ -205,15 +206,53 @@ pub fn opencode(plugins: &Path, data_folder: &Path) -> Install {
             size(data_folder),
         ));
     }
+    let root = configs.first().cloned().unwrap_or_default();
     Install {
         name: "OpenCode",
-        root: plugins.parent().unwrap_or(plugins).to_path_buf(),
+        root,
         installed,
         files,
-        config_entries: Vec::new(),
+        config_entries: opencode_config_entries(configs),
         hooks: None,
         loaded_from: None,
     }
+}
+
+/// Every `compact-guardian.js` regular file (links followed) in `configs`' plugin folders.
+pub fn opencode_plugin_files(configs: &[PathBuf]) -> Vec<PathBuf> {
+    configs
+        .iter()
+        .flat_map(|c| ["plugins", "plugin"].map(|sub| c.join(sub).join(format!("{PLUGIN}.js"))))
+        .filter(|f| std::fs::metadata(f).is_ok_and(|m| m.is_file()))
+        .collect()
+}
+
+/// The global config files that name the plugin, with the key they name it under (`plugin`:
+/// OpenCode 1's, `plugins`: OpenCode 2's). Read as text: the files are JSONC, and a name is
+/// enough to tell the user where to look.
+pub fn opencode_config_entries(configs: &[PathBuf]) -> Vec<String> {
+    let mut entries = Vec::new();
+    for file in configs
+        .iter()
+        .flat_map(|c| ["opencode.json", "opencode.jsonc"].map(|n| c.join(n)))
+    {
+        let Some(text) = read_text(&file).filter(|t| t.contains(&format!("{PLUGIN}.js"))) else {
+            continue;
+        };
+        for key in ["plugins", "plugin"] {
+            if json_key(&text, key) {
+                entries.push(format!("{}: \"{key}\"", file.display()));
+            }
+        }
+    }
+    entries
+}
+
+/// Whether `text` has `"key"` followed by a colon (a key of that name, at any depth).
+pub fn json_key(text: &str, key: &str) -> bool {
+    let quoted = format!("\"{key}\"");
+    text.match_indices(&quoted)
+        .any(|(i, m)| text[i + m.len()..].trim_start().starts_with(':'))
 }
 
 /// How many hook handlers of a hooks.json Codex lists.
@@ -408,19 +447,53 @@ trusted_hash = "sha256:cc"
     #[test]
     fn opencode_is_installed_by_its_plugin_file() {
         let tmp = tempfile::tempdir().unwrap();
-        let plugins = tmp.path().join("config/opencode/plugins");
+        let config = tmp.path().join("config/opencode");
+        let plugins = config.join("plugins");
         let data = tmp.path().join("data/opencode/compact-guardian");
-        let c = opencode(&plugins, &data);
+        let configs = [config.clone()];
+        let c = opencode(&configs, &data);
         assert!(!c.anything(), "{c:?}");
         std::fs::create_dir_all(&plugins).unwrap();
         std::fs::write(plugins.join("compact-guardian.js"), "export const X = 1").unwrap();
         std::fs::create_dir_all(&data).unwrap();
         std::fs::write(data.join("compact-guardian-history.json"), "[]").unwrap();
-        let c = opencode(&plugins, &data);
+        let c = opencode(&configs, &data);
         assert_eq!(c.installed.len(), 1);
         let what: Vec<&str> = c.files.iter().map(|(w, _, _)| w.as_str()).collect();
         assert_eq!(what, ["plugin", "snapshot folder"]);
-        assert_eq!(c.root, tmp.path().join("config/opencode"));
+        assert_eq!(c.root, config);
+    }
+
+    #[test]
+    fn opencode_copies_in_either_folder_and_config_entries_of_either_line_are_found() {
+        let tmp = tempfile::tempdir().unwrap();
+        let first = tmp.path().join("oc");
+        let second = tmp.path().join("config/opencode");
+        for dir in [first.join("plugin"), second.join("plugins")] {
+            std::fs::create_dir_all(&dir).unwrap();
+            std::fs::write(dir.join("compact-guardian.js"), "//").unwrap();
+        }
+        std::fs::write(
+            second.join("opencode.jsonc"),
+            "{ // mine\n \"plugin\": [[\"file:///p/compact-guardian.js\", {}]] }",
+        )
+        .unwrap();
+        std::fs::write(
+            first.join("opencode.json"),
+            r#"{"plugins": [{"package": "file:///p/compact-guardian.js"}]}"#,
+        )
+        .unwrap();
+        let c = opencode(&[first.clone(), second.clone()], &tmp.path().join("none"));
+        assert_eq!(c.installed.len(), 2, "{c:?}");
+        assert_eq!(
+            c.config_entries,
+            [
+                format!("{}: \"plugins\"", first.join("opencode.json").display()),
+                format!("{}: \"plugin\"", second.join("opencode.jsonc").display()),
+            ]
+        );
+        assert!(json_key(r#"{"plugin" : []}"#, "plugin"));
+        assert!(!json_key(r#"{"x": "plugin"}"#, "plugin"));
     }
 
     #[test]

@@ -175,11 +175,12 @@ impl Cmd {
             .stderr(Stdio::piped());
         c.stdout(self.stdout.unwrap_or_else(Stdio::piped));
         for (k, _) in std::env::vars() {
-            // Nothing of the machine's decides where files go: OpenCode's mark and the XDG
-            // folders would move them (a test run from inside OpenCode has OPENCODE=1).
+            // Nothing of the machine's decides where files go: OpenCode's mark, its config
+            // folder and the XDG folders would move them (a test run from inside OpenCode has
+            // OPENCODE=1).
             if k.starts_with("COMPACT_GUARDIAN_")
                 || k == "CLAUDE_CONFIG_DIR"
-                || k == "OPENCODE"
+                || k.starts_with("OPENCODE")
                 || k.starts_with("XDG_")
             {
                 c.env_remove(k);
