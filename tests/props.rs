@@ -296,8 +296,7 @@ fn byte_triage_agrees_with_parsing_every_line() {
             prop_assert_eq!(&streamed.instructions, &all.instructions);
             prop_assert_eq!(&streamed.files_changed, &all.files_changed);
             prop_assert_eq!(&streamed.actions, &all.actions);
-            prop_assert_eq!(&streamed.checks, &all.checks);
-            prop_assert_eq!(&streamed.last_failed, &all.last_failed);
+            prop_assert_eq!(&streamed.facts, &all.facts);
             seen.saw("prompts", !all.instructions.is_empty());
             seen.saw("tasks", !all.tasks.is_empty());
             seen.saw("files", !all.files_changed.is_empty());
@@ -429,55 +428,105 @@ fn summary_text() -> impl Strategy<Value = String> {
 }
 
 fn digest_strategy() -> impl Strategy<Value = compact_guardian::corrections::digest::Digest> {
-    let action = (
-        prop_oneof![
-            Just("Bash"),
-            Just("Edit"),
-            Just("exec_command"),
-            Just("apply_patch")
-        ],
-        prop_oneof![
-            Just("cargo test --test billing".to_owned()),
-            Just("git commit -m x".to_owned()),
-            Just("/p/src/render.rs".to_owned()),
-            ".{0,30}"
-        ],
-        any::<bool>(),
-        prop_oneof![
-            Just(String::new()),
-            Just("test result: FAILED. 3 passed; 1 failed".to_owned()),
-            Just("nothing to commit, working tree clean".to_owned()),
-            ".{0,60}"
-        ],
-    )
-        .prop_map(
-            |(tool, summary, error, output)| compact_guardian::extract::Action {
-                tool: tool.into(),
-                summary,
-                error,
-                count: 1,
-                exit: error.then_some(1),
-                output,
-                pending: false,
-                why: String::new(),
+    use compact_guardian::extract::checks::Check;
+    use compact_guardian::extract::facts::{
+        Act, ActEnd, ActKind, Attempt, CheckRun, Facts, FileFact, Outcome, Write, WriteEnd,
+    };
+    let outcome = prop_oneof![
+        Just(Outcome::Passed),
+        ".{0,40}".prop_map(|how| Outcome::Failed { how }),
+        Just(Outcome::Running),
+        Just(Outcome::RanNothing),
+        Just(Outcome::NotRun),
+        Just(Outcome::Unknown),
+    ];
+    let command = prop_oneof![
+        Just("cargo test --test billing".to_owned()),
+        Just("pnpm build".to_owned()),
+        Just("npm start".to_owned()),
+        ".{0,30}"
+    ];
+    let check = (command.clone(), outcome, 0u32..50, ".{0,60}").prop_map(
+        |(command, outcome, age, output)| CheckRun {
+            check: if command.contains("build") {
+                Check::Build
+            } else {
+                Check::Test
             },
-        );
+            words: command.split_whitespace().map(str::to_owned).collect(),
+            scope: Vec::new(),
+            command,
+            outcome,
+            why: String::new(),
+            output,
+            age,
+            later: None,
+        },
+    );
+    let file = (
+        prop_oneof![
+            Just("/p/src/render.rs".to_owned()),
+            Just("README.md".to_owned()),
+            ".{0,20}"
+        ],
+        prop_oneof![
+            Just(WriteEnd::Applied),
+            Just(WriteEnd::Failed),
+            Just(WriteEnd::Rejected)
+        ],
+        0u32..50,
+        proptest::option::of(0u32..50),
+    )
+        .prop_map(|(path, end, age, applied)| FileFact {
+            path,
+            last: Some(Write {
+                tool: "Edit".into(),
+                end,
+                why: String::new(),
+                age,
+            }),
+            applied,
+        });
+    let act = (0usize..ActKind::ALL.len(), command, any::<bool>(), 0u32..50).prop_map(
+        |(kind, command, done, age)| Act {
+            kind: ActKind::ALL[kind],
+            attempts: 1,
+            last: Attempt {
+                command,
+                end: if done { ActEnd::Done } else { ActEnd::NotRun },
+                age,
+            },
+            done: done.then_some(age),
+        },
+    );
     (
         prop::collection::vec(".{0,40}", 0..8),
-        prop::collection::vec(action, 0..24),
+        prop::collection::vec(check, 0..8),
+        prop::collection::vec(file, 0..8),
+        prop::collection::vec(act, 0..4),
+        any::<bool>(),
         proptest::option::of(".{0,300}"),
     )
-        .prop_map(
-            |(open, actions, latest)| compact_guardian::corrections::digest::Digest {
+        .prop_map(|(open, checks, files, acts, since_start, latest)| {
+            let mut facts = Facts {
+                checks,
+                files,
+                acts,
+                calls: 50,
+                ..Facts::default()
+            };
+            // Read back to the session's start (in the audit's process), absences count too.
+            facts.reach.since_start = since_start;
+            compact_guardian::corrections::digest::Digest {
                 saved: true,
                 open_kind: "tasks".into(),
                 states: open.iter().map(|_| "pending".to_owned()).collect(),
                 open,
-                actions,
+                facts,
                 latest,
                 ..Default::default()
-            },
-        )
+            }
+        })
 }
 
 /// Any summary against any record: no panic, the section within its room and accepted as one,

@@ -33,6 +33,7 @@ impl<'a> Judge<'a> {
             let quotes = best_quotes(&claiming);
             let evidence = match self.facts.act(*kind) {
                 Some(act) => undone(act)
+                    .filter(|_| claiming.iter().any(|(s, _)| same_subject(*kind, act, s)))
                     .map(|how| {
                         format!(
                             "the last {} in the record, {}, {how}, and none succeeded after it",
@@ -98,6 +99,30 @@ fn undone(act: &Act) -> Option<String> {
     }
 }
 
+/// Whether a statement may be about the same thing as an attempt: a commit or a push is the
+/// repository's; an install, a deploy or a restart names what it acts on, and a statement
+/// naming none of its arguments may be about another package or service.
+fn same_subject(kind: ActKind, act: &Act, s: &Sentence) -> bool {
+    if matches!(
+        kind,
+        ActKind::Commit | ActKind::Push | ActKind::Tag | ActKind::PullRequest
+    ) {
+        return true;
+    }
+    let named: Vec<String> = crate::text::lower_words(&act.last.command)
+        .into_iter()
+        .filter(|w| w.len() > 3 && !ActKind::ALL.iter().any(|k| k.noun().contains(w.as_str())))
+        .filter(|w| {
+            !matches!(
+                w.as_str(),
+                "install" | "npm" | "pnpm" | "yarn" | "pip3" | "cargo" | "sudo" | "save" | "global"
+            )
+        })
+        .collect();
+    let said = crate::text::lower_words(&s.text);
+    named.is_empty() || named.iter().any(|w| said.contains(w))
+}
+
 /// Whether the record's silence about `kind` is evidence: it reaches the session's start, no
 /// sub-agent ran, the user did not run one themselves, and the claim does not name a commit made
 /// before the session (by its hash).
@@ -143,7 +168,22 @@ fn claims_done(s: &Sentence, kind: ActKind, stems: &[&str], unspaced: &[&str]) -
             })
         };
         let done_word = |w: &String| DONE.contains(&w.as_str()) || ACT_DONE.contains(&w.as_str());
-        let past = c.iter().any(|w| kind_word(w) && participle(w));
+        // "psmux installed" may say how the machine is: an install or a restart is the agent's
+        // act when said as one ("Installed psmux", "psmux was installed").
+        let acted = |i: usize| {
+            !matches!(kind, ActKind::Install | ActKind::Restart)
+                || i == 0
+                || c[..i].iter().rev().take(2).any(|w| {
+                    matches!(
+                        w.as_str(),
+                        "i" | "we" | "was" | "were" | "been" | "got" | "successfully"
+                    )
+                })
+        };
+        let past = c
+            .iter()
+            .enumerate()
+            .any(|(i, w)| kind_word(w) && participle(w) && acted(i));
         // The noun with its verdict right after it ("Commit hecho", "the push went through",
         // "commit created"), not a verdict on something else before it ("mark it done and
         // commit").

@@ -15,6 +15,8 @@ pub(crate) const MAX_ITEMS: usize = 30;
 /// The most characters of one item, of the latest instruction, of the plan title.
 const ITEM_CHARS: usize = 200;
 const INSTRUCTION_CHARS: usize = 2_000;
+/// The most actions an old digest's facts are read from.
+const MAX_ACTIONS: usize = 40;
 /// The most files a digest keeps, and the longest text of a fact.
 const MAX_FILES: usize = 50;
 const FACT_CHARS: usize = 300;
@@ -51,6 +53,10 @@ pub struct Digest {
     /// action's attempts. The evidence for claims about checks, edits, commits and the like.
     #[serde(default)]
     pub facts: Facts,
+    /// The last actions, as digests kept them before the facts were kept (read, never written):
+    /// their facts are read from them ([`Digest::bounded`]).
+    #[serde(default, skip_serializing)]
+    pub actions: Vec<crate::extract::Action>,
     /// The files changed, as the snapshot lists them.
     #[serde(default)]
     pub files: Vec<String>,
@@ -124,6 +130,7 @@ impl Digest {
             plan: ex.plan.as_ref().map(|p| p.title.clone()),
             states,
             facts: ex.facts.clone(),
+            actions: Vec::new(),
             files: ex.files_changed.clone(),
             client: Some(match format {
                 Format::Codex => "codex".to_owned(),
@@ -196,6 +203,11 @@ impl Digest {
                 s.clear();
             }
         }
+        if self.facts == Facts::default() && !self.actions.is_empty() {
+            self.actions.truncate(MAX_ACTIONS);
+            self.facts = Facts::of_actions(&std::mem::take(&mut self.actions));
+        }
+        self.actions.clear();
         self.facts = bounded_facts(self.facts);
         self.files.truncate(MAX_FILES);
         for f in &mut self.files {

@@ -91,7 +91,10 @@ impl<'a> Judge<'a> {
                 if self.admits_failure_near(s, run) || self.reports_later_failure(s, run) {
                     break;
                 }
-                if run.outcome == Outcome::Passed {
+                if matches!(
+                    run.outcome,
+                    Outcome::Passed | Outcome::Unknown | Outcome::NoResult
+                ) {
                     continue;
                 }
                 // "11 tests pass" is true of a run that passed 11 and failed 1: a count is
@@ -328,10 +331,18 @@ impl<'a> Judge<'a> {
     fn standing(&self, check: Option<Check>, scope: &Scope) -> Option<&'a CheckRun> {
         let facts: &'a Facts = self.facts;
         let of_check = || facts.checks_of(check);
+        // Newest first: an attempt that never finished (in the background, rejected, ran no
+        // test) leaves the run before it standing; a run whose end is unknown stands itself.
         let decisive_or_only = |runs: Vec<&'a CheckRun>| {
+            let unfinished = |r: &CheckRun| {
+                matches!(
+                    r.outcome,
+                    Outcome::Running | Outcome::NotRun | Outcome::RanNothing
+                )
+            };
             runs.iter()
                 .copied()
-                .find(|r| r.decisive())
+                .find(|r| !unfinished(r))
                 .or_else(|| runs.first().copied())
         };
         match scope {
@@ -343,15 +354,24 @@ impl<'a> Judge<'a> {
                 if whole.is_some_and(|w| w.outcome.failed()) {
                     return whole;
                 }
-                // A failed scope newer than the whole's last pass, passed by no run since of a
-                // scope that covers it.
-                let since = whole.filter(|w| w.decisive()).map_or(u32::MAX, |w| w.age);
+                // A failed scope newer than the whole's last run, with no run since of a scope that
+                // covers it that passed (or may have: its end unknown).
+                let since = whole
+                    .filter(|w| {
+                        !matches!(
+                            w.outcome,
+                            Outcome::Running | Outcome::NotRun | Outcome::RanNothing
+                        )
+                    })
+                    .map_or(u32::MAX, |w| w.age);
                 let failed = of_check().find(|r| {
                     r.outcome.failed()
                         && r.age < since
                         && !of_check().any(|p| {
-                            p.outcome == Outcome::Passed
-                                && p.age < r.age
+                            matches!(
+                                p.outcome,
+                                Outcome::Passed | Outcome::Unknown | Outcome::NoResult
+                            ) && p.age < r.age
                                 && p.scope.iter().all(|w| r.scope.contains(w))
                         })
                 });

@@ -729,8 +729,9 @@ fn a_check_the_record_never_ran_is_not_answered_with_another_checks_run() {
     // Read back to the session's start, the record holds no run of it: that is the answer.
     let c = corrections(&record(), &nine(s));
     assert!(
-        c.iter().any(|c| c.kind == Kind::Passing
-            && c.text.contains("holds no run of `npm run test:e2e`")),
+        c.iter()
+            .any(|c| c.kind == Kind::Passing
+                && c.text.contains("holds no run of `npm run test:e2e`")),
         "{c:#?}"
     );
     // Another form of a command that ran is the same check.

@@ -18,7 +18,7 @@
 mod authorship;
 mod branch;
 mod calls;
-pub(crate) mod checks;
+pub mod checks;
 mod commit;
 pub mod facts;
 mod plans;
@@ -407,8 +407,9 @@ impl Extractor {
     /// Whether calls are still read for the facts: the last [`facts::FACT_CALLS`] within
     /// [`facts::FACTS_WINDOW`] of the part's end, or every one when reading deep.
     fn facts_open(&self) -> bool {
+        let window = facts::FACTS_WINDOW.min(self.recent_window);
         self.deep
-            || (self.scanned.saturating_sub(self.part_start) < facts::FACTS_WINDOW
+            || (self.scanned.saturating_sub(self.part_start) < window
                 && self.facts.calls() < facts::FACT_CALLS)
     }
 

@@ -9,7 +9,7 @@
 
 use super::sections::no_instruction_found;
 use crate::extract::Extraction;
-use crate::extract::facts::{ActEnd, Outcome, WriteEnd, base_name};
+use crate::extract::facts::{ActEnd, ActKind, Outcome, WriteEnd, base_name};
 use crate::text::{cut_to, folded_line, room, utf16_len};
 
 /// The directive's size limit (UTF-16 code units).
@@ -135,8 +135,10 @@ pub(crate) fn record_facts(ex: &Extraction) -> Vec<String> {
             Outcome::Failed { how } => {
                 // A runner's report line is quoted there, its own quotation marks made apostrophes
                 // when it was read (`facts::Outcome`).
-                let how = how.split(", reporting").next().unwrap_or(how);
-                format!("the last run of `{command}` failed ({how})")
+                match how.split(", reporting").next().unwrap_or(how) {
+                    "failed" => format!("the last run of `{command}` failed"),
+                    how => format!("the last run of `{command}` failed ({how})"),
+                }
             }
             _ => format!("`{command}` was started in the background and has not finished"),
         });
@@ -157,7 +159,13 @@ pub(crate) fn record_facts(ex: &Extraction) -> Vec<String> {
     for act in &f.acts {
         let undone = matches!(act.last.end, ActEnd::Failed { .. } | ActEnd::NotRun);
         if undone && act.done.is_none_or(|d| d > act.last.age) {
-            facts.push(format!("the last {} did not go through", act.kind.noun()));
+            let command = inert(&folded_line(&act.last.command, 60));
+            facts.push(match act.kind {
+                ActKind::Commit | ActKind::Push => {
+                    format!("the last {} did not go through", act.kind.noun())
+                }
+                kind => format!("the last {} (`{command}`) did not go through", kind.noun()),
+            });
         }
     }
     facts

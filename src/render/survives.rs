@@ -9,6 +9,7 @@
 
 use super::SECTION_END_RESERVE;
 use super::sections::why_line;
+use crate::extract::checks::Check;
 use crate::extract::facts::{CheckRun, Outcome};
 use crate::extract::{Action, Extraction};
 use crate::text::{cut_line, folded_line, room, utf16_len};
@@ -50,12 +51,13 @@ fn unseen_failure(ex: &Extraction) -> Option<&Action> {
 /// newest are kept first when room is short.
 pub(super) fn checks(ex: &Extraction, budget: usize) -> String {
     let failure = unseen_failure(ex);
-    if ex.facts.checks.is_empty() && failure.is_none() {
-        return String::new();
-    }
-    // One line per command, oldest first (a command's checks share its age).
+    // One line per command, oldest first (a command's checks share its age). A program run to
+    // see it work is shown when it says something: passed, failed, or never finished.
     let mut commands: Vec<Vec<&CheckRun>> = Vec::new();
-    for r in ex.facts.checks.iter().rev() {
+    let telling = |r: &&CheckRun| {
+        r.check != Check::Run || !matches!(r.outcome, Outcome::Unknown | Outcome::NoResult)
+    };
+    for r in ex.facts.checks.iter().rev().filter(telling) {
         match commands
             .iter_mut()
             .find(|c| c[0].age == r.age && c[0].command == r.command)
@@ -82,6 +84,9 @@ pub(super) fn checks(ex: &Extraction, budget: usize) -> String {
             l
         })
         .collect();
+    if commands.is_empty() && failure.is_none() {
+        return String::new();
+    }
     if let Some(f) = failure {
         let how = f.exit.map(|c| format!(" (exited {c})")).unwrap_or_default();
         let mut l = format!(

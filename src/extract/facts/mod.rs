@@ -219,6 +219,34 @@ impl Facts {
         )
     }
 
+    /// The facts of calls kept as [`Action`]s, oldest first (a digest written before the facts
+    /// were, the labelled set): read as the transcript's calls are, their reach unknown.
+    pub fn of_actions(actions: &[Action]) -> Facts {
+        let mut fold = FactsFold::default();
+        for a in actions.iter().rev() {
+            let tu = ToolUse {
+                name: a.tool.clone(),
+                key_arg: Some(a.summary.clone()),
+                written: if is_edit(&a.tool) {
+                    a.summary.split(", ").map(str::to_owned).collect()
+                } else {
+                    Vec::new()
+                },
+                ..ToolUse::default()
+            };
+            let ended = Ended {
+                read: !a.pending,
+                failed: a.error,
+                head: a.output.clone(),
+                tail: a.output.clone(),
+                exit: a.exit,
+                ..Ended::default()
+            };
+            fold.call(&tu, &ended);
+        }
+        fold.finish(false)
+    }
+
     /// The kind of action a command line or a tool named in the summary attempts (`git push`,
     /// `deploy_to_github`), read as the record's attempts are.
     pub fn act_in(code: &str) -> Option<ActKind> {
@@ -440,8 +468,14 @@ impl FactsFold {
         let key = run.words.join(" ");
         let at = self.keys.iter().position(|k| *k == key);
         if let Some(i) = at {
+            // A newer attempt that never finished leaves this run standing; one whose end is
+            // unknown (a pipe decides its status) may have passed: it stands itself.
             let newer = &self.facts.checks[i];
-            if newer.decisive() || !run.decisive() {
+            let unfinished = matches!(
+                newer.outcome,
+                Outcome::Running | Outcome::NotRun | Outcome::RanNothing
+            );
+            if !unfinished || !run.decisive() {
                 return;
             }
             run.later = Some(newer.outcome.clone());
@@ -554,7 +588,7 @@ pub(crate) mod build {
 
     /// A call with how it ended.
     #[derive(Clone)]
-    pub(crate) struct Call(ToolUse, Ended);
+    pub(crate) struct Call(pub(crate) ToolUse, Ended);
 
     /// A shell command that exited `exit` (0: success) printing `out`.
     pub(crate) fn sh(cmd: &str, exit: i32, out: &str) -> Call {

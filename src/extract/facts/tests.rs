@@ -110,3 +110,14 @@ fn a_session_continued_from_another_file_holds_no_absence() {
     fold.record(&summary);
     assert!(!fold.finish(true).reach.since_start);
 }
+
+#[test]
+fn only_a_sub_agent_that_may_write_hides_work_from_the_record() {
+    let mut explore = tool("Task", "Explore codebase structure");
+    explore.0.agent = Some("Explore".into());
+    let f = facts(&[explore, tool("Read", "/p/README.md")]);
+    assert!(!f.reach.delegated, "a read-only sub-agent writes nothing");
+    assert_eq!(f.reach.read.holds("README.md"), Some(true));
+    let f = facts(&[tool("Task", "Implement the parser")]);
+    assert!(f.reach.delegated);
+}
