@@ -650,6 +650,8 @@ mod tests {
             input: [("command".to_owned(), "sh run_tests.sh".to_owned())].into(),
             failed: true,
             output: "Exit code 101\ntest result: FAILED. 3 passed; 1 failed".into(),
+            running: false,
+            unstated: false,
         }
     }
 

@@ -65,6 +65,14 @@ pub struct ReportedCall {
     pub failed: bool,
     /// What it printed (or why it failed): its head and tail, bounded.
     pub output: String,
+    /// It was started in the background (`run_in_background`, a `backgroundTaskId`, Codex's
+    /// "Process running with session ID"): it had not ended when the hook was told.
+    #[serde(default, skip_serializing_if = "std::ops::Not::not")]
+    pub running: bool,
+    /// The report states no exit status (Codex gives a command's result as its text): how it
+    /// ended is read from the text as the rollout's own is, never assumed a success.
+    #[serde(default, skip_serializing_if = "std::ops::Not::not")]
+    pub unstated: bool,
 }
 
 impl ReportedCall {
@@ -76,14 +84,16 @@ impl ReportedCall {
         if !kept(event, &report.name) || input.agent_id.is_some() {
             return None;
         }
-        let (failed, output) = ended(report, event == "PostToolUseFailure");
+        let end = ended(report, event == "PostToolUseFailure");
         Some(ReportedCall {
             at,
             id: bounded(&report.id, 256),
             tool: bounded(&report.name, 128),
             input: kept_input(&report.input),
-            failed,
-            output: ends(&output),
+            failed: end.failed,
+            output: ends(&end.output),
+            running: end.running,
+            unstated: end.unstated,
         })
     }
 
@@ -98,26 +108,76 @@ impl ReportedCall {
             "type": "tool_use", "id": self.id, "name": self.tool, "input": self.input,
         }]}});
         let parse = |v: Value| parse_line(v.to_string().as_bytes());
-        Some([parse(result)?, parse(call)?])
+        let mut result = parse(result)?;
+        for r in &mut result.tool_results {
+            r.running |= self.running;
+            r.unstated |= self.unstated && !self.failed;
+        }
+        Some([result, parse(call)?])
     }
 }
 
+/// How a reported call ended.
+struct End {
+    failed: bool,
+    output: String,
+    running: bool,
+    unstated: bool,
+}
+
 /// Whether the call failed, and its output (or why it failed) as the transcript would say it.
-fn ended(report: &ToolReport, failure_event: bool) -> (bool, String) {
+fn ended(report: &ToolReport, failure_event: bool) -> End {
+    let end = |failed, output| End {
+        failed,
+        output,
+        running: false,
+        unstated: false,
+    };
     if let Some(error) = &report.error {
-        return (true, error.clone());
+        return end(true, error.clone());
     }
-    let (exit, text) = match &report.response {
-        Some(Value::String(s)) => (None, s.clone()),
-        Some(Value::Object(o)) => (exit_code(o), printed(o)),
-        _ => (None, String::new()),
+    // A background start (Claude Code's `run_in_background`): running, however it looks.
+    let task = match &report.response {
+        Some(Value::Object(o)) => o.get("backgroundTaskId").and_then(Value::as_str),
+        _ => None,
+    };
+    let background = report.input.get("run_in_background") == Some(&Value::Bool(true));
+    if task.is_some_and(|t| !t.is_empty()) || background {
+        let id = task.unwrap_or("?");
+        return End {
+            running: true,
+            ..end(false, format!("Command running in background with ID: {id}."))
+        };
+    }
+    let (exit, text, stated) = match &report.response {
+        // Codex reports the text its model reads: the exit status is in it, if anywhere.
+        Some(Value::String(s)) => (text_exit(s), s.clone(), false),
+        Some(Value::Object(o)) => (exit_code(o), printed(o), true),
+        _ => (None, String::new(), true),
     };
     match exit {
         // Codex-like reports state the exit code beside the output: said the way Claude Code's
         // Bash says it, at the head, where the reader looks for it.
-        Some(code) if code != 0 => (true, format!("Exit code {code}\n{text}")),
-        _ => (failure_event, text),
+        Some(code) if code != 0 => end(true, format!("Exit code {code}\n{text}")),
+        Some(_) => end(failure_event, text),
+        None if stated || failure_event => end(failure_event, text),
+        None => End {
+            running: text.contains("Process running with session ID"),
+            unstated: !text.contains("Process running with session ID"),
+            ..end(false, text)
+        },
     }
+}
+
+/// The exit status a command's text states, as a Codex rollout writes it ("Process exited with
+/// code 2", "Exit code: 0").
+fn text_exit(text: &str) -> Option<i64> {
+    text.lines().find_map(|l| {
+        l.trim()
+            .strip_prefix("Process exited with code ")
+            .or_else(|| l.trim().strip_prefix("Exit code: "))
+            .and_then(|c| c.trim().parse().ok())
+    })
 }
 
 /// The exit code a response object states.
@@ -245,5 +305,39 @@ mod tests {
         let o = outcome(&json.to_string()).unwrap();
         assert!(o.output.len() < 3 * KEEP_OUTPUT);
         assert!(o.output.ends_with("RESULT LINE"));
+    }
+
+    #[test]
+    fn a_background_start_is_reported_running_never_finished() {
+        // #54: the ledger dropped `run_in_background` and `backgroundTaskId`.
+        let r = outcome(
+            r#"{"hook_event_name":"PostToolUse","tool_name":"Bash","tool_use_id":"t1",
+            "tool_input":{"command":"cargo test","run_in_background":true},
+            "tool_response":{"stdout":"","stderr":"","backgroundTaskId":"b7"}}"#,
+        )
+        .unwrap();
+        assert!(r.running && !r.failed, "{r:?}");
+        let [result, _] = r.records().unwrap();
+        assert!(result.tool_results[0].running);
+    }
+
+    #[test]
+    fn a_codex_result_without_an_exit_status_is_read_from_its_text() {
+        // #54: Codex gives a command's result as its text; a failed build is no success.
+        let failed = outcome(
+            r#"{"hook_event_name":"PostToolUse","tool_name":"exec_command","tool_use_id":"c1",
+            "tool_input":{"command":"cargo build"},
+            "tool_response":"Chunk ID: 1\nProcess exited with code 101\nOutput:\nerror[E0308]"}"#,
+        )
+        .unwrap();
+        assert!(failed.failed && !failed.unstated, "{failed:?}");
+        let silent = outcome(
+            r#"{"hook_event_name":"PostToolUse","tool_name":"exec_command","tool_use_id":"c2",
+            "tool_input":{"command":"cargo build"},"tool_response":"Compiling calc v0.1.0"}"#,
+        )
+        .unwrap();
+        assert!(!silent.failed && silent.unstated, "{silent:?}");
+        let [result, _] = silent.records().unwrap();
+        assert!(result.tool_results[0].unstated);
     }
 }

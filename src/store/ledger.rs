@@ -113,6 +113,8 @@ mod tests {
             input: BTreeMap::from([("command".into(), format!("make {i}"))]),
             failed: i % 2 == 1,
             output: "x".repeat(output_len),
+            running: false,
+            unstated: false,
         }
     }
 
