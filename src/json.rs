@@ -4,7 +4,10 @@
 //! the wrong type (`"text": null`, a tool name that is a number, `content` as an object) must cost
 //! that field only, never the whole record. Every type here deserializes from *any* JSON value and
 //! keeps what it understands; the rest is skipped with [`IgnoredAny`], which allocates nothing.
-//! Strings borrow from the input line when they contain no escapes.
+//! Strings borrow from the input line when they contain no escapes. [`scan`] reads a JSON text
+//! too large to parse whole, in pieces, for the hook input and the shrinker of long lines.
+
+pub(crate) mod scan;
 
 use serde::de::{self, Deserialize, Deserializer, IgnoredAny, MapAccess, SeqAccess, Visitor};
 use serde_json::value::RawValue;
