@@ -210,6 +210,32 @@ pub struct Action {
     pub why: String,
 }
 
+/// The actions unit tests are written with, in one place: an action's fields change, its
+/// builders change with it.
+#[cfg(test)]
+impl Action {
+    /// A shell command that ran once and exited `exit` (`None`: its result does not say),
+    /// printing `output`; failed when the exit is not 0.
+    pub(crate) fn shell(cmd: &str, exit: Option<i32>, output: &str) -> Action {
+        Action {
+            output: output.into(),
+            exit,
+            ..Action::call("Bash", cmd, exit.is_some_and(|c| c != 0))
+        }
+    }
+
+    /// One call of `tool` on `summary` (a file edited, a command run), failed or not.
+    pub(crate) fn call(tool: &str, summary: &str, error: bool) -> Action {
+        Action {
+            tool: tool.into(),
+            summary: summary.into(),
+            error,
+            count: 1,
+            ..Action::default()
+        }
+    }
+}
+
 impl Extraction {
     /// What is unfinished, for the steering and the PostCompact audit: the open tasks in list
     /// order with their status; or, when the task list has none open (never used, or all of an

@@ -497,30 +497,20 @@ mod tests {
                 .collect(),
             actions: (0..20)
                 .map(|i| Action {
-                    tool: "Bash".into(),
-                    summary: "c".repeat(300),
-                    error: i % 2 == 0,
                     count: 3,
                     why: "error: ".repeat(40),
-                    ..Action::default()
+                    ..Action::call("Bash", &"c".repeat(300), i % 2 == 0)
                 })
                 .collect(),
             checks: (0..8)
                 .map(|i| Action {
-                    tool: "Bash".into(),
-                    summary: format!("cargo test {}", "d".repeat(300)),
-                    error: i % 2 == 0,
-                    exit: Some(i % 2),
                     why: "failing: ".repeat(40),
-                    ..Action::default()
+                    ..Action::shell(&format!("cargo test {}", "d".repeat(300)), Some(i % 2), "")
                 })
                 .collect(),
             last_failed: Some(Action {
-                tool: "Bash".into(),
-                summary: "x".repeat(400),
-                error: true,
                 why: "y".repeat(400),
-                ..Action::default()
+                ..Action::call("Bash", &"x".repeat(400), true)
             }),
             untracked_task_calls: 7,
             instruction_records: vec![Some("u".repeat(36)); 5],
@@ -1194,34 +1184,10 @@ mod tests {
             "run the tax tests".into(),
         ]);
         ex.actions = vec![
-            Action {
-                tool: "Edit".into(),
-                summary: "src/tax.py".into(),
-                error: false,
-                count: 1,
-                ..Action::default()
-            },
-            Action {
-                tool: "Bash".into(),
-                summary: "ls tests".into(),
-                error: false,
-                count: 1,
-                ..Action::default()
-            },
-            Action {
-                tool: "Edit".into(),
-                summary: "src/rates.py".into(),
-                error: false,
-                count: 1,
-                ..Action::default()
-            },
-            Action {
-                tool: "Bash".into(),
-                summary: "pytest tests/test_tax.py".into(),
-                error: true,
-                count: 1,
-                ..Action::default()
-            },
+            Action::call("Edit", "src/tax.py", false),
+            Action::call("Bash", "ls tests", false),
+            Action::call("Edit", "src/rates.py", false),
+            Action::call("Bash", "pytest tests/test_tax.py", true),
         ];
         ex.files_changed = vec!["src/tax.py".into(), "src/rates.py".into()];
         let out = render(&ex, &meta());
