@@ -785,30 +785,12 @@ mod tests {
 
     use proptest::prelude::*;
 
-    fn any_value() -> impl Strategy<Value = serde_json::Value> {
-        use serde_json::{Value, json};
-        let leaf = prop_oneof![
-            Just(Value::Null),
-            any::<bool>().prop_map(Value::Bool),
-            any::<i64>().prop_map(|n| json!(n)),
-            "\\PC{0,20}".prop_map(Value::String),
-            "[\\\\\"\\n{}\\[\\],:é😀a]{0,20}".prop_map(Value::String),
-        ];
-        leaf.prop_recursive(4, 32, 6, |inner| {
-            prop_oneof![
-                prop::collection::vec(inner.clone(), 0..6).prop_map(Value::Array),
-                prop::collection::vec(("[a-z_]{1,8}", inner), 0..6)
-                    .prop_map(|m| Value::Object(m.into_iter().collect())),
-            ]
-        })
-    }
-
     proptest! {
         #![proptest_config(ProptestConfig::with_cases(500))]
 
         #[test]
         fn streaming_reads_what_parsing_the_whole_input_reads(
-            fields in prop::collection::vec((0..FIELDS.len() + 3, any_value()), 0..8),
+            fields in prop::collection::vec((0..FIELDS.len() + 3, crate::proptesting::json_value()), 0..8),
             pretty: bool,
         ) {
             let mut obj = serde_json::Map::new();

@@ -425,29 +425,12 @@ mod tests {
         assert_eq!(out, b"abc");
     }
 
-    fn any_value() -> impl Strategy<Value = serde_json::Value> {
-        use serde_json::{Value, json};
-        let leaf = prop_oneof![
-            Just(Value::Null),
-            any::<i64>().prop_map(|n| json!(n)),
-            "\\PC{0,20}".prop_map(Value::String),
-            "[\\\\\"\\n\\u{1}é😀a]{0,20}".prop_map(Value::String),
-        ];
-        leaf.prop_recursive(3, 24, 5, |inner| {
-            prop_oneof![
-                prop::collection::vec(inner.clone(), 0..5).prop_map(Value::Array),
-                prop::collection::vec(("[a-z]{1,4}", inner), 0..5)
-                    .prop_map(|m| Value::Object(m.into_iter().collect())),
-            ]
-        })
-    }
-
     proptest! {
         #![proptest_config(ProptestConfig::with_cases(500))]
 
         #[test]
         fn a_copy_within_any_bound_parses_and_pieces_change_nothing(
-            v in any_value(), limit in 0..30usize, size in 1..9usize, pretty: bool,
+            v in crate::proptesting::json_value(), limit in 0..30usize, size in 1..9usize, pretty: bool,
         ) {
             let text = if pretty { serde_json::to_string_pretty(&v) } else { serde_json::to_string(&v) }.unwrap();
             let (_, out) = scan(text.as_bytes(), size, limit);

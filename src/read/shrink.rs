@@ -698,23 +698,6 @@ mod tests {
         assert!(out.len() < 400, "{}", out.len());
     }
 
-    fn any_value() -> impl Strategy<Value = Value> {
-        let leaf = prop_oneof![
-            Just(Value::Null),
-            any::<bool>().prop_map(Value::Bool),
-            any::<i64>().prop_map(|n| json!(n)),
-            "\\PC{0,30}".prop_map(Value::String),
-            "[\\\\\"\\n\\u{1}-\\u{1f}é😀a]{0,30}".prop_map(Value::String),
-        ];
-        leaf.prop_recursive(5, 64, 8, |inner| {
-            prop_oneof![
-                prop::collection::vec(inner.clone(), 0..8).prop_map(Value::Array),
-                prop::collection::vec(("[a-z]{1,6}", inner), 0..8)
-                    .prop_map(|m| Value::Object(m.into_iter().collect())),
-            ]
-        })
-    }
-
     fn cases(cases: u32) -> ProptestConfig {
         ProptestConfig {
             cases,
@@ -726,7 +709,7 @@ mod tests {
     #[test]
     fn shrunk_json_parses_and_is_a_shrink_of_the_original() {
         let input = (
-            any_value(),
+            crate::proptesting::json_value(),
             prop::collection::vec(1..20usize, 1..5),
             0..40usize,
             0..10usize,
@@ -770,13 +753,18 @@ mod tests {
     #[test]
     fn small_json_comes_back_equal() {
         let kinds = [("nested", 0.3)];
-        crate::proptesting::check(cases(1_000), any_value(), &kinds, |v, seen| {
-            seen.saw("nested", v.is_array() || v.is_object());
-            let text = serde_json::to_string(&v).unwrap();
-            let out = run(text.as_bytes(), vec![3], Bounds::LINE).unwrap();
-            prop_assert_eq!(serde_json::from_slice::<Value>(&out).unwrap(), v);
-            Ok(())
-        });
+        crate::proptesting::check(
+            cases(1_000),
+            crate::proptesting::json_value(),
+            &kinds,
+            |v, seen| {
+                seen.saw("nested", v.is_array() || v.is_object());
+                let text = serde_json::to_string(&v).unwrap();
+                let out = run(text.as_bytes(), vec![3], Bounds::LINE).unwrap();
+                prop_assert_eq!(serde_json::from_slice::<Value>(&out).unwrap(), v);
+                Ok(())
+            },
+        );
     }
 
     #[test]
