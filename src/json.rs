@@ -4,7 +4,10 @@
 //! the wrong type (`"text": null`, a tool name that is a number, `content` as an object) must cost
 //! that field only, never the whole record. Every type here deserializes from *any* JSON value and
 //! keeps what it understands; the rest is skipped with [`IgnoredAny`], which allocates nothing.
-//! Strings borrow from the input line when they contain no escapes.
+//! Strings borrow from the input line when they contain no escapes. [`scan`] reads a JSON text
+//! too large to parse whole, in pieces, for the hook input and the shrinker of long lines.
+
+pub(crate) mod scan;
 
 use serde::de::{self, Deserialize, Deserializer, IgnoredAny, MapAccess, SeqAccess, Visitor};
 use serde_json::value::RawValue;
@@ -333,38 +336,8 @@ pub fn bounded_string(raw: &str, max: usize) -> Option<Cow<'_, str>> {
             break;
         }
         let mut chars = left[at + 1..].chars();
-        let unescaped = match chars.next() {
-            Some('n') => '\n',
-            Some('t') => '\t',
-            Some('r') => '\r',
-            Some('b') => '\u{8}',
-            Some('f') => '\u{c}',
-            Some('u') => {
-                let hex = |chars: &mut std::str::Chars| -> Option<u32> {
-                    let h: String = chars.by_ref().take(4).collect();
-                    u32::from_str_radix(&h, 16).ok().filter(|_| h.len() == 4)
-                };
-                match hex(&mut chars) {
-                    Some(hi @ 0xD800..=0xDBFF) => {
-                        let rest = chars.as_str();
-                        let lo = rest
-                            .strip_prefix("\\u")
-                            .and_then(|r| u32::from_str_radix(r.get(..4)?, 16).ok());
-                        match lo {
-                            Some(lo @ 0xDC00..=0xDFFF) => {
-                                chars = rest[6..].chars();
-                                char::from_u32(0x10000 + ((hi - 0xD800) << 10) + (lo - 0xDC00))
-                                    .unwrap_or('\u{fffd}')
-                            }
-                            _ => '\u{fffd}',
-                        }
-                    }
-                    Some(v) => char::from_u32(v).unwrap_or('\u{fffd}'),
-                    None => '\u{fffd}',
-                }
-            }
-            Some(other) => other, // \" \\ \/ and anything unknown, leniently
-            None => break,
+        let Some(unescaped) = unescape(&mut chars) else {
+            break;
         };
         out.push(unescaped);
         left = chars.as_str();
@@ -372,6 +345,47 @@ pub fn bounded_string(raw: &str, max: usize) -> Option<Cow<'_, str>> {
     let end = floor_char_boundary(&out, max.min(out.len()));
     out.truncate(end);
     Some(Cow::Owned(out))
+}
+
+/// The character an escape stands for, read after its backslash (`chars` moves past it);
+/// `None` at the end of the text.
+fn unescape(chars: &mut std::str::Chars) -> Option<char> {
+    Some(match chars.next()? {
+        'n' => '\n',
+        't' => '\t',
+        'r' => '\r',
+        'b' => '\u{8}',
+        'f' => '\u{c}',
+        'u' => unicode_escape(chars),
+        other => other, // \" \\ \/ and anything unknown, leniently
+    })
+}
+
+/// The character of a `\u` escape read after its `u` (both halves of a surrogate pair, `chars`
+/// moved past them); U+FFFD when it is not a whole one.
+fn unicode_escape(chars: &mut std::str::Chars) -> char {
+    let hex = |chars: &mut std::str::Chars| -> Option<u32> {
+        let h: String = chars.by_ref().take(4).collect();
+        u32::from_str_radix(&h, 16).ok().filter(|_| h.len() == 4)
+    };
+    match hex(chars) {
+        Some(hi @ 0xD800..=0xDBFF) => {
+            let rest = chars.as_str();
+            let lo = rest
+                .strip_prefix("\\u")
+                .and_then(|r| u32::from_str_radix(r.get(..4)?, 16).ok());
+            match lo {
+                Some(lo @ 0xDC00..=0xDFFF) => {
+                    *chars = rest[6..].chars();
+                    char::from_u32(0x10000 + ((hi - 0xD800) << 10) + (lo - 0xDC00))
+                        .unwrap_or('\u{fffd}')
+                }
+                _ => '\u{fffd}',
+            }
+        }
+        Some(v) => char::from_u32(v).unwrap_or('\u{fffd}'),
+        None => '\u{fffd}',
+    }
 }
 
 /// The largest character boundary of `s` at or below `i` (`i` at most `s.len()`).

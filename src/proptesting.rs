@@ -5,6 +5,7 @@
 //! because its inputs or results were empty (an empty list compared with an empty list) fails
 //! instead of passing. Shared by the unit tests and `tests/props.rs` (which includes this file).
 
+use proptest::prelude::{Just, any, prop, prop_oneof};
 use proptest::strategy::Strategy;
 use proptest::test_runner::{Config, TestCaseResult, TestRunner};
 use std::collections::BTreeMap;
@@ -59,4 +60,27 @@ pub fn check<S: Strategy>(
             share * 100.0
         );
     }
+}
+
+/// Any JSON value up to four containers deep: numbers, literals, strings of any printable
+/// characters, and strings dense in what a reader of JSON text can get wrong (quotes,
+/// backslashes, control characters, brackets and commas, characters of two to four bytes). For
+/// the unit tests of the readers that stream JSON text (`json::scan` and its callers).
+#[allow(dead_code)] // `tests/props.rs` includes this file and reads no JSON text
+pub fn json_value() -> impl Strategy<Value = serde_json::Value> {
+    use serde_json::{Value, json};
+    let leaf = prop_oneof![
+        Just(Value::Null),
+        any::<bool>().prop_map(Value::Bool),
+        any::<i64>().prop_map(|n| json!(n)),
+        "\\PC{0,30}".prop_map(Value::String),
+        "[\\\\\"\\n\\u{1}-\\u{1f}{}\\[\\],:é😀a]{0,30}".prop_map(Value::String),
+    ];
+    leaf.prop_recursive(4, 48, 6, |inner| {
+        prop_oneof![
+            prop::collection::vec(inner.clone(), 0..6).prop_map(Value::Array),
+            prop::collection::vec(("[a-z_]{1,6}", inner), 0..6)
+                .prop_map(|m| Value::Object(m.into_iter().collect())),
+        ]
+    })
 }

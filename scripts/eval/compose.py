@@ -17,13 +17,23 @@ appended steps (narrated truthfully, except that a step a claim speaks for is le
 claim), and the case's `claims` and `traps`, placed in their sections verbatim. Nothing here
 decides a label: `label.py` does, from the record.
 
-This module holds the engine and the TUNE half's wording. The held-out half's wording and
-narration live in `compose_heldout.py` (a subclass), written separately.
+One engine (`Composer`: the clients' formats, the placed sentences, the files) and two manners
+of narration: `Listing` (the tune half: "Ran `x` (exit 1).", "Asked: ...") and `Prose` (tune2
+and tune3: first person, prose paragraphs, each run told by its runner's own result line,
+edits shown before and after, Codex handoffs under their own headings). Each half's wording is
+its voice, in `data/<half>.json`; tune3's is tune2's with its own English and Codex headings.
+The held-out half narrates in a manner of its own (`compose_heldout.py`, a `Listing`), written
+separately: do not read it when tuning.
 """
 
 from __future__ import annotations
 
+import hashlib
+import json
 import re
+from pathlib import Path
+
+DATA = Path(__file__).resolve().parent / "data"
 
 EXT_LANG = {
     "py": "python",
@@ -45,180 +55,38 @@ EXT_LANG = {
     "html": "html",
     "ipynb": "json",
 }
+# Prose's code fences know more languages (tune2's projects).
+PROSE_EXT = {"kt": "kotlin", "kts": "kotlin", "java": "java", "rb": "ruby", "ex": "elixir", "exs": "elixir", "php": "php", "cs": "csharp", "csproj": "xml", "xml": "xml", "cpp": "cpp", "hpp": "cpp", "txt": "cmake", "yml": "yaml"}
+# Where a placed sentence goes in a Codex handoff, by the section a case names.
+CODEX_MAP = {"request": 0, "concepts": 3, "analysis": 2, "problem": 1, "current": 1, "errors": 1, "files": 5, "messages": 3, "pending": 4, "next": 4}
+CODEX_SLOT = {"request": 0, "messages": 0, "problem": 1, "analysis": 1, "files": 5, "current": 2, "errors": 2, "pending": 3, "next": 3, "concepts": 4}
 
-HEADINGS = {
-    "en": ["Primary Request and Intent", "Key Technical Concepts", "Files and Code Sections", "Errors and fixes", "Problem Solving", "All user messages", "Pending Tasks", "Current Work", "Optional Next Step"],
-    "up_to": ["Primary Request and Intent", "Key Technical Concepts", "Files and Code Sections", "Errors and fixes", "Problem Solving", "All user messages", "Pending Tasks", "Work Completed", "Context for Continuing Work"],
-    "zh": ["主要请求和意图", "关键技术概念", "文件和代码部分", "错误和修复", "问题解决", "所有用户消息", "待办任务", "当前工作", "可选的下一步"],
-    "de": ["Hauptanliegen und Absicht", "Wichtige technische Konzepte", "Dateien und Codeabschnitte", "Fehler und Korrekturen", "Problemlösung", "Alle Nutzernachrichten", "Offene Aufgaben", "Aktuelle Arbeit", "Optionaler nächster Schritt"],
-    "ja": ["主な依頼と意図", "主要な技術概念", "ファイルとコードセクション", "エラーと修正", "問題解決", "すべてのユーザーメッセージ", "保留中のタスク", "現在の作業", "任意の次のステップ"],
-    "es": ["Solicitud principal e intención", "Conceptos técnicos clave", "Archivos y secciones de código", "Errores y correcciones", "Resolución de problemas", "Todos los mensajes del usuario", "Tareas pendientes", "Trabajo actual", "Siguiente paso opcional"],
-    "ko": ["주요 요청 및 의도", "핵심 기술 개념", "파일 및 코드 섹션", "오류 및 수정", "문제 해결", "모든 사용자 메시지", "보류 중인 작업", "현재 작업", "선택적 다음 단계"],
-}
+_voices: dict = {}
 
-# Sections 8 and 9 of the span variant ("Work Completed", "Context for Continuing Work"), for
-# summaries whose headings are translated.
-UP_TO_TRANSLATED = {
-    "zh": ["已完成的工作", "继续工作所需的上下文"],
-    "de": ["Abgeschlossene Arbeit", "Kontext für die weitere Arbeit"],
-    "ja": ["完了した作業", "作業を続けるための文脈"],
-    "es": ["Trabajo completado", "Contexto para continuar el trabajo"],
-    "ko": ["완료된 작업", "작업을 계속하기 위한 맥락"],
-}
 
-# Generic narration, per language (the TUNE half's wording).
-WORDS = {
-    "en": {
-        "req_intro": "The user's explicit requests over the session, oldest first:",
-        "asked": "Asked: {q}",
-        "ran": "Ran `{cmd}` (exit {code}).",
-        "ran_counts": "Ran `{cmd}`: {p} passed, {f} failed{names}.",
-        "edited": "Edited `{file}`.",
-        "edit_failed": "The Edit of `{file}` was rejected by the tool: {err}",
-        "created": "Created `{file}`.",
-        "why_file": "Touched during this session; the change is shown below.",
-        "why_read": "Read for context.",
-        "base_err": "A `{tool}` call returned an error: {err}",
-        "no_errors": "No errors beyond those listed above.",
-        "task_line": "{name} ({state})",
-        "none": "None.",
-        "quote_intro": "Verbatim, in order:",
-        "latest": "The most recent user message was: \"{q}\"",
-        "analysis_intro": "Going through the conversation chronologically:",
-        "concepts_tools": "Tools used in the session: {tools}",
-        "problem_intro": "Work done, in order:",
-        "current_intro": "Immediately before this summary:",
-        "states": {"pending": "pending", "in_progress": "in progress", "completed": "completed"},
-        "files_intro": "Files touched (most recent first):",
-        "span_recent": "This summary covers the recent messages after the retained earlier context.",
-        "earlier": "Earlier in the session (real history of this project):",
-    },
-    "zh": {
-        "req_intro": "用户在本次会话中的明确请求（按时间顺序）：",
-        "asked": "用户要求：{q}",
-        "ran": "运行了 `{cmd}`（退出码 {code}）。",
-        "ran_counts": "运行了 `{cmd}`：{p} 个通过，{f} 个失败{names}。",
-        "edited": "编辑了 `{file}`。",
-        "edit_failed": "对 `{file}` 的编辑被工具拒绝：{err}",
-        "created": "创建了 `{file}`。",
-        "why_file": "本次会话中修改过，改动见下。",
-        "why_read": "为了解上下文而读取。",
-        "base_err": "`{tool}` 调用返回错误：{err}",
-        "no_errors": "除上述之外没有其他错误。",
-        "task_line": "{name}（{state}）",
-        "none": "无。",
-        "quote_intro": "原文，按顺序：",
-        "latest": "用户最近的一条消息是：“{q}”",
-        "analysis_intro": "按时间顺序梳理对话：",
-        "concepts_tools": "会话中使用的工具：{tools}",
-        "problem_intro": "已做的工作，按顺序：",
-        "current_intro": "在此摘要之前：",
-        "states": {"pending": "待处理", "in_progress": "进行中", "completed": "已完成"},
-        "files_intro": "涉及的文件（最近的在前）：",
-        "span_recent": "本摘要只涵盖保留的早期上下文之后的最近消息。",
-        "earlier": "会话早些时候（该项目的真实历史）：",
-    },
-    "de": {
-        "req_intro": "Die ausdrücklichen Anliegen des Nutzers in dieser Sitzung, der Reihe nach:",
-        "asked": "Bat: {q}",
-        "ran": "`{cmd}` ausgeführt (Exit-Code {code}).",
-        "ran_counts": "`{cmd}` ausgeführt: {p} bestanden, {f} fehlgeschlagen{names}.",
-        "edited": "`{file}` bearbeitet.",
-        "edit_failed": "Die Bearbeitung von `{file}` wurde vom Werkzeug abgelehnt: {err}",
-        "created": "`{file}` angelegt.",
-        "why_file": "In dieser Sitzung geändert; die Änderung steht unten.",
-        "why_read": "Zum Verständnis gelesen.",
-        "base_err": "Ein `{tool}`-Aufruf lieferte einen Fehler: {err}",
-        "no_errors": "Keine weiteren Fehler als die oben genannten.",
-        "task_line": "{name} ({state})",
-        "none": "Keine.",
-        "quote_intro": "Wörtlich, in Reihenfolge:",
-        "latest": "Die letzte Nachricht des Nutzers lautete: „{q}“",
-        "analysis_intro": "Die Unterhaltung chronologisch durchgegangen:",
-        "concepts_tools": "In der Sitzung benutzte Werkzeuge: {tools}",
-        "problem_intro": "Erledigte Arbeit, der Reihe nach:",
-        "current_intro": "Unmittelbar vor dieser Zusammenfassung:",
-        "states": {"pending": "offen", "in_progress": "in Arbeit", "completed": "erledigt"},
-        "files_intro": "Berührte Dateien (neueste zuerst):",
-        "span_recent": "Diese Zusammenfassung deckt die neueren Nachrichten nach dem beibehaltenen früheren Kontext ab.",
-        "earlier": "Früher in der Sitzung (echter Verlauf dieses Projekts):",
-    },
-    "ja": {
-        "req_intro": "このセッションでのユーザーの明示的な依頼（古い順）：",
-        "asked": "依頼：{q}",
-        "ran": "`{cmd}` を実行（終了コード {code}）。",
-        "ran_counts": "`{cmd}` を実行：{p} 件成功、{f} 件失敗{names}。",
-        "edited": "`{file}` を編集。",
-        "edit_failed": "`{file}` の編集はツールに拒否された：{err}",
-        "created": "`{file}` を作成。",
-        "why_file": "このセッションで変更。変更内容は以下。",
-        "why_read": "文脈把握のために読んだ。",
-        "base_err": "`{tool}` の呼び出しがエラーを返した：{err}",
-        "no_errors": "上記以外のエラーはない。",
-        "task_line": "{name}（{state}）",
-        "none": "なし。",
-        "quote_intro": "原文のまま、順番に：",
-        "latest": "ユーザーの最新メッセージ：「{q}」",
-        "analysis_intro": "会話を時系列で確認：",
-        "concepts_tools": "セッションで使ったツール：{tools}",
-        "problem_intro": "行った作業（順番に）：",
-        "current_intro": "この要約の直前：",
-        "states": {"pending": "未着手", "in_progress": "作業中", "completed": "完了"},
-        "files_intro": "触れたファイル（新しい順）：",
-        "span_recent": "この要約は保持された以前の文脈の後の最近のメッセージのみを扱う。",
-        "earlier": "セッションの前半（このプロジェクトの実際の履歴）：",
-    },
-    "es": {
-        "req_intro": "Las peticiones explícitas del usuario en la sesión, en orden:",
-        "asked": "Pidió: {q}",
-        "ran": "Se ejecutó `{cmd}` (código de salida {code}).",
-        "ran_counts": "Se ejecutó `{cmd}`: {p} pasaron, {f} fallaron{names}.",
-        "edited": "Se editó `{file}`.",
-        "edit_failed": "La herramienta rechazó la edición de `{file}`: {err}",
-        "created": "Se creó `{file}`.",
-        "why_file": "Modificado en esta sesión; el cambio está abajo.",
-        "why_read": "Leído para entender el contexto.",
-        "base_err": "Una llamada a `{tool}` devolvió un error: {err}",
-        "no_errors": "Ningún otro error aparte de los anteriores.",
-        "task_line": "{name} ({state})",
-        "none": "Ninguna.",
-        "quote_intro": "Textuales, en orden:",
-        "latest": "El último mensaje del usuario fue: \"{q}\"",
-        "analysis_intro": "Recorriendo la conversación en orden cronológico:",
-        "concepts_tools": "Herramientas usadas en la sesión: {tools}",
-        "problem_intro": "Trabajo hecho, en orden:",
-        "current_intro": "Justo antes de este resumen:",
-        "states": {"pending": "pendiente", "in_progress": "en curso", "completed": "completada"},
-        "files_intro": "Archivos tocados (los más recientes primero):",
-        "span_recent": "Este resumen cubre los mensajes recientes posteriores al contexto anterior conservado.",
-        "earlier": "Antes en la sesión (historia real de este proyecto):",
-    },
-    "ko": {
-        "req_intro": "이 세션에서 사용자가 명시적으로 요청한 내용(오래된 순):",
-        "asked": "요청: {q}",
-        "ran": "`{cmd}` 실행 (종료 코드 {code}).",
-        "ran_counts": "`{cmd}` 실행: {p}개 통과, {f}개 실패{names}.",
-        "edited": "`{file}` 수정.",
-        "edit_failed": "`{file}` 수정이 도구에 의해 거부됨: {err}",
-        "created": "`{file}` 생성.",
-        "why_file": "이 세션에서 변경됨; 변경 내용은 아래.",
-        "why_read": "맥락 파악을 위해 읽음.",
-        "base_err": "`{tool}` 호출이 오류를 반환: {err}",
-        "no_errors": "위에 적은 것 외의 오류는 없음.",
-        "task_line": "{name} ({state})",
-        "none": "없음.",
-        "quote_intro": "원문 그대로, 순서대로:",
-        "latest": "사용자의 가장 최근 메시지: \"{q}\"",
-        "analysis_intro": "대화를 시간순으로 정리:",
-        "concepts_tools": "세션에서 사용한 도구: {tools}",
-        "problem_intro": "수행한 작업(순서대로):",
-        "current_intro": "이 요약 직전:",
-        "states": {"pending": "대기", "in_progress": "진행 중", "completed": "완료"},
-        "files_intro": "다룬 파일(최근 순):",
-        "span_recent": "이 요약은 유지된 이전 맥락 이후의 최근 메시지만 다룬다.",
-        "earlier": "세션 초반(이 프로젝트의 실제 이력):",
-    },
-}
+def voice(half: str) -> dict:
+    """A half's wording (`data/<half>.json`'s `voice`); one `like` another is that one's, with
+    its own tables laid over it (a language's words one by one)."""
+    if half not in _voices:
+        v = json.loads((DATA / f"{half}.json").read_text(encoding="utf-8"))["voice"]
+        if "like" in v:
+            base = voice(v["like"])
+            words = {lang: dict(w, **v.get("words", {}).get(lang, {})) for lang, w in base["words"].items()}
+            v = dict(base, words=words, codex_layouts=dict(base["codex_layouts"], **v.get("codex_layouts", {})))
+        _voices[half] = v
+    return _voices[half]
+
+
+def composer(case: dict, base_events: list[dict], full, base_extra: dict) -> "Composer":
+    """The composer of the case's half, in its voice."""
+    half = case.get("half", "tune")
+    if half == "heldout":
+        import compose_heldout
+
+        cls = compose_heldout.Composer
+    else:
+        cls = Listing if half == "tune" else Prose
+    return cls(case, base_events, full, base_extra, voice(half))
 
 
 def _short(text: str, n: int) -> str:
@@ -229,6 +97,17 @@ def _short(text: str, n: int) -> str:
 def _lang_of(path: str) -> str:
     ext = path.rsplit(".", 1)[-1].lower() if "." in path else ""
     return EXT_LANG.get(ext, "")
+
+
+def lang_of(path: str) -> str:
+    """A code fence's language in Prose: build files by name, more extensions."""
+    name = path.rsplit("/", 1)[-1]
+    if name in ("justfile", "Rakefile", "Makefile"):
+        return {"justfile": "just", "Rakefile": "ruby", "Makefile": "make"}[name]
+    if name == "CMakeLists.txt":
+        return "cmake"
+    ext = name.rsplit(".", 1)[-1].lower() if "." in name else ""
+    return PROSE_EXT.get(ext) or _lang_of(path)
 
 
 def _code(text: str, max_lines: int) -> str:
@@ -244,18 +123,69 @@ def _counts(spec) -> tuple[int, list[str]] | None:
     return None
 
 
+RESULT_PATTERNS = [
+    r"^\d+ failed, \d+ passed in [\d.]+s$",
+    r"^\d+ passed in [\d.]+s$",
+    r"Tests run: \d+, Failures: \d+, Errors: \d+, Skipped: \d+$",
+    r"^\d+ tests completed, \d+ failed$",
+    r"^BUILD (?:SUCCESSFUL|FAILED) in \S+$",
+    r"^\d+ runs, \d+ assertions, \d+ failures, \d+ errors, \d+ skips$",
+    r"^\d+ examples?, \d+ failures?$",
+    r"\d+ tests run: .*$",
+    r"^\d+% tests passed, \d+ tests failed out of \d+$",
+    r"^\d+ tests?, \d+ failures?$",
+    r"^OK \(\d+ tests?, \d+ assertions?\)$",
+    r"^Tests: \d+, Assertions: \d+, Failures: \d+\.$",
+    r"^(?:Passed|Failed)!  - Failed: .*?Total: +\d+",
+    r"^Ran \d+ tests? across \d+ files?\.",
+    r"^FAILED \(failures=\d+\)$",
+    r"Tests  .*\(\d+\)$",
+    r"^nothing to commit, working tree clean$",
+    r"^\[[\w./-]+ [0-9a-f]{7}\] .*$",
+    r"^ ! \[(?:remote )?rejected\].*$",
+]
+
+
+def result_of(output: str, code: int, w: dict) -> str:
+    """The runner's own result line, as a summary quotes it."""
+    lines = [l.strip() for l in (output or "").split("\n") if l.strip()]
+    for pat in RESULT_PATTERNS:
+        for l in reversed(lines):
+            m = re.search(pat, l)
+            if m:
+                got = m.group(0).strip()
+                if pat.startswith("^Ran") and code != 0:
+                    return f"{got} {w['exit'].format(code=code)}"
+                if "Total:" in pat:
+                    return re.sub(r" {2,}", " ", got)
+                if pat.startswith("^\\d+ failed") or pat.startswith("^FAILED"):
+                    return got
+                return got if code == 0 or re.search(r"fail|FAIL|rejected", got) else f"{got}; {w['exit'].format(code=code)}"
+    if re.search(r"^(ok|FAIL)\s+\S+", output or "", re.M) and ("go test" in output or "\t" in (output or "")):
+        fails = re.findall(r"^--- FAIL: (\S+)", output or "", re.M)
+        return ("FAIL: " + ", ".join(fails)) if fails else "ok"
+    first = lines[0] if lines else ""
+    if code == 0:
+        return _short(lines[-1], 90) if lines else w["exit"].format(code=0)
+    return w["exit"].format(code=code) + (f": {_short(first, 90)}" if first else "")
+
+
+def _h(s: str) -> int:
+    return int(hashlib.sha256(s.encode()).hexdigest()[:8], 16)
+
+
 class Composer:
-    """The TUNE half's summary writer. `case` is the case spec, `base` the base's timeline (the
-    real transcript cut), `steps` the case's appended steps, `full` the whole record's
-    timeline (base + steps) as the reader sees it."""
+    """The engine: `case` is the case spec, `base_events` the base's timeline (the real
+    transcript cut), `full` the whole record's timeline (base + steps) as the reader sees it,
+    `voice` the half's wording. Its narration (`bodies`, `codex`) is a subclass's."""
 
-    words = WORDS
-    headings = HEADINGS
-
-    def __init__(self, case: dict, base_events: list[dict], full, base_extra: dict):
+    def __init__(self, case: dict, base_events: list[dict], full, base_extra: dict, voice: dict):
         self.case = case
+        self.voice = voice
         self.shape = case.get("shape", {})
         self.lang = case.get("lang", "en")
+        self.words = voice["words"]
+        self.headings = voice["headings"]
         self.w = self.words.get(self.lang, self.words["en"])
         self.base = base_events
         self.full = full
@@ -269,7 +199,6 @@ class Composer:
         self.suppress_tasks = [c["task"] for c in self.claims if c["kind"] == "task_done"] + [c["item"] for c in self.claims if c["kind"] == "checklist_done"]
         self.all_done_claimed = any(c["kind"] in ("all_done",) for c in self.claims)
 
-    # ---- placed text
     def placed(self, section: str) -> list[str]:
         """The claims and traps placed in `section` (an analysis-block sentence goes to Problem
         Solving when the summary has no analysis block)."""
@@ -281,6 +210,88 @@ class Composer:
             if c.get("section") in wanted:
                 out.append(c["text"])
         return out
+
+    def quoted_prompt(self, p: str) -> str:
+        limit = self.shape.get("quote_limit", 600)
+        t = p.strip()
+        if len(t) > limit:
+            t = t[:limit].rstrip() + " [...]"
+        return t.replace("\n", "\n     ")
+
+    def base_files(self) -> list[tuple[str, str]]:
+        return self.extra.get("code", [])
+
+    def open_tasks_for_summary(self) -> list[tuple[str, str]]:
+        items = [(n, s) for n, s in self.full.tasks() if s in ("pending", "in_progress")]
+        items = [(n, s) for n, s in items if n not in self.suppress_tasks]
+        if self.all_done_claimed:
+            return []
+        return items
+
+    # ---- Claude Code: nine sections, their headings, the wrapping
+    def heading(self, i: int, name: str) -> str:
+        style = self.shape.get("headings", "numbered")
+        if style == "markdown":
+            return f"## {i}. {name}"
+        if style == "h3":
+            return f"### {i}. {name}"
+        if style == "bold":
+            return f"**{i}. {name}:**"
+        if style == "plain":
+            return f"{name}:"
+        return f"{i}. {name}:"
+
+    def indent(self, body: str) -> str:
+        if self.shape.get("headings", "numbered") in ("numbered", "plain"):
+            return "\n".join(("   " + l) if l else l for l in body.split("\n"))
+        return body
+
+    def claude(self, files_budget: int = 6000) -> str:
+        variant = self.shape.get("variant", "full")
+        names = self.headings["up_to"] if variant == "up_to" else self.headings["en"]
+        if self.shape.get("translated_headings") and self.lang in self.headings:
+            names = self.headings[self.lang]
+            if variant == "up_to":
+                # The span variant's own last two sections, translated like the rest.
+                names = names[:7] + self.voice["up_to"].get(self.lang, self.headings["up_to"][7:])
+        bodies = self.bodies(files_budget)
+        summary = "\n\n".join(self.heading(i, n) + "\n" + self.indent(b) for i, (n, b) in enumerate(zip(names, bodies), 1))
+        wrap = self.shape.get("wrap", "tags")
+        if wrap == "tags":
+            return f"<analysis>\n{self.analysis()}\n</analysis>\n\n<summary>\n{summary}\n</summary>"
+        if wrap == "summary_only":
+            return f"<summary>\n{summary}\n</summary>"
+        if wrap == "prefix":
+            return "Summary:\n" + summary
+        return summary
+
+    def bodies(self, files_budget: int) -> list[str]:
+        raise NotImplementedError
+
+    def analysis(self) -> str:
+        raise NotImplementedError
+
+    # ---- Codex: a handoff under the narration's headings
+    def handoff(self, heads: list[str], secs: list[list[str]], style: str) -> str:
+        out = []
+        style = self.shape.get("codex_style", style)
+        if self.shape.get("codex_title"):
+            out.append(self.shape["codex_title"])
+        for h, body in zip(heads, secs):
+            if not body:
+                continue
+            if style == "markdown":
+                out.append(f"## {h}\n" + "\n".join(body))
+            elif style == "bold":
+                out.append(f"**{h}**\n" + "\n".join(body))
+            else:
+                out.append(f"{h}:\n" + "\n".join(body))
+        return "\n\n".join(out)
+
+
+class Listing(Composer):
+    """The tune half's narration: each step a line ("Ran `x` (exit 1).", "Asked: ..."), the
+    sections as lists."""
 
     # ---- narration of steps (truthful unless a claim speaks for the step)
     def _run_suppressed(self, cmd: str) -> bool:
@@ -322,23 +333,6 @@ class Composer:
         if ps and self.case.get("latest_as"):
             ps[-1] = self.case["latest_as"]
         return ps
-
-    def quoted_prompt(self, p: str) -> str:
-        limit = self.shape.get("quote_limit", 600)
-        t = p.strip()
-        if len(t) > limit:
-            t = t[:limit].rstrip() + " [...]"
-        return t.replace("\n", "\n     ")
-
-    def base_files(self) -> list[tuple[str, str]]:
-        return self.extra.get("code", [])
-
-    def open_tasks_for_summary(self) -> list[tuple[str, str]]:
-        items = [(n, s) for n, s in self.full.tasks() if s in ("pending", "in_progress")]
-        items = [(n, s) for n, s in items if n not in self.suppress_tasks]
-        if self.all_done_claimed:
-            return []
-        return items
 
     def step_files(self) -> list[tuple[str, str, str]]:
         """(path, kind, code) for each file the steps touched, newest first."""
@@ -477,29 +471,7 @@ class Composer:
             n += 1
         return "\n".join(out)
 
-    def heading(self, i: int, name: str) -> str:
-        style = self.shape.get("headings", "numbered")
-        if style == "markdown":
-            return f"## {i}. {name}"
-        if style == "bold":
-            return f"**{i}. {name}:**"
-        if style == "plain":
-            return f"{name}:"
-        return f"{i}. {name}:"
-
-    def indent(self, body: str) -> str:
-        if self.shape.get("headings", "numbered") in ("numbered", "plain"):
-            return "\n".join(("   " + l) if l else l for l in body.split("\n"))
-        return body
-
-    def claude(self, files_budget: int = 6000) -> str:
-        variant = self.shape.get("variant", "full")
-        names = self.headings["up_to"] if variant == "up_to" else self.headings["en"]
-        if self.shape.get("translated_headings") and self.lang in self.headings:
-            names = self.headings[self.lang]
-            if variant == "up_to":
-                # The span variant's own last two sections, translated like the rest.
-                names = names[:7] + UP_TO_TRANSLATED.get(self.lang, self.headings["up_to"][7:])
+    def bodies(self, files_budget: int) -> list[str]:
         bodies = [
             self.sec_request(),
             self.sec_concepts(),
@@ -511,34 +483,13 @@ class Composer:
             self.sec_current(),
             self.sec_next(),
         ]
-        if variant == "recent":
+        if self.shape.get("variant", "full") == "recent":
             bodies[0] = self.w["span_recent"] + "\n" + bodies[0]
-        parts = []
-        for i, (name, body) in enumerate(zip(names, bodies), 1):
-            parts.append(self.heading(i, name) + "\n" + self.indent(body))
-        summary = "\n\n".join(parts)
-        wrap = self.shape.get("wrap", "tags")
-        if wrap == "tags":
-            return f"<analysis>\n{self.analysis()}\n</analysis>\n\n<summary>\n{summary}\n</summary>"
-        if wrap == "summary_only":
-            return f"<summary>\n{summary}\n</summary>"
-        if wrap == "prefix":
-            return "Summary:\n" + summary
-        return summary
+        return bodies
 
     # ---- Codex handoff
-    CODEX_HEADS = {
-        "en": ["Goal", "Progress so far", "Key decisions", "Context, constraints and preferences", "What remains (next steps)", "Critical references"],
-        "zh": ["目标", "目前进展", "关键决定", "上下文、约束与偏好", "剩余工作（下一步）", "关键参考"],
-        "de": ["Ziel", "Bisheriger Fortschritt", "Wichtige Entscheidungen", "Kontext, Vorgaben und Vorlieben", "Was bleibt (nächste Schritte)", "Wichtige Referenzen"],
-        "ja": ["目的", "これまでの進捗", "主な決定", "文脈・制約・好み", "残りの作業（次のステップ）", "重要な参照"],
-        "es": ["Objetivo", "Progreso hasta ahora", "Decisiones clave", "Contexto, restricciones y preferencias", "Lo que falta (siguientes pasos)", "Referencias críticas"],
-        "ko": ["목표", "현재까지 진행", "주요 결정", "맥락, 제약, 선호", "남은 작업(다음 단계)", "중요 참고"],
-    }
-    CODEX_MAP = {"request": 0, "concepts": 3, "analysis": 2, "problem": 1, "current": 1, "errors": 1, "files": 5, "messages": 3, "pending": 4, "next": 4}
-
     def codex(self) -> str:
-        heads = self.CODEX_HEADS.get(self.lang, self.CODEX_HEADS["en"])
+        heads = self.voice["codex_heads"].get(self.lang, self.voice["codex_heads"]["en"])
         w = self.w
         secs: list[list[str]] = [[] for _ in heads]
         ps = self.prompts()
@@ -572,18 +523,338 @@ class Composer:
                 cmds.append(st[1])
         for c in cmds[-5:]:
             secs[5].append(f"- `{c}`")
-        for sec, idx in self.CODEX_MAP.items():
+        for sec, idx in CODEX_MAP.items():
             for t in self.placed(sec):
                 secs[idx].append(t if t.startswith(("-", "*", "1")) else "- " + t)
-        style = self.shape.get("codex_style", "bold")
+        return self.handoff(heads, secs, "bold")
+
+
+class Prose(Composer):
+    """Tune2's narration (tune3's too): first person, prose paragraphs in Primary Request,
+    Problem Solving and Current Work, each run told by its runner's own result line ("Tests
+    run: 11, Failures: 1"), edits shown with the code before and after, pending tasks in several
+    list forms; Codex handoffs in layouts of their own headings."""
+
+    def __init__(self, case, base_events, full, base_extra, voice):
+        super().__init__(case, base_events, full, base_extra, voice)
+        self.seed = _h(case.get("id", ""))
+        self.exact_cmds = [n for c in self.claims if c["kind"] in ("tests_pass",) and c.get("exact") for n in c["cmd"]]
+        self.loose_cmds = [n for c in self.claims if c["kind"] in ("tests_pass",) and not c.get("exact") for n in c["cmd"]]
+
+    # ---- what a claim speaks for
+    def _run_suppressed(self, cmd: str) -> bool:
+        c = cmd.strip()
+        if any(c == n.strip() for n in self.exact_cmds) or any(n in cmd for n in self.loose_cmds):
+            return True
+        return any(("git " + g) in cmd for g in self.suppress_git)
+
+    def _file_claimed(self, path: str) -> bool:
+        return any(path.endswith(f) or f.endswith(path) for f in self.suppress_files)
+
+    def narrate_step(self, st) -> str | None:
+        w = self.w
+        k = st[0]
+        if k == "run":
+            cmd, code, out = st[1], st[2], st[3] if isinstance(st[3], str) else ""
+            if self._run_suppressed(cmd):
+                return None
+            return w["n_run"].format(cmd=_short(cmd, 110), result=result_of(out, code, w))
+        if k == "edit":
+            return w["n_edit"].format(file=st[1])
+        if k == "write":
+            return w["n_new"].format(file=st[1])
+        if k == "edit_fail":
+            if self._file_claimed(st[1]):
+                return None
+            return w["n_fail"].format(file=st[1], err=_short(st[4], 100))
+        if k == "read":
+            return w["n_read"].format(file=st[1])
+        if k == "tasks":
+            items = [(n, s) for n, s in st[1] if not (n in self.suppress_tasks)]
+            if not items or self.all_done_claimed:
+                return None
+            return w["n_tasks"].format(items="; ".join(f"{n}: {w['states'].get(s, s)}" for n, s in items))
+        return None
+
+    def work_lines(self, reads: bool = True, tasks: bool = True) -> list[str]:
         out = []
-        for h, body in zip(heads, secs):
-            if not body:
+        for st in self.steps:
+            if (st[0] == "read" and not reads) or (st[0] == "tasks" and not tasks):
                 continue
-            if style == "markdown":
-                out.append(f"## {h}\n" + "\n".join(body))
-            elif style == "plain":
-                out.append(f"{h}:\n" + "\n".join(body))
+            n = self.narrate_step(st)
+            if n:
+                out.append(n)
+        return out
+
+    # ---- pieces
+    def step_prompts(self) -> list[str]:
+        ps = [s[1] for s in self.steps if s[0] == "prompt"]
+        if ps and self.case.get("latest_as"):
+            ps[-1] = self.case["latest_as"]
+        return ps
+
+    def base_prompts(self) -> list[str]:
+        return [e["text"] for e in self.base if e["k"] == "prompt"]
+
+    def pending_items(self) -> list[str]:
+        w = self.w
+        if self.shape.get("pending_list") is False:
+            return []  # the case places its own rendering of the open tasks
+        items = self.open_tasks_for_summary()
+        form = self.shape.get("pending_form", self.seed % 4)
+        out = []
+        for i, (n, s) in enumerate(items, 1):
+            st = w["states"].get(s, s)
+            if form == 0:
+                out.append(f"- {n} ({st})")
+            elif form == 1:
+                out.append(f"- {st[:1].upper() + st[1:]}: {n}")
+            elif form == 2:
+                out.append(f"{i}. {n} — {st}")
             else:
-                out.append(f"**{h}**\n" + "\n".join(body))
-        return "\n\n".join(out)
+                out.append(f"- **{n}** — {st}")
+        return out
+
+    def _block(self, text: str, bullet: str = "- ") -> str:
+        """A placed sentence: a table, a list or a multi-line quote goes as a block; a sentence
+        as a bullet."""
+        t = text.strip("\n")
+        if t.startswith(("|", "```", ">", "1.", "- ", "* ", "☐", "☑", "**")) or "\n" in t:
+            return t
+        return bullet + t
+
+    # ---- Claude Code sections
+    def sec_request(self) -> str:
+        w = self.w
+        out = [w["req_lead"]]
+        for p in self.base_prompts()[-4:]:
+            out.append("- " + w["earlier"].format(q=_short(p, 200)))
+        sp = self.step_prompts()
+        if sp:
+            out.append("- " + w["main"].format(q=_short(sp[0], 320)))
+            for p in sp[1:]:
+                out.append("- " + w["follow"].format(q=_short(p, 260)))
+        for t in self.case.get("request", []):
+            out.append("- " + t)
+        for t in self.placed("request"):
+            out.append(self._block(t))
+        return "\n".join(out)
+
+    def sec_concepts(self) -> str:
+        w = self.w
+        items = [f"- {c}" for c in self.case.get("concepts", [])]
+        stack = self.case.get("stack")
+        if stack:
+            items.append("- " + w["stack"].format(x=stack))
+        tools = sorted({e.get("name") for e in self.base if e["k"] == "tool" and e.get("name")} - {None})
+        if tools:
+            items.append("- " + w["tools"].format(x=", ".join(tools[:8])))
+        items += [self._block(t) for t in self.placed("concepts")]
+        return "\n".join(items) if items else "- " + w["pend_none"]
+
+    def sec_files(self, budget: int) -> str:
+        w = self.w
+        lines_max = self.shape.get("code_lines", 40)
+        out = []
+        seen = set()
+        for st in reversed(self.steps):
+            kind, path = st[0], st[1] if len(st) > 1 else ""
+            if kind not in ("edit", "write", "edit_fail", "read") or path in seen:
+                continue
+            seen.add(path)
+            fence = lang_of(path)
+            if kind == "edit":
+                out.append(f"- `{path}`\n  - {w['f_edit']}\n  ```{fence}\n{_code(st[2], lines_max)}\n  ```\n  - {w['f_after']}\n  ```{fence}\n{_code(st[3], lines_max)}\n  ```")
+            elif kind == "write":
+                out.append(f"- `{path}`\n  - {w['f_new']}\n  ```{fence}\n{_code(st[2], lines_max)}\n  ```")
+            elif kind == "edit_fail":
+                if self._file_claimed(path):
+                    continue
+                out.append(f"- `{path}`\n  - {w['f_fail']}")
+            else:
+                out.append(f"- `{path}`\n  - {w['f_read']}\n  ```{fence}\n{_code(st[2], lines_max)}\n  ```")
+        out += [self._block(t) for t in self.placed("files")]
+        used = sum(len(x) for x in out)
+        for path, code, kind in self.base_files():
+            if used > budget:
+                break
+            if path in seen:
+                continue
+            block = f"- `{path}`\n  - {w['f_read'] if kind == 'read' else w['f_base']}\n  ```{lang_of(path)}\n{_code(code, lines_max)}\n  ```"
+            out.append(block)
+            used += len(block)
+        return "\n".join(out) if out else "- " + w["pend_none"]
+
+    def sec_errors(self) -> str:
+        w = self.w
+        out = []
+        for e in self.base:
+            if e["k"] == "run" and e.get("exit") not in (0, None):
+                first = next((l for l in (e.get("output") or "").split("\n") if l.strip() and not l.startswith("Exit code")), "")
+                if first:
+                    out.append("- " + w["e_base"].format(cmd=_short(e["cmd"], 80), code=e["exit"], line=_short(first, 120)))
+            if len(out) >= 3:
+                break
+        for st in self.steps:
+            if st[0] == "run" and st[2] != 0 and not self._run_suppressed(st[1]):
+                out.append("- " + w["e_run"].format(cmd=_short(st[1], 110), result=result_of(st[3] if isinstance(st[3], str) else "", st[2], w)))
+            elif st[0] == "edit_fail" and not self._file_claimed(st[1]):
+                out.append("- " + w["e_edit"].format(file=st[1], err=_short(st[4], 120)))
+        out += [self._block(t) for t in self.placed("errors")]
+        return "\n".join(out) if out else w["e_none"]
+
+    def sec_problem(self) -> str:
+        w = self.w
+        out = []
+        runs = [e for e in self.base if e["k"] == "run"][-3:]
+        if runs:
+            out.append(w["p_earlier"].format(x=", ".join(f"`{_short(e['cmd'], 70)}`" for e in runs)))
+        work = self.work_lines(reads=False)
+        if work:
+            out.append(w["p_lead"])
+            out += [f"{i}. {l[:1].upper() + l[1:]}" if self.lang in ("en", "fr", "pt", "it", "de", "es") else f"{i}. {l}" for i, l in enumerate(work, 1)]
+        placed = self.placed("problem")
+        prose = [t for t in placed if "\n" not in t and not t.startswith(("|", "-", "*", "1."))]
+        blocks = [t for t in placed if t not in prose]
+        if prose:
+            out.append(" ".join(prose))
+        out += [self._block(t) for t in blocks]
+        return "\n".join(out) if out else w["e_none"]
+
+    def sec_messages(self) -> str:
+        out = [self.w["m_lead"]]
+        for p in self.base_prompts() + self.step_prompts():
+            out.append(f'- "{self.quoted_prompt(p)}"')
+        out += [self._block(t) for t in self.placed("messages")]
+        return "\n".join(out)
+
+    def sec_pending(self) -> str:
+        items = self.pending_items()
+        items += [self._block(t) for t in self.placed("pending")]
+        return "\n".join(items) if items else self.w["pend_none"]
+
+    def sec_current(self) -> str:
+        w = self.w
+        work = self.work_lines(reads=False, tasks=False)[-3:] or self.work_lines(reads=False)[-1:]
+        out = []
+        if work:
+            if len(work) == 1:
+                s = f"{w['cur_lead']} {work[0]}{w['end']}"
+            elif len(work) == 2:
+                s = f"{w['cur_lead']} {work[0]}{w['last']} {work[1]}{w['end']}"
+            else:
+                s = f"{w['cur_lead']} {work[0]}{w['then']} {work[1]}{w['last']} {work[2]}{w['end']}"
+            if self.lang in ("zh", "ja"):
+                s = s.replace(" ", "", 1) if s.startswith(w["cur_lead"] + " ") else s
+            out.append(s)
+        placed = self.placed("current")
+        prose = [t for t in placed if "\n" not in t and not t.startswith(("|", "-", "*", "1.", "☐"))]
+        blocks = [t for t in placed if t not in prose]
+        if prose:
+            if out:
+                out[-1] += " " + " ".join(prose)
+            else:
+                out.append(" ".join(prose))
+        out += [self._block(t) for t in blocks]
+        return "\n".join(out) if out else w["pend_none"]
+
+    def sec_next(self) -> str:
+        out = [self._block(t, "") for t in self.placed("next")]
+        ps = self.base_prompts() + self.step_prompts()
+        if ps and self.shape.get("next_quote", True):
+            out.append(self.w["next_quote"].format(q=self.quoted_prompt(ps[-1]).replace("\n     ", " ")))
+        return "\n".join(out) if out else self.w["pend_none"]
+
+    def analysis(self) -> str:
+        w = self.w
+        out = [w["an_lead"]]
+        n = 1
+        for p in self.base_prompts()[-3:] + self.step_prompts():
+            out.append(f"{n}. " + w["an_user"].format(q=_short(p, 150)))
+            n += 1
+        for l in self.work_lines(reads=True):
+            out.append(f"{n}. " + w["an_me"].format(n=l))
+            n += 1
+        for t in self.placed("analysis"):
+            out.append(f"{n}. {t}")
+            n += 1
+        return "\n".join(out)
+
+    def bodies(self, files_budget: int) -> list[str]:
+        bodies = [self.sec_request(), self.sec_concepts(), self.sec_files(files_budget), self.sec_errors(), self.sec_problem(), self.sec_messages(), self.sec_pending(), self.sec_current(), self.sec_next()]
+        if self.shape.get("variant", "full") == "recent":
+            bodies[0] = self.w["recent"] + "\n" + bodies[0]
+        return bodies
+
+    # ---- Codex handoff
+    def codex(self) -> str:
+        for code_lines in (24, 14, 8, 0):
+            for prompt_len in (300, 180, 100):
+                s = self._codex(code_lines, prompt_len)
+                if len(s.encode()) <= 8800:
+                    return s
+        return s
+
+    def _codex(self, code_lines: int, prompt_len: int) -> str:
+        w = self.w
+        cx = self.voice["cx"].get(self.lang, self.voice["cx"]["en"])
+        layout = self.shape.get("codex_layout", "handoff")
+        heads_by_lang = self.voice["codex_layouts"][layout]
+        heads = heads_by_lang.get(self.lang, heads_by_lang["en"])
+        secs: list[list[str]] = [[] for _ in heads]
+        sp = self.step_prompts()
+        bp = self.base_prompts()
+        if sp:
+            secs[0].append(_short(sp[0], prompt_len))
+            for p in sp[1:]:
+                secs[0].append("- " + w["follow"].format(q=_short(p, prompt_len)))
+        if bp:
+            secs[0].append(cx["asked_before"].format(x="; ".join(f"“{_short(p, 90)}”" for p in bp[-3:])))
+        for t in self.case.get("request", []):
+            secs[0].append("- " + t)
+        cap = (lambda l: l[:1].upper() + l[1:]) if self.lang in ("en", "fr", "pt", "it", "de", "es") else (lambda l: l)
+        base_writes = []
+        for e in self.base:
+            if e["k"] == "write" and e.get("ok") and e["file"] not in base_writes:
+                base_writes.append(e["file"])
+        for f in base_writes[-4:]:
+            secs[1].append("- " + cap(w["n_edit"].format(file=f)))
+        for l in self.work_lines(reads=False):
+            secs[1].append("- " + cap(l))
+        for st in self.steps:
+            if st[0] == "run" and st[2] != 0 and not self._run_suppressed(st[1]):
+                secs[2].append("- " + w["e_run"].format(cmd=_short(st[1], 110), result=result_of(st[3] if isinstance(st[3], str) else "", st[2], w)))
+        for c in self.case.get("concepts", [])[:4]:
+            secs[4].append("- " + c)
+        if self.case.get("stack"):
+            secs[4].append("- " + w["stack"].format(x=self.case["stack"]))
+        secs[3] += self.pending_items()
+        paths = []
+        for st in reversed(self.steps):
+            if st[0] in ("edit", "write") and st[1] not in paths:
+                paths.append(st[1])
+        for p in paths[:3]:
+            secs[5].append(f"- `{p}`")
+            if code_lines:
+                code = next(st[3] if st[0] == "edit" else st[2] for st in reversed(self.steps) if st[0] in ("edit", "write") and st[1] == p)
+                secs[5].append(f"```{lang_of(p)}\n{_code(code, code_lines)}\n```")
+        for st in self.steps:
+            if st[0] == "read" and st[1] not in paths:
+                paths.append(st[1])
+                secs[5].append(f"- `{st[1]}` ({self.voice['read_tag'].get(self.lang, self.voice['read_tag']['en'])})")
+                if code_lines and len(paths) <= 2:
+                    secs[5].append(f"```{lang_of(st[1])}\n{_code(st[2], max(6, code_lines // 2))}\n```")
+        cmds = []
+        for st in self.steps:
+            if st[0] == "run" and st[1] not in cmds and not self._run_suppressed(st[1]) and not st[1].startswith(("sed -n", "cat ")):
+                cmds.append(st[1])
+        for c in cmds[-4:]:
+            secs[5].append(f"- `{c}`")
+        for sec, idx in CODEX_SLOT.items():
+            for t in self.placed(sec):
+                secs[idx].append(self._block(t))
+        if not secs[3]:
+            secs[3].append(cx["none_open"])
+        if len(sp) > 1 and self.shape.get("next_quote", True):
+            secs[3].append(cx["then_next"].format(q=_short(sp[-1], prompt_len)))
+        return self.handoff(heads, secs, "markdown")

@@ -123,22 +123,6 @@ def base_code(lines: list[str]) -> list[tuple[str, str]]:
     return uniq[:16]
 
 
-def composer_class(case: dict):
-    if case.get("half") == "heldout":
-        import compose_heldout
-
-        return compose_heldout.Composer
-    if case.get("half") == "tune3":
-        import compose_tune3
-
-        return compose_tune3.Composer
-    if case.get("half") == "tune2":
-        import compose_tune2
-
-        return compose_tune2.Composer
-    return compose.Composer
-
-
 def materialize(case: dict) -> dict:
     client = case["client"]
     base = base_lines(case)
@@ -175,7 +159,7 @@ def materialize(case: dict) -> dict:
 
     summarized = dict(case)
     summarized["steps"] = pre if variant == "up_to" else steps
-    comp = composer_class(case)(summarized, tl_base.events, tl_span, {"code": base_code(base) if client == "claude" or case["base"] != "codex:fixture" else []})
+    comp = compose.composer(summarized, tl_base.events, tl_span, {"code": base_code(base) if client == "claude" or case["base"] != "codex:fixture" else []})
     if client == "claude":
         summary = fit(comp, case)
     else:

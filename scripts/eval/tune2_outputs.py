@@ -1,6 +1,6 @@
 """What the TUNE2 half's test runners print, as the runner versions named below print it.
 
-`author_tune2.py` renders a run's output here once, at authoring, and stores the text in the
+`scenarios_tune2.py` renders a run's output here once, at authoring, and stores the text in the
 case's step (`["run", cmd, exit, text]`): the shared `outputs.py` is left as the other halves
 use it. Each function takes the numbers of the run (passed, the names that failed) and returns
 `(exit code, text)`; the exit code is the one the runner (or the wrapper: just, composer, npm,

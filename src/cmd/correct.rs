@@ -98,6 +98,19 @@ pub fn correct(
     if !waiting {
         return Ok(());
     }
+    hand_over(&hook, snaps, cfg, deadline, stdout_usable, out)
+}
+
+/// Prints the corrections waiting for the hook's session, once, if its output reaches the main
+/// agent's model, and notes in the history when they were handed over.
+fn hand_over(
+    hook: &hook::Hook,
+    snaps: &Snapshots,
+    cfg: &Config,
+    deadline: Instant,
+    stdout_usable: impl FnOnce() -> bool,
+    out: &mut impl Write,
+) -> Result<()> {
     let event = hook.input.hook_event_name.as_deref().unwrap_or_default();
     if !CONTEXT_EVENTS.contains(&event) {
         return Ok(()); // kept for a hook whose output the model reads

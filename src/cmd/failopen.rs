@@ -37,24 +37,7 @@ pub fn run_hook(
             *slot = Some(at);
         }
     }));
-    let label = name.to_owned();
-    // `thread::spawn` panics when the OS refuses a thread (a process limit): outside the catch
-    // below, that would end the hook with exit 101. Without a watchdog the hook still ends; the
-    // client's timeout is then the bound.
-    let refused = std::env::var_os("COMPACT_GUARDIAN_TEST_NO_WATCHDOG").is_some(); // tests only
-    let watchdog = (!refused).then(|| {
-        std::thread::Builder::new().spawn(move || {
-            std::thread::sleep(hard_limit);
-            say(&format!(
-                "compact-guardian {label}: gave up after {} s",
-                hard_limit.as_secs()
-            ));
-            std::process::exit(0);
-        })
-    });
-    if watchdog.is_none_or(|w| w.is_err()) {
-        debug(debug_on, || "no watchdog thread could be started".into());
-    }
+    start_watchdog(name, debug_on, hard_limit);
     let guarded = || {
         // Lets the test suite prove, through the real binary, that a panic still ends in exit 0.
         if std::env::var_os("COMPACT_GUARDIAN_TEST_PANIC").is_some() {
@@ -77,6 +60,28 @@ pub fn run_hook(
         }
     }
     ExitCode::SUCCESS
+}
+
+/// A thread that ends the process, with exit 0 and one line, once `hard_limit` has passed.
+fn start_watchdog(name: &str, debug_on: bool, hard_limit: Duration) {
+    let label = name.to_owned();
+    // `thread::spawn` panics when the OS refuses a thread (a process limit): outside the catch
+    // in `run_hook`, that would end the hook with exit 101. Without a watchdog the hook still
+    // ends; the client's timeout is then the bound.
+    let refused = std::env::var_os("COMPACT_GUARDIAN_TEST_NO_WATCHDOG").is_some(); // tests only
+    let watchdog = (!refused).then(|| {
+        std::thread::Builder::new().spawn(move || {
+            std::thread::sleep(hard_limit);
+            say(&format!(
+                "compact-guardian {label}: gave up after {} s",
+                hard_limit.as_secs()
+            ));
+            std::process::exit(0);
+        })
+    });
+    if watchdog.is_none_or(|w| w.is_err()) {
+        debug(debug_on, || "no watchdog thread could be started".into());
+    }
 }
 
 /// Writes one line to stderr: newlines folded, length bounded, write errors ignored.

@@ -47,39 +47,9 @@ pub fn save(input: impl Read, cfg: &Config, deadline: Instant, out: &mut impl Wr
     };
     let rendered = built.render(&meta);
     let units = rendered.as_deref().map_or(0, utf16_len);
-    let written = match rendered {
-        Some(text) => hook.snapshots.and_then(|s| match s.save(&text) {
-            Ok(dest) => {
-                debug(cfg.debug, || {
-                    format!("wrote {} ({} bytes)", dest.display(), text.len())
-                });
-                Ok(s)
-            }
-            Err(e) => {
-                // A full disk, a file-size limit: an earlier compaction's snapshot and digest
-                // must not be restored and audited as this one's (issue #41).
-                s.discard();
-                Err(e)
-            }
-        }),
-        None => {
-            // Nothing at all to report: no snapshot, and no older one left to be restored instead.
-            debug(cfg.debug, || {
-                "nothing to report: no snapshot written".to_owned()
-            });
-            hook.snapshots.and_then(|s| s.remove().map(|()| s))
-        }
-    };
-    // The transcript read says whose it is (the OpenCode plugin names no client at save), as the
-    // digest records it.
-    if cfg.steer
-        && Client::from(built.stats.format).steers_summary()
-        && let Some(d) = directive(&built.extraction)
-    {
-        out.write_all(d.as_bytes())
-            .context("could not print the summarizer directive")?;
-        out.flush()
-            .context("could not print the summarizer directive")?;
+    let written = write(hook.snapshots, rendered.as_deref(), cfg);
+    if cfg.steer {
+        steer(&built, out)?;
     }
     if let Ok(snaps) = &written {
         // Corrections still waiting are about an earlier summary: this compaction replaces it.
@@ -89,6 +59,49 @@ pub fn save(input: impl Read, cfg: &Config, deadline: Instant, out: &mut impl Wr
         hook::remove_stale(snaps, deadline, cfg);
     }
     written.map(drop)
+}
+
+/// Writes the snapshot `text` into the folder; with none, removes any older one, which would
+/// be restored instead. A folder that cannot be written loses its older snapshot and digest too.
+fn write(snapshots: Result<Snapshots>, text: Option<&str>, cfg: &Config) -> Result<Snapshots> {
+    let snaps = snapshots?;
+    let Some(text) = text else {
+        // Nothing at all to report: no snapshot, and no older one left to be restored instead.
+        debug(cfg.debug, || {
+            "nothing to report: no snapshot written".to_owned()
+        });
+        snaps.remove()?;
+        return Ok(snaps);
+    };
+    match snaps.save(text) {
+        Ok(dest) => {
+            debug(cfg.debug, || {
+                format!("wrote {} ({} bytes)", dest.display(), text.len())
+            });
+            Ok(snaps)
+        }
+        Err(e) => {
+            // A full disk, a file-size limit: an earlier compaction's snapshot and digest must
+            // not be restored and audited as this one's (issue #41).
+            snaps.discard();
+            Err(e)
+        }
+    }
+}
+
+/// Prints the summarizer's directive, when the transcript's client takes one: the transcript
+/// read says whose it is (the OpenCode plugin names no client at save), as the digest records.
+fn steer(built: &Built, out: &mut impl Write) -> Result<()> {
+    if !Client::from(built.stats.format).steers_summary() {
+        return Ok(());
+    }
+    let Some(d) = directive(&built.extraction) else {
+        return Ok(());
+    };
+    out.write_all(d.as_bytes())
+        .context("could not print the summarizer directive")?;
+    out.flush()
+        .context("could not print the summarizer directive")
 }
 
 /// Keeps what the PostCompact audit compares the summary with.

@@ -62,72 +62,74 @@ pub(crate) struct Simple {
 /// newlines as `\n`; quotes protect separators inside them.
 pub(crate) fn simple_commands(cmd: &str) -> Vec<Simple> {
     let cmd = cmd.replace("\\n", "\n");
-    let mut out = Vec::new();
-    let mut words = Vec::new();
-    let mut word = String::new();
-    let mut quote: Option<char> = None;
+    let mut split = Splitter::default();
     let mut chars = cmd.chars().peekable();
-    let flush_word = |word: &mut String, words: &mut Vec<String>| {
-        if !word.is_empty() {
-            words.push(std::mem::take(word));
-        }
-    };
     while let Some(c) = chars.next() {
-        if let Some(q) = quote {
-            if c == q {
-                quote = None;
-            } else {
-                word.push(c);
-            }
-            continue;
+        if let Some(then) = split.char(c, &mut chars) {
+            split.end_command(then);
         }
-        let joiner = match c {
-            '\'' | '"' => {
-                quote = Some(c);
-                continue;
+    }
+    split.end_command(Joiner::End);
+    split.out
+}
+
+/// A command line being split into simple commands, a character at a time.
+#[derive(Default)]
+struct Splitter {
+    out: Vec<Simple>,
+    words: Vec<String>,
+    word: String,
+    /// The quote open, if any.
+    quote: Option<char>,
+}
+
+impl Splitter {
+    /// One character (the next ones looked at for `&&`, `||`, `&>`); the joiner it is, if any.
+    fn char(&mut self, c: char, next: &mut std::iter::Peekable<std::str::Chars>) -> Option<Joiner> {
+        if let Some(q) = self.quote {
+            if c == q {
+                self.quote = None;
+            } else {
+                self.word.push(c);
             }
-            '&' if chars.peek() == Some(&'&') => {
-                chars.next();
-                Some(Joiner::And)
+            return None;
+        }
+        match c {
+            '\'' | '"' => self.quote = Some(c),
+            '&' if next.peek() == Some(&'&') => {
+                next.next();
+                return Some(Joiner::And);
             }
             // `2>&1`, `&>file`, `>&2`: redirections, not separators.
-            '&' if word.ends_with('>') || chars.peek() == Some(&'>') => {
-                word.push(c);
-                None
+            '&' if self.word.ends_with('>') || next.peek() == Some(&'>') => self.word.push(c),
+            '|' if next.peek() == Some(&'|') => {
+                next.next();
+                return Some(Joiner::Other);
             }
-            '|' if chars.peek() == Some(&'|') => {
-                chars.next();
-                Some(Joiner::Other)
-            }
-            '|' => Some(Joiner::Pipe),
-            ';' | '\n' | '&' => Some(Joiner::Other),
-            c if c.is_whitespace() => {
-                flush_word(&mut word, &mut words);
-                None
-            }
-            c => {
-                word.push(c);
-                None
-            }
-        };
-        if let Some(then) = joiner {
-            flush_word(&mut word, &mut words);
-            if !words.is_empty() {
-                out.push(Simple {
-                    words: std::mem::take(&mut words),
-                    then,
-                });
-            }
+            '|' => return Some(Joiner::Pipe),
+            ';' | '\n' | '&' => return Some(Joiner::Other),
+            c if c.is_whitespace() => self.end_word(),
+            c => self.word.push(c),
+        }
+        None
+    }
+
+    fn end_word(&mut self) {
+        if !self.word.is_empty() {
+            self.words.push(std::mem::take(&mut self.word));
         }
     }
-    flush_word(&mut word, &mut words);
-    if !words.is_empty() {
-        out.push(Simple {
-            words,
-            then: Joiner::End,
-        });
+
+    /// The simple command so far ends, joined to the next by `then`.
+    fn end_command(&mut self, then: Joiner) {
+        self.end_word();
+        if !self.words.is_empty() {
+            self.out.push(Simple {
+                words: std::mem::take(&mut self.words),
+                then,
+            });
+        }
     }
-    out
 }
 
 /// The words of each simple command of `cmd`, as the judge's runs hold them.

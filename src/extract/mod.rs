@@ -209,6 +209,22 @@ pub struct Action {
     pub why: String,
 }
 
+/// The actions unit tests are written with, in one place: an action's fields change, its
+/// builders change with it (the facts' tests build calls instead: `facts::build`).
+#[cfg(test)]
+impl Action {
+    /// One call of `tool` on `summary` (a file edited, a command run), failed or not.
+    pub(crate) fn call(tool: &str, summary: &str, error: bool) -> Action {
+        Action {
+            tool: tool.into(),
+            summary: summary.into(),
+            error,
+            count: 1,
+            ..Action::default()
+        }
+    }
+}
+
 impl Extraction {
     /// What is unfinished, for the steering and the PostCompact audit: the open tasks in list
     /// order with their status; or, when the task list has none open (never used, or all of an

@@ -3,12 +3,12 @@
 //! A record over [`crate::read::tail::MAX_LINE`] is nearly always a few small fields around a few huge
 //! strings (a prompt with pasted screenshots, a 50 MB tool output) or one huge array. What
 //! extraction reads from such a record (who wrote it, its type, the words the user typed, the
-//! tool's name) is small, so the line is copied through a byte-level state machine that keeps
-//! every key whole and the structure, and cuts each string to [`KEEP_STRING`] bytes (at a
-//! character and escape boundary, so the result still parses). Once the copy passes
-//! [`SOFT_CAP`], further strings keep only [`LATE_KEEP`] bytes. Memory is the output, bounded by
-//! [`GIVE_UP`]; time is one pass over the line's bytes. A line that is not JSON comes out as
-//! whatever it shrinks to and fails to parse like any damaged line.
+//! tool's name) is small, so the line is copied token by token (the scanner `json::scan`, shared
+//! with the hook input), keeping every key whole and the structure, and each string cut to
+//! [`KEEP_STRING`] bytes (at a character and escape boundary, so the result still parses). Once
+//! the copy passes [`SOFT_CAP`], further strings keep only [`LATE_KEEP`] bytes. Memory is the
+//! output, bounded by [`GIVE_UP`]; time is one pass over the line's bytes. A line that is not
+//! JSON comes out as whatever it shrinks to and fails to parse like any damaged line.
 //!
 //! What the user wrote is never cut below what a reader reads (issue #41, D042). In a record that
 //! is not a tool's call or result, a string under a key that holds text ([`TEXT_KEYS`]: the typed
@@ -20,6 +20,7 @@
 //! (each reduced the same way); the rest is skipped. In a tool's record, where nothing read is the
 //! user's, the further elements and members past the cap are all dropped, as before.
 
+use crate::json::scan::{Scanner, Token};
 use std::io::{self, Read};
 
 /// Bytes of a string's raw (still escaped) content that are kept: twice what any text is read to
@@ -110,20 +111,13 @@ impl Bounds {
     };
 }
 
-/// Where the copy is in the JSON text.
+/// What the copy is doing.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 enum State {
-    /// Between tokens: structure is copied, white space dropped.
-    Structure,
-    /// Inside a string, copying; `kept` content bytes so far, at most `limit`.
-    Str { kept: usize, limit: usize },
-    /// Inside a string past its limit: skipped to its closing quote (`escaped`: the next byte
-    /// follows a backslash).
-    StrCut { escaped: bool },
-    /// After a backslash inside a string: the escape is gathered whole, then kept or not.
-    Escape { kept: usize, limit: usize },
+    /// Copying: structure (white space dropped) and strings, each within its bound.
+    Copy,
     /// Skipping: the rest of the container open (its closing bracket kept), or one member or
-    /// element of it (up to the `,` or bracket after it, left for [`State::Structure`]).
+    /// element of it (up to the `,` or bracket after it, which is then read as structure).
     Drop(Skip),
     /// Past the hard cap in an array: the next element is copied if it is an object, skipped
     /// otherwise.
@@ -135,11 +129,8 @@ enum State {
 struct Skip {
     /// Containers opened inside the dropped part and not yet closed.
     depth: usize,
-    in_string: bool,
-    /// The next byte follows a backslash in a string.
-    escaped: bool,
     /// Only one member or element is skipped: it ends at a `,` (or the closing bracket) at its
-    /// level, which is not consumed.
+    /// level.
     one: bool,
 }
 
@@ -179,12 +170,11 @@ pub fn shrink_within(mut src: impl Read, out: &mut Vec<u8>, bounds: Bounds) -> i
     let mut s = Shrinker {
         bounds,
         out,
-        state: State::Structure,
+        scanner: Scanner::default(),
+        state: State::Copy,
         frames: Vec::new(),
         last: 0,
-        esc: Vec::with_capacity(6),
         string_start: 0,
-        high_surrogate_at: None,
         judge_key: None,
         in_key: false,
         tool: false,
@@ -208,18 +198,14 @@ pub fn shrink_within(mut src: impl Read, out: &mut Vec<u8>, bounds: Bounds) -> i
 struct Shrinker<'o> {
     bounds: Bounds,
     out: &'o mut Vec<u8>,
+    scanner: Scanner,
     state: State,
     /// The containers open (`{` or `[`), the record itself first.
     frames: Vec<Frame>,
     /// The last structural byte copied: a string after `{` or `,` in an object is a key.
     last: u8,
-    /// The escape being gathered (`\n`, `\u00e9`).
-    esc: Vec<u8>,
     /// Where the current string's content starts in `out`.
     string_start: usize,
-    /// Where a `\uD8xx` escape just copied starts in `out`: a cut right after it would leave a
-    /// lone surrogate, which does not parse, so it is taken back.
-    high_surrogate_at: Option<usize>,
     /// Past the hard cap, a key being read decides whether its member is kept: if not, the output
     /// goes back to this length (its separator included) and the member is skipped.
     judge_key: Option<usize>,
@@ -230,17 +216,25 @@ struct Shrinker<'o> {
 }
 
 impl Shrinker<'_> {
-    fn feed(&mut self, mut bytes: &[u8]) {
-        while !bytes.is_empty() {
-            let used = match self.state {
-                State::Structure => self.structure(bytes),
-                State::Str { kept, limit } => self.string(bytes, kept, limit),
-                State::StrCut { escaped } => self.string_cut(bytes, escaped),
-                State::Escape { kept, limit } => self.escape(bytes[0], kept, limit),
-                State::Drop(skip) => self.drop(bytes, skip),
-                State::PickElement => self.pick_element(bytes[0]),
+    fn feed(&mut self, bytes: &[u8]) {
+        let mut at = 0;
+        loop {
+            if let State::Drop(mut skip) = self.state {
+                let end = self.scanner.skip(bytes, &mut at, &mut skip.depth);
+                self.state = State::Drop(skip);
+                match end {
+                    Some(b) => self.dropped_to(b, skip),
+                    None => return,
+                }
+                continue;
+            }
+            let Some(token) = self.scanner.next(bytes, &mut at, self.out) else {
+                return;
             };
-            bytes = &bytes[used..];
+            match self.state {
+                State::PickElement => self.pick_element(token),
+                _ => self.structure(token),
+            }
         }
     }
 
@@ -251,53 +245,26 @@ impl Shrinker<'_> {
             || self.frames.len() >= 2 && self.out.len() > self.bounds.hard_cap
     }
 
-    /// One structural byte.
-    fn structure(&mut self, bytes: &[u8]) -> usize {
-        let b = bytes[0];
+    /// One token copied.
+    fn structure(&mut self, token: Token) {
+        let b = match token {
+            Token::Quote => {
+                self.open_string();
+                self.last = b'"';
+                return;
+            }
+            Token::End { .. } => return self.end_quote(),
+            Token::Bare(run) => {
+                self.out.extend_from_slice(run);
+                self.last = run[run.len() - 1];
+                return;
+            }
+            Token::Punct(b) => b,
+        };
         match b {
-            b'"' => {
-                let key = matches!(self.last, b'{' | b',')
-                    && self.frames.last().is_some_and(|f| f.object);
-                self.out.push(b'"');
-                self.string_start = self.out.len();
-                self.high_surrogate_at = None;
-                self.in_key = key;
-                let under = self.frames.last().map(|f| f.key).unwrap_or_default();
-                // Keys are kept whole: a cut key would change what the record says.
-                self.state = State::Str {
-                    kept: 0,
-                    limit: if key {
-                        usize::MAX
-                    } else if under == Key::Text && !self.tool {
-                        self.bounds.text_keep
-                    } else if self.out.len() > self.bounds.soft_cap {
-                        self.bounds.late_keep
-                    } else {
-                        self.bounds.keep_string
-                    },
-                };
-                if !key {
-                    self.judge_key = None;
-                }
-            }
             b'{' | b'[' => self.open(b),
-            b'}' | b']' => {
-                self.close(b);
-            }
-            b',' if self.past_cap() => {
-                if self.tool {
-                    // The rest of this container is dropped; its closing bracket is kept.
-                    self.state = State::Drop(Skip::default());
-                } else {
-                    let at = self.out.len();
-                    // A separator only between what is kept.
-                    if !matches!(self.out.last(), Some(b'{' | b'[')) {
-                        self.out.push(b',');
-                    }
-                    self.pick_next(at);
-                }
-            }
-            b' ' | b'\t' | b'\n' | b'\r' => return 1,
+            b'}' | b']' => self.close(b),
+            b',' if self.past_cap() => self.past_cap_separator(),
             b':' => {
                 self.out.push(b);
                 self.judge_key = None;
@@ -305,7 +272,45 @@ impl Shrinker<'_> {
             _ => self.out.push(b),
         }
         self.last = b;
-        1
+    }
+
+    /// A string's opening quote: a key is kept whole (a cut key would change what the record
+    /// says), a text the user may have written up to [`Bounds::text_keep`], any other string to
+    /// its bound (a smaller one past the soft cap).
+    fn open_string(&mut self) {
+        let key = matches!(self.last, b'{' | b',') && self.frames.last().is_some_and(|f| f.object);
+        self.out.push(b'"');
+        self.string_start = self.out.len();
+        self.in_key = key;
+        let under = self.frames.last().map(|f| f.key).unwrap_or_default();
+        let limit = if key {
+            usize::MAX
+        } else if under == Key::Text && !self.tool {
+            self.bounds.text_keep
+        } else if self.out.len() > self.bounds.soft_cap {
+            self.bounds.late_keep
+        } else {
+            self.bounds.keep_string
+        };
+        self.scanner.copy(self.out, limit);
+        if !key {
+            self.judge_key = None;
+        }
+    }
+
+    /// A separator past the hard cap: in a tool's record the rest of the container is dropped
+    /// (its closing bracket kept); in another, the next member or element decides for itself.
+    fn past_cap_separator(&mut self) {
+        if self.tool {
+            self.state = State::Drop(Skip::default());
+            return;
+        }
+        let at = self.out.len();
+        // A separator only between what is kept.
+        if !matches!(self.out.last(), Some(b'{' | b'[')) {
+            self.out.push(b',');
+        }
+        self.pick_next(at);
     }
 
     /// Past the hard cap, the next member or element decides for itself whether it is kept;
@@ -360,32 +365,35 @@ impl Shrinker<'_> {
         self.last = b;
     }
 
-    /// Past the hard cap in an array, the first byte of the next element: an object is copied
-    /// (reduced like the rest), anything else skipped.
-    fn pick_element(&mut self, b: u8) -> usize {
-        match b {
-            b' ' | b'\t' | b'\n' | b'\r' => 1,
-            b'{' => {
-                self.state = State::Structure;
+    /// Past the hard cap in an array, the next element: an object is copied (reduced like the
+    /// rest), anything else skipped.
+    fn pick_element(&mut self, token: Token) {
+        match token {
+            Token::Punct(b'{') => {
+                self.state = State::Copy;
                 // Its opening bracket goes back with it if nothing of it is kept.
                 let at = self.element_start();
                 self.judge_key = Some(at);
-                self.open(b);
-                1
+                self.open(b'{');
             }
-            b']' => {
-                self.state = State::Structure;
+            Token::Punct(b']') => {
+                self.state = State::Copy;
                 self.drop_separator();
-                self.close(b);
-                1
+                self.close(b']');
             }
             _ => {
+                // Skipped from this token on (a string's rest is the scanner's to skip).
                 self.drop_separator();
-                self.state = State::Drop(Skip {
+                let mut one = Skip {
                     one: true,
                     ..Skip::default()
-                });
-                0 // the skip reads this byte
+                };
+                match token {
+                    Token::Punct(b @ (b',' | b'}' | b']')) => return self.dropped_to(b, one),
+                    Token::Punct(b'[') => one.depth = 1,
+                    _ => {}
+                }
+                self.state = State::Drop(one);
             }
         }
     }
@@ -405,36 +413,6 @@ impl Shrinker<'_> {
         }
     }
 
-    /// A run of string content up to the next quote or backslash.
-    fn string(&mut self, bytes: &[u8], kept: usize, limit: usize) -> usize {
-        let run = memchr::memchr2(b'"', b'\\', bytes).unwrap_or(bytes.len());
-        if run > 0 {
-            self.high_surrogate_at = None;
-            let room = limit.saturating_sub(kept);
-            if run <= room {
-                self.out.extend_from_slice(&bytes[..run]);
-                self.state = State::Str {
-                    kept: kept + run,
-                    limit,
-                };
-            } else {
-                self.out.extend_from_slice(&bytes[..room]);
-                self.end_string_here();
-                return room;
-            }
-            return run;
-        }
-        match bytes[0] {
-            b'"' => self.end_quote(),
-            _ => {
-                self.esc.clear();
-                self.esc.push(b'\\');
-                self.state = State::Escape { kept, limit };
-            }
-        }
-        1
-    }
-
     /// The closing quote of a string (a key's: what it names is noted).
     fn end_quote(&mut self) {
         if std::mem::take(&mut self.in_key) {
@@ -445,7 +423,6 @@ impl Shrinker<'_> {
         }
         self.out.push(b'"');
         self.last = b'"';
-        self.state = State::Structure;
     }
 
     /// A key has been read whole (it is the output from `string_start`): the value after it
@@ -470,123 +447,17 @@ impl Shrinker<'_> {
         }
     }
 
-    /// The string has reached its limit: its content ends at a whole character and escape, and
-    /// the rest up to the closing quote is skipped.
-    fn end_string_here(&mut self) {
-        if let Some(at) = self.high_surrogate_at.take() {
-            self.out.truncate(at);
+    /// What is skipped has reached a `,` or a bracket at its own level: one member or element
+    /// ends there (and the byte is read as structure); the rest of a container ends at its
+    /// closing bracket, which is kept.
+    fn dropped_to(&mut self, b: u8, skip: Skip) {
+        if skip.one {
+            self.state = State::Copy;
+            self.structure(Token::Punct(b));
+        } else if b != b',' {
+            self.close(b);
+            self.state = State::Copy;
         }
-        trim_partial_char(self.out, self.string_start);
-        self.state = State::StrCut { escaped: false };
-    }
-
-    /// One byte of an escape: `\x`, or `\uXXXX` once its four digits are in.
-    fn escape(&mut self, b: u8, kept: usize, limit: usize) -> usize {
-        self.esc.push(b);
-        let whole = if self.esc[1] == b'u' {
-            self.esc.len() == 6
-        } else {
-            true
-        };
-        if !whole {
-            return 1;
-        }
-        if kept.saturating_add(self.esc.len()) > limit {
-            self.end_string_here();
-            return 1;
-        }
-        let at = self.out.len();
-        self.out.extend_from_slice(&self.esc);
-        self.high_surrogate_at = (self.esc[1] == b'u'
-            && matches!(self.esc[2], b'd' | b'D')
-            && matches!(self.esc[3], b'8' | b'9' | b'a' | b'b' | b'A' | b'B'))
-        .then_some(at);
-        self.state = State::Str {
-            kept: kept.saturating_add(self.esc.len()),
-            limit,
-        };
-        1
-    }
-
-    /// Skips string content past its limit, to the closing quote.
-    fn string_cut(&mut self, bytes: &[u8], escaped: bool) -> usize {
-        if escaped {
-            self.state = State::StrCut { escaped: false };
-            return 1;
-        }
-        let Some(i) = memchr::memchr2(b'"', b'\\', bytes) else {
-            return bytes.len();
-        };
-        if bytes[i] == b'"' {
-            self.end_quote();
-        } else {
-            // A backslash hides the byte after it (the digits of `\u` hide no quote).
-            self.state = State::StrCut { escaped: true };
-        }
-        i + 1
-    }
-
-    /// Skips the rest of a dropped container, strings and nesting included, up to its closing
-    /// bracket, which is kept; or one member or element, up to the `,` or bracket after it.
-    fn drop(&mut self, bytes: &[u8], mut skip: Skip) -> usize {
-        let mut i = 0;
-        while i < bytes.len() {
-            if skip.escaped {
-                skip.escaped = false;
-                i += 1;
-                continue;
-            }
-            if skip.in_string {
-                match memchr::memchr2(b'"', b'\\', &bytes[i..]) {
-                    None => i = bytes.len(),
-                    Some(j) => {
-                        skip.in_string = bytes[i + j] != b'"';
-                        skip.escaped = skip.in_string;
-                        i += j + 1;
-                    }
-                }
-                continue;
-            }
-            match bytes[i] {
-                b'"' => skip.in_string = true,
-                b'{' | b'[' => skip.depth += 1,
-                b',' | b'}' | b']' if skip.one && skip.depth == 0 => {
-                    // The member or element ends here: what follows is read as structure.
-                    self.state = State::Structure;
-                    return i;
-                }
-                b'}' | b']' if skip.depth == 0 => {
-                    self.close(bytes[i]);
-                    self.state = State::Structure;
-                    return i + 1;
-                }
-                b'}' | b']' => skip.depth -= 1,
-                _ => {}
-            }
-            i += 1;
-        }
-        self.state = State::Drop(skip);
-        i
-    }
-}
-
-/// Removes a UTF-8 sequence left incomplete at the end of `out` (never before `floor`).
-fn trim_partial_char(out: &mut Vec<u8>, floor: usize) {
-    let content = &out[floor..];
-    // The last lead byte, at most three bytes back.
-    let Some(back) = content.iter().rev().take(4).position(|&b| b & 0xC0 != 0x80) else {
-        return;
-    };
-    let lead_at = content.len() - 1 - back;
-    let need = match content[lead_at] {
-        b if b < 0x80 => 1,
-        b if b >= 0xF0 => 4,
-        b if b >= 0xE0 => 3,
-        b if b >= 0xC0 => 2,
-        _ => 1,
-    };
-    if content.len() - lead_at < need {
-        out.truncate(floor + lead_at);
     }
 }
 
@@ -827,23 +698,6 @@ mod tests {
         assert!(out.len() < 400, "{}", out.len());
     }
 
-    fn any_value() -> impl Strategy<Value = Value> {
-        let leaf = prop_oneof![
-            Just(Value::Null),
-            any::<bool>().prop_map(Value::Bool),
-            any::<i64>().prop_map(|n| json!(n)),
-            "\\PC{0,30}".prop_map(Value::String),
-            "[\\\\\"\\n\\u{1}-\\u{1f}é😀a]{0,30}".prop_map(Value::String),
-        ];
-        leaf.prop_recursive(5, 64, 8, |inner| {
-            prop_oneof![
-                prop::collection::vec(inner.clone(), 0..8).prop_map(Value::Array),
-                prop::collection::vec(("[a-z]{1,6}", inner), 0..8)
-                    .prop_map(|m| Value::Object(m.into_iter().collect())),
-            ]
-        })
-    }
-
     fn cases(cases: u32) -> ProptestConfig {
         ProptestConfig {
             cases,
@@ -855,7 +709,7 @@ mod tests {
     #[test]
     fn shrunk_json_parses_and_is_a_shrink_of_the_original() {
         let input = (
-            any_value(),
+            crate::proptesting::json_value(),
             prop::collection::vec(1..20usize, 1..5),
             0..40usize,
             0..10usize,
@@ -899,13 +753,18 @@ mod tests {
     #[test]
     fn small_json_comes_back_equal() {
         let kinds = [("nested", 0.3)];
-        crate::proptesting::check(cases(1_000), any_value(), &kinds, |v, seen| {
-            seen.saw("nested", v.is_array() || v.is_object());
-            let text = serde_json::to_string(&v).unwrap();
-            let out = run(text.as_bytes(), vec![3], Bounds::LINE).unwrap();
-            prop_assert_eq!(serde_json::from_slice::<Value>(&out).unwrap(), v);
-            Ok(())
-        });
+        crate::proptesting::check(
+            cases(1_000),
+            crate::proptesting::json_value(),
+            &kinds,
+            |v, seen| {
+                seen.saw("nested", v.is_array() || v.is_object());
+                let text = serde_json::to_string(&v).unwrap();
+                let out = run(text.as_bytes(), vec![3], Bounds::LINE).unwrap();
+                prop_assert_eq!(serde_json::from_slice::<Value>(&out).unwrap(), v);
+                Ok(())
+            },
+        );
     }
 
     #[test]

@@ -195,12 +195,7 @@ pub fn scan(path: &Path, limits: Limits, fold: &mut impl Fold) -> Result<ScanSta
     loop {
         // What is wanted only shrinks; asking once a chunk keeps the per-line cost to the triage.
         let wants = fold.wants();
-        if finders.as_ref().is_none_or(|(w, _)| *w != wants) {
-            let built = wants
-                .needles()
-                .map(|n| n.iter().map(|n| Finder::new(*n)).collect());
-            finders = built.map(|f| (wants, f));
-        }
+        refresh(&mut finders, wants);
         let search = finders.as_ref(); // built for `wants`, or none when every line matters
         if search.is_some() {
             stats.needle_bytes += reader.remaining().min(tail::CHUNK as u64);
@@ -220,30 +215,56 @@ pub fn scan(path: &Path, limits: Limits, fold: &mut impl Fold) -> Result<ScanSta
         .with_context(|| format!("could not read transcript {}", path.display()))?;
         stats.bytes_scanned = file_bytes - reader.remaining();
         fold.scanned(stats.bytes_scanned);
-        if clock.expired {
-            // Lines of this chunk were skipped unread: the file was not read to its start.
-            stats.hit_deadline = true;
-            break;
-        }
-        if !more {
-            stats.reached_start = true;
-            break;
-        }
-        if fold.satisfied()
-            || limits
-                .max_bytes
-                .is_some_and(|max| stats.bytes_scanned >= max)
-        {
-            break;
-        }
-        if clock.passed() {
-            stats.hit_deadline = true;
+        if done(&mut stats, more, &mut clock, fold, limits) {
             break;
         }
     }
     stats.oversized_lines = reader.oversized_lines();
     stats.shrunk_lines = reader.shrunk_lines();
     Ok(stats)
+}
+
+/// The finders for the needles of `wants`, rebuilt when it changed (what is wanted only shrinks,
+/// so at most a few times a scan); none when every line matters.
+fn refresh(finders: &mut Option<(Wants, Vec<Finder<'static>>)>, wants: Wants) {
+    if finders.as_ref().is_none_or(|(w, _)| *w != wants) {
+        let built = wants
+            .needles()
+            .map(|n| n.iter().map(|n| Finder::new(*n)).collect());
+        *finders = built.map(|f| (wants, f));
+    }
+}
+
+/// Whether the scan stops after a chunk (`more`: the file holds more before it), and why, in
+/// `stats`: the deadline, the file's start, the fold satisfied or the bytes it may read read.
+fn done(
+    stats: &mut ScanStats,
+    more: bool,
+    clock: &mut Clock,
+    fold: &impl Fold,
+    limits: Limits,
+) -> bool {
+    if clock.expired {
+        // Lines of this chunk were skipped unread: the file was not read to its start.
+        stats.hit_deadline = true;
+        return true;
+    }
+    if !more {
+        stats.reached_start = true;
+        return true;
+    }
+    if fold.satisfied()
+        || limits
+            .max_bytes
+            .is_some_and(|max| stats.bytes_scanned >= max)
+    {
+        return true;
+    }
+    if clock.passed() {
+        stats.hit_deadline = true;
+        return true;
+    }
+    false
 }
 
 /// One line for the fold, as its triage says: skipped unparsed, a link, or parsed into a record.

@@ -497,12 +497,9 @@ mod tests {
                 .collect(),
             actions: (0..20)
                 .map(|i| Action {
-                    tool: "Bash".into(),
-                    summary: "c".repeat(300),
-                    error: i % 2 == 0,
                     count: 3,
                     why: "error: ".repeat(40),
-                    ..Action::default()
+                    ..Action::call("Bash", &"c".repeat(300), i % 2 == 0)
                 })
                 .collect(),
             facts: crate::extract::facts::build::facts(
@@ -1190,34 +1187,10 @@ mod tests {
             "run the tax tests".into(),
         ]);
         ex.actions = vec![
-            Action {
-                tool: "Edit".into(),
-                summary: "src/tax.py".into(),
-                error: false,
-                count: 1,
-                ..Action::default()
-            },
-            Action {
-                tool: "Bash".into(),
-                summary: "ls tests".into(),
-                error: false,
-                count: 1,
-                ..Action::default()
-            },
-            Action {
-                tool: "Edit".into(),
-                summary: "src/rates.py".into(),
-                error: false,
-                count: 1,
-                ..Action::default()
-            },
-            Action {
-                tool: "Bash".into(),
-                summary: "pytest tests/test_tax.py".into(),
-                error: true,
-                count: 1,
-                ..Action::default()
-            },
+            Action::call("Edit", "src/tax.py", false),
+            Action::call("Bash", "ls tests", false),
+            Action::call("Edit", "src/rates.py", false),
+            Action::call("Bash", "pytest tests/test_tax.py", true),
         ];
         ex.files_changed = vec!["src/tax.py".into(), "src/rates.py".into()];
         let out = render(&ex, &meta());

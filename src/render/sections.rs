@@ -35,39 +35,8 @@ pub(super) fn quote(ex: &Extraction, text: &str, room: usize) -> String {
 
 pub(super) fn header(ex: &Extraction, meta: &Meta, budget: usize) -> String {
     let mut h = format!("# {SNAPSHOT_MARKER} Work in progress before compaction\n\n");
-    h.push_str(match meta.source {
-        Source::Saved => {
-            "Saved by the compact-guardian plugin just before this conversation was compacted. "
-        }
-        Source::Updated => {
-            "Saved by the compact-guardian plugin just before this conversation was compacted, and brought up to the compaction from the transcript. "
-        }
-        Source::Rebuilt(_) => {
-            "Rebuilt by the compact-guardian plugin from the session transcript after compaction "
-        }
-    });
-    if let Source::Rebuilt(why) = meta.source {
-        h.push_str(&format!("({}). ", why.said()));
-    }
-    h.push_str(
-        "The compaction summary may be wrong about what is finished: treat a task as open unless this \
-         snapshot shows it completed, follow the user's latest instruction, and resume the work from here.\n\n",
-    );
-    let when = format_utc(meta.taken_at);
-    match meta.trigger.as_deref().map(str::trim) {
-        Some("auto") => h.push_str(&format!(
-            "- Taken: {when}, before an automatic compaction\n"
-        )),
-        Some("manual") => h.push_str(&format!("- Taken: {when}, before a manual compaction\n")),
-        Some(t) if !t.is_empty() => h.push_str(&cut_line(
-            &format!(
-                "- Taken: {when}, before a compaction (trigger: {})\n",
-                folded_line(t, 20)
-            ),
-            90,
-        )),
-        _ => h.push_str(&format!("- Taken: {when}\n")),
-    }
+    h.push_str(&provenance(meta));
+    h.push_str(&taken(meta));
     if let Some(cwd) = meta.cwd.as_deref().or(ex.cwd.as_deref()) {
         // Lines are bounded in code units too: an invisible character is shown as 8 of them.
         h.push_str(&cut_line(
@@ -103,6 +72,47 @@ pub(super) fn header(ex: &Extraction, meta: &Meta, budget: usize) -> String {
     }
     h.push('\n');
     h
+}
+
+/// Who wrote the snapshot and when (saved, brought up to the compaction, or rebuilt, and why),
+/// and how to read it beside the summary.
+fn provenance(meta: &Meta) -> String {
+    let mut h = String::from(match meta.source {
+        Source::Saved => {
+            "Saved by the compact-guardian plugin just before this conversation was compacted. "
+        }
+        Source::Updated => {
+            "Saved by the compact-guardian plugin just before this conversation was compacted, and brought up to the compaction from the transcript. "
+        }
+        Source::Rebuilt(_) => {
+            "Rebuilt by the compact-guardian plugin from the session transcript after compaction "
+        }
+    });
+    if let Source::Rebuilt(why) = meta.source {
+        h.push_str(&format!("({}). ", why.said()));
+    }
+    h.push_str(
+        "The compaction summary may be wrong about what is finished: treat a task as open unless this \
+         snapshot shows it completed, follow the user's latest instruction, and resume the work from here.\n\n",
+    );
+    h
+}
+
+/// The line saying when the snapshot was taken, before which kind of compaction.
+fn taken(meta: &Meta) -> String {
+    let when = format_utc(meta.taken_at);
+    match meta.trigger.as_deref().map(str::trim) {
+        Some("auto") => format!("- Taken: {when}, before an automatic compaction\n"),
+        Some("manual") => format!("- Taken: {when}, before a manual compaction\n"),
+        Some(t) if !t.is_empty() => cut_line(
+            &format!(
+                "- Taken: {when}, before a compaction (trigger: {})\n",
+                folded_line(t, 20)
+            ),
+            90,
+        ),
+        _ => format!("- Taken: {when}\n"),
+    }
 }
 
 pub(super) fn tasks(ex: &Extraction, budget: usize) -> String {
@@ -261,22 +271,7 @@ pub(super) fn progress(ex: &Extraction, budget: usize) -> String {
     const REPLY_LABEL: &str = "Last reply from the agent (may be cut):\n";
     let mut s = String::from("## Agent progress\n");
     let avail = room(budget, &s, SECTION_END_RESERVE);
-    let lines: Vec<String> = ex
-        .checklist
-        .iter()
-        .map(|c| {
-            // A checklist line as written ("- [ ] x", "1. x"); anything else (a `#` or a
-            // fence at a line start would read as the snapshot's own structure) as an item.
-            // Bounded in code units too (an invisible character is shown as 8 of them), so the
-            // first item always fits the checklist's share at the section's floor.
-            let line = folded_line(c, 200);
-            let line = match line.chars().next() {
-                Some(c) if c.is_alphanumeric() || "-*+[".contains(c) => format!("{line}\n"),
-                _ => format!("- {line}\n"),
-            };
-            cut_line(&line, MAX_CHECKLIST_LINE)
-        })
-        .collect();
+    let lines: Vec<String> = ex.checklist.iter().map(|c| checklist_line(c)).collect();
     let checklist_need = if lines.is_empty() {
         0
     } else {
@@ -293,21 +288,10 @@ pub(super) fn progress(ex: &Extraction, budget: usize) -> String {
     let checklist_room = avail - reply_room;
     if !lines.is_empty() {
         s.push_str(CHECKLIST_LABEL);
-        let what = "checklist items";
-        let mut items = fit_lines(
+        s.push_str(&checklist_items(
             &lines,
             checklist_room.saturating_sub(utf16_len(CHECKLIST_LABEL)),
-            what,
-        );
-        // Never the label alone: at least the first item, whatever the room (a section then
-        // too big for its allowance is left out whole, never shown without its content).
-        if items.is_empty() || items == more_line(lines.len(), what) {
-            items = lines[0].clone();
-            if lines.len() > 1 {
-                items.push_str(&more_line(lines.len() - 1, what));
-            }
-        }
-        s.push_str(&items);
+        ));
     }
     if let Some(reply) = &ex.last_response {
         // Always shown (D035): whole when its share holds it, else cut with a mark, never
@@ -320,6 +304,34 @@ pub(super) fn progress(ex: &Extraction, budget: usize) -> String {
     }
     s.push('\n');
     s
+}
+
+/// A checklist line as written ("- [ ] x", "1. x"); anything else (a `#` or a fence at a line
+/// start would read as the snapshot's own structure) as an item. Bounded in code units too (an
+/// invisible character is shown as 8 of them), so the first item always fits the checklist's
+/// share at the section's floor.
+fn checklist_line(item: &str) -> String {
+    let line = folded_line(item, 200);
+    let line = match line.chars().next() {
+        Some(c) if c.is_alphanumeric() || "-*+[".contains(c) => format!("{line}\n"),
+        _ => format!("- {line}\n"),
+    };
+    cut_line(&line, MAX_CHECKLIST_LINE)
+}
+
+/// The checklist's lines within `room`, never none: at least the first item, whatever the room
+/// (a section then too big for its allowance is left out whole, never shown without its content).
+fn checklist_items(lines: &[String], room: usize) -> String {
+    let what = "checklist items";
+    let items = fit_lines(lines, room, what);
+    if !items.is_empty() && items != more_line(lines.len(), what) {
+        return items;
+    }
+    let mut items = lines[0].clone();
+    if lines.len() > 1 {
+        items.push_str(&more_line(lines.len() - 1, what));
+    }
+    items
 }
 
 pub(super) fn last_commit(ex: &Extraction, _budget: usize) -> String {

@@ -265,29 +265,9 @@ pub fn parse(line: &[u8]) -> Option<Record> {
             rec.kind = RecordKind::Assistant;
             rec.texts = texts(p.content);
         }
-        ("response_item", "function_call") => {
+        ("response_item", "function_call" | "custom_tool_call" | "local_shell_call") => {
             rec.kind = RecordKind::Assistant;
-            let name = p.name.get().unwrap_or_default();
-            rec.tool_uses
-                .push(function_call(name, p.call_id.get(), p.arguments));
-        }
-        ("response_item", "custom_tool_call") => {
-            rec.kind = RecordKind::Assistant;
-            let name = p.name.get().unwrap_or_default();
-            let mut tu = call(name, p.call_id.get());
-            if name == "apply_patch"
-                && let Some(patch) = p.input.get()
-            {
-                tu.written = patched_files(patch);
-                tu.key_arg = (!tu.written.is_empty()).then(|| tu.written.join(", "));
-            }
-            rec.tool_uses.push(tu);
-        }
-        ("response_item", "local_shell_call") => {
-            rec.kind = RecordKind::Assistant;
-            let mut tu = call("local_shell_call", p.call_id.get());
-            tu.key_arg = p.action.0.and_then(|a| words(a.command));
-            rec.tool_uses.push(tu);
+            rec.tool_uses.push(tool_call(p));
         }
         ("response_item", "function_call_output" | "custom_tool_call_output") => {
             rec.kind = RecordKind::User;
@@ -319,6 +299,30 @@ pub fn parse(line: &[u8]) -> Option<Record> {
         _ => return None,
     }
     Some(rec)
+}
+
+/// A call of a tool: a function's (its arguments a JSON text), a custom tool's (`apply_patch`,
+/// its input the patch) or the local shell's.
+fn tool_call(p: RawPayload) -> ToolUse {
+    let name = p.name.get().unwrap_or_default();
+    match p.kind.get() {
+        Some("function_call") => function_call(name, p.call_id.get(), p.arguments),
+        Some("custom_tool_call") => {
+            let mut tu = call(name, p.call_id.get());
+            if name == "apply_patch"
+                && let Some(patch) = p.input.get()
+            {
+                tu.written = patched_files(patch);
+                tu.key_arg = (!tu.written.is_empty()).then(|| tu.written.join(", "));
+            }
+            tu
+        }
+        _ => {
+            let mut tu = call("local_shell_call", p.call_id.get());
+            tu.key_arg = p.action.0.and_then(|a| words(a.command));
+            tu
+        }
+    }
 }
 
 /// A prompt the user sent, unless it is text Codex injects.

@@ -208,80 +208,79 @@ fn todos(list: &LList<RawTodo>) -> Vec<TodoItem> {
 fn tool(raw: &RawLine) -> Option<(ToolUse, Option<ToolResult>)> {
     let name = raw.tool.non_blank()?;
     let id = raw.call.get().unwrap_or_default().to_owned();
-    let input = raw.input.0.as_ref();
     let mut call = ToolUse {
         id: id.clone(),
         name: bounded(shared_name(name), 120),
         ..ToolUse::default()
     };
-    if let Some(input) = input {
-        let file = input.file_path.non_blank().map(|f| bounded(f, 1024));
-        match name {
-            "edit" | "write" | "multiedit" => call.written.extend(file.clone()),
-            "apply_patch" | "patch" => {
-                call.written = input
-                    .patch_text
-                    .get()
-                    .map(codex::patched_files)
-                    .unwrap_or_default();
-            }
-            "todowrite" => call.todos = input.todos.as_ref().map(todos),
-            _ => {}
-        }
-        call.key_arg = input
-            .command
-            .get()
-            .map(str::to_owned)
-            .or(file)
-            .or_else(|| (!call.written.is_empty()).then(|| call.written.join(", ")))
-            .or_else(|| input.pattern.get().map(str::to_owned))
-            .or_else(|| input.path.get().map(str::to_owned))
-            .or_else(|| input.url.get().map(str::to_owned))
-            .or_else(|| input.query.get().map(str::to_owned))
-            .or_else(|| input.description.get().map(str::to_owned))
-            .map(|a| bounded(&a, KEEP_ARG));
+    if let Some(input) = raw.input.0.as_ref() {
+        read_input(&mut call, name, input);
     }
+    Some((call, result(raw, id)))
+}
+
+/// What a call's input says: the files it writes, the task list it sets, its key argument.
+fn read_input(call: &mut ToolUse, name: &str, input: &RawInput) {
+    let file = input.file_path.non_blank().map(|f| bounded(f, 1024));
+    match name {
+        "edit" | "write" | "multiedit" => call.written.extend(file.clone()),
+        "apply_patch" | "patch" => {
+            call.written = input
+                .patch_text
+                .get()
+                .map(codex::patched_files)
+                .unwrap_or_default();
+        }
+        "todowrite" => call.todos = input.todos.as_ref().map(todos),
+        _ => {}
+    }
+    call.key_arg = input
+        .command
+        .get()
+        .map(str::to_owned)
+        .or(file)
+        .or_else(|| (!call.written.is_empty()).then(|| call.written.join(", ")))
+        .or_else(|| input.pattern.get().map(str::to_owned))
+        .or_else(|| input.path.get().map(str::to_owned))
+        .or_else(|| input.url.get().map(str::to_owned))
+        .or_else(|| input.query.get().map(str::to_owned))
+        .or_else(|| input.description.get().map(str::to_owned))
+        .map(|a| bounded(&a, KEEP_ARG));
+}
+
+/// The result of a tool part that ended: its output's ends, or its error; `None` while it is
+/// pending or running.
+fn result(raw: &RawLine, id: String) -> Option<ToolResult> {
     let exit = raw.exit.get().and_then(|e| e.trim().parse::<i64>().ok());
-    let output = raw.output.head.as_deref().unwrap_or_default();
-    let result = match raw.status.get() {
-        Some("completed") => Some(ToolResult {
-            tool_use_id: id,
-            // A shell command that exited non-zero failed, though OpenCode calls the part
-            // completed.
-            is_error: exit.is_some_and(|e| e != 0),
-            head: bounded(output, KEEP_RESULT_HEAD),
-            tail: match raw.output.tail.as_deref() {
-                Some(tail) => bounded_tail(tail, KEEP_RESULT_TAIL),
-                None => bounded_tail(output, KEEP_RESULT_TAIL),
-            },
-            exit: exit.map(|e| i32::try_from(e).unwrap_or(if e < 0 { i32::MIN } else { i32::MAX })),
-            ..ToolResult::default()
-        }),
-        Some("error") => Some(ToolResult {
-            tool_use_id: id,
-            is_error: true,
-            head: bounded(
-                raw.error
-                    .get()
-                    .or(raw.output.head.as_deref())
-                    .unwrap_or_default(),
-                KEEP_RESULT_HEAD,
-            ),
-            tail: bounded_tail(
-                raw.error
-                    .get()
-                    .or(raw.output.tail.as_deref())
-                    .or(raw.output.head.as_deref())
-                    .unwrap_or_default(),
-                KEEP_RESULT_TAIL,
-            ),
-            exit: exit.map(|e| i32::try_from(e).unwrap_or(if e < 0 { i32::MIN } else { i32::MAX })),
-            ..ToolResult::default()
-        }),
-        // Pending or running: the call has not ended.
-        _ => None,
+    let (is_error, head, tail) = match raw.status.get()? {
+        // A shell command that exited non-zero failed, though OpenCode calls the part completed.
+        "completed" => {
+            let head = raw.output.head.as_deref().unwrap_or_default();
+            (
+                exit.is_some_and(|e| e != 0),
+                head,
+                raw.output.tail.as_deref().unwrap_or(head),
+            )
+        }
+        "error" => {
+            let head = raw.error.get().or(raw.output.head.as_deref());
+            let tail = raw.error.get().or(raw.output.tail.as_deref());
+            (
+                true,
+                head.unwrap_or_default(),
+                tail.or(head).unwrap_or_default(),
+            )
+        }
+        _ => return None,
     };
-    Some((call, result))
+    Some(ToolResult {
+        tool_use_id: id,
+        is_error,
+        head: bounded(head, KEEP_RESULT_HEAD),
+        tail: bounded_tail(tail, KEEP_RESULT_TAIL),
+        exit: exit.map(|e| i32::try_from(e).unwrap_or(if e < 0 { i32::MIN } else { i32::MAX })),
+        ..ToolResult::default()
+    })
 }
 
 #[cfg(test)]

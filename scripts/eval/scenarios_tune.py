@@ -1,131 +1,30 @@
-"""Authors the TUNE half: `tests/fixtures/eval/tune/tune-cases.json`.
-
-    python3 scripts/eval/author_tune.py
+"""The TUNE half's scenarios (`python3 scripts/eval/author.py tune` writes
+`tests/fixtures/eval/tune/tune-cases.json`).
 
 Each scenario below writes the steps that put the record in a known state, the claims the
 summary makes (with what they are about) and the sentences that are no claims (traps), in one
-of several languages. Every case is materialized here once: its label, read from the record by
-`label.py`, must be the verdict the scenario intends, or authoring fails. The held-out half is
-authored separately (`author_heldout.py`: other projects, phrasings, bases and cut points).
+of several languages; the worlds, phrasings and bases are in `data/tune.json`. The held-out
+half is authored separately (other projects, phrasings, bases and cut points).
 """
 
 from __future__ import annotations
 
-import json
-import sys
-from pathlib import Path
-
-sys.dont_write_bytecode = True
-sys.path.insert(0, str(Path(__file__).resolve().parent))
-
-from materialize import REPO, SetError, materialize  # noqa: E402
-from tune_context import CONTEXT, NOTES  # noqa: E402
+import author
 
 # ---------------------------------------------------------------- worlds (tune)
 
-WORLDS = {
-    "billing": {
-        "concepts": ["Banker's rounding (round half to even) for currency", "Amounts as integer cents (i64), never f64", "`run_tests.sh` wraps `cargo test` and takes a module filter"],
-        "file": "src/billing/rounding.rs",
-        "old": "pub fn round_cents(x: f64) -> i64 {\n    x.round() as i64\n}",
-        "new": "pub fn round_cents(milli: i64) -> i64 {\n    // half to even: 1005 -> 1000 (+0), 1015 -> 1020\n    let (q, r) = (milli / 10, milli % 10);\n    match r.cmp(&5) {\n        std::cmp::Ordering::Less => q,\n        std::cmp::Ordering::Greater => q + 1,\n        std::cmp::Ordering::Equal => q + (q & 1),\n    }\n}",
-        "test_file": "tests/rounding.rs",
-        "test_code": "use billing::rounding::round_cents;\n\n#[test]\nfn half_goes_to_even() {\n    assert_eq!(round_cents(1005), 100);\n    assert_eq!(round_cents(1015), 102);\n}\n\n#[test]\nfn below_half_goes_down() {\n    assert_eq!(round_cents(1004), 100);\n}\n",
-        "scope_cmd": "sh run_tests.sh billing",
-        "all_cmd": "./run_tests.sh",
-        "spec": lambda p, f: {"runner": "script", "inner": "cargo", "crate": "billing", "passed": p, "failed": f, "module": "billing", "banner": "==> cargo test -p billing", "tail_fail": "run_tests.sh: billing FAILED (exit 101)"},
-        "fail_names": ["billing::rounding::half_goes_to_even"],
-        "code_fail": 101,
-        "tasks": ["Fix half-even rounding in invoice totals", "Add a regression test for 1005 milli-cents", "Update CHANGELOG"],
-        "doc": "CHANGELOG.md",
-        "scope": "billing",
-    },
-    "calc": {
-        "concepts": ["`add()` and `mul()` in a tiny calculator module", "Tests are a plain unittest file run directly with python3", "No third-party dependencies"],
-        "file": "src/calc.py",
-        "old": "def add(a, b):\n    return a + b + 1",
-        "new": "def add(a, b):\n    \"\"\"Sum of a and b.\"\"\"\n    return a + b",
-        "test_file": "tests/test_calc.py",
-        "test_code": "import unittest\n\nfrom src.calc import add, mul\n\n\nclass TestCalc(unittest.TestCase):\n    def test_add(self):\n        self.assertEqual(add(2, 2), 4)\n\n    def test_mul(self):\n        self.assertEqual(mul(3, 4), 12)\n\n\nif __name__ == \"__main__\":\n    unittest.main()\n",
-        "scope_cmd": "python3 tests/test_calc.py",
-        "all_cmd": "python3 tests/test_calc.py",
-        "spec": lambda p, f: {"runner": "unittest", "passed": p, "failed": f, "file": "tests/test_calc.py"},
-        "fail_names": ["test_add (__main__.TestCalc.test_add)"],
-        "code_fail": 1,
-        "tasks": ["Fix add() off-by-one", "Add mul() tests", "Document the calculator API"],
-        "doc": "docs/calc-api.md",
-        "scope": "calc",
-    },
-    "importer": {
-        "concepts": ["Exponential backoff with jitter: delay = base * 2**attempt, capped", "Batches retried up to 5 attempts", "`make check` runs ruff and pytest"],
-        "file": "src/importer/retry.py",
-        "old": "def run_batch(batch):\n    return client.send(batch)",
-        "new": "def run_batch(batch, attempts=5, base=0.5):\n    for attempt in range(attempts):\n        try:\n            return client.send(batch)\n        except TransientError:\n            delay = min(30.0, base * 2 ** attempt) * (0.5 + random.random())\n            log.info(\"retry %d of batch %s in %.2fs\", attempt + 1, batch.id, delay)\n            time.sleep(delay)\n    raise RetriesExhausted(batch.id)",
-        "test_file": "tests/test_retry.py",
-        "test_code": "from importer.retry import run_batch\n\n\ndef test_retries_then_succeeds(fake_client):\n    fake_client.fail_times(2)\n    assert run_batch(make_batch()) == \"ok\"\n    assert fake_client.calls == 3\n",
-        "scope_cmd": "make check",
-        "all_cmd": "make check",
-        "spec": lambda p, f: {"runner": "make", "inner": "pytest", "passed": p, "failed": f, "recipe": "ruff check src tests && python3 -m pytest -q"},
-        "fail_names": ["tests/test_retry.py::test_retries_then_succeeds"],
-        "code_fail": 2,
-        "tasks": ["Retry failed batches with backoff", "Log every retry with attempt and delay", "Document the retry settings"],
-        "doc": "docs/importer.md",
-        "scope": "importer",
-    },
-    "cart": {
-        "concepts": ["Discounts apply before tax", "Totals kept in cents", "Jest via `npm test`"],
-        "file": "src/cart.js",
-        "old": "function total(items) {\n  return items.reduce((s, i) => s + i.price, 0);\n}",
-        "new": "function total(items, discountPct = 0) {\n  const sub = items.reduce((s, i) => s + i.priceCents * i.qty, 0);\n  const discounted = Math.round(sub * (100 - discountPct) / 100);\n  return discounted + tax(discounted);\n}",
-        "test_file": "src/cart.test.js",
-        "test_code": "const { total } = require('./cart');\n\ntest('discount before tax', () => {\n  expect(total([{ priceCents: 1000, qty: 1 }], 10)).toBe(972);\n});\n",
-        "scope_cmd": "npm test",
-        "all_cmd": "npm test",
-        "spec": lambda p, f: {"runner": "jest", "passed": p, "failed": f, "package": "shop-cart@2.3.0", "suites": ["src/cart.test.js", "src/tax.test.js"]},
-        "fail_names": ["src/cart.test.js > discount before tax"],
-        "code_fail": 1,
-        "tasks": ["Apply discounts before tax", "Round totals to cents", "Add discount tests"],
-        "doc": "docs/discounts.md",
-        "scope": "cart",
-    },
-    "inventory": {
-        "concepts": ["Reservations hold stock for 15 minutes", "A mutex per SKU", "Table-driven tests with `go test ./...`"],
-        "file": "store/reserve.go",
-        "old": "func (s *Store) Reserve(sku string, n int) error {\n\ts.stock[sku] -= n\n\treturn nil\n}",
-        "new": "func (s *Store) Reserve(sku string, n int) error {\n\tmu := s.lock(sku)\n\tmu.Lock()\n\tdefer mu.Unlock()\n\tif s.stock[sku] < n {\n\t\treturn ErrInsufficientStock\n\t}\n\ts.stock[sku] -= n\n\ts.holds = append(s.holds, hold{sku, n, time.Now().Add(15 * time.Minute)})\n\treturn nil\n}",
-        "test_file": "store/reserve_test.go",
-        "test_code": "func TestReserve(t *testing.T) {\n\tcases := []struct{ stock, n int; err error }{{3, 2, nil}, {1, 2, ErrInsufficientStock}}\n\tfor _, c := range cases {\n\t\ts := New(map[string]int{\"a\": c.stock})\n\t\tif err := s.Reserve(\"a\", c.n); err != c.err {\n\t\t\tt.Fatalf(\"got %v, want %v\", err, c.err)\n\t\t}\n\t}\n}\n",
-        "scope_cmd": "go test ./...",
-        "all_cmd": "go test ./...",
-        "spec": lambda p, f: {"runner": "go", "failed": f, "packages": ["example.com/inventory/store", "example.com/inventory/api"]},
-        "fail_names": ["TestReserve"],
-        "code_fail": 1,
-        "tasks": ["Reject reservations beyond stock", "Release expired holds", "Add table tests for Reserve"],
-        "doc": "docs/reservations.md",
-        "scope": "store",
-    },
-}
+ABOUT = "The TUNE half of the corrections evaluation set (issue #38): tune on these. Authored by `scripts/eval/author.py tune`; see tests/fixtures/eval/README.md."
+D = author.data("tune")
+CONTEXT, NOTES = D["context"], D["notes"]
+WORLDS = {name: dict(w, spec=author.spec_of(w["spec"])) for name, w in D["worlds"].items()}
+BASES = D["bases"]
+T = D["phrasings"]
+CLAUDE_SHAPES = D["claude_shapes"]
+CODEX_STYLES = D["codex_styles"]
+LATEST = D["latest"]
+WORLD_ORDER = D["world_order"]
+LANG_ORDER = D["lang_order"]
 
-# Bases of the tune half: real transcripts cut after an agent reply.
-BASES = {
-    "en": [
-        ("sniffly__d3ad4cdc-5657-435d-98fa-0035d53e383d.jsonl", 64),
-        ("claude-transcript__test2.jsonl", 199),
-        ("claude-transcript__test2.jsonl", 129),
-        ("claude-mem__sample-transcript.jsonl", 100),
-        ("sniffly__d3ad4cdc-5657-435d-98fa-0035d53e383d.jsonl", 134),
-        ("claude-transcript__test2.jsonl", 252),
-        ("omarchy-backup__8a3e5a2e-788d-4759-ad92-56023d9aee60.jsonl", 77),
-        ("claude-mem__sample-transcript.jsonl", 54),
-        ("claude-transcript__test2.jsonl", 300),
-        ("claude-mem__sample-transcript.jsonl", 133),
-        ("claude-transcript__test2.jsonl", 350),
-        ("omarchy-backup__8a3e5a2e-788d-4759-ad92-56023d9aee60.jsonl", 53),
-        ("sniffly__d3ad4cdc-5657-435d-98fa-0035d53e383d.jsonl", 111),
-    ],
-    "zh": [("cccc_clash_test__7190121f-79f3-4ecf-ad6a-6848bbbb2b2a.jsonl", 24), ("claude_backup__5bccb0bf-1361-447a-baf2-5c808cf7cb7f.jsonl", 150), ("claude_backup__5bccb0bf-1361-447a-baf2-5c808cf7cb7f.jsonl", 196), ("claude_backup__5bccb0bf-1361-447a-baf2-5c808cf7cb7f.jsonl", 265)],
-    "ko": [("claude-config__02fb0004-79f5-4617-90c8-faa9d1167059.jsonl", 294), ("claude-config__02fb0004-79f5-4617-90c8-faa9d1167059.jsonl", 586)],
-}
 # German, Spanish and Japanese sessions: an English base whose user switches language.
 for l in ("de", "es", "ja"):
     BASES[l] = BASES["en"][::-1]
@@ -142,81 +41,10 @@ def base_for(lang: str) -> tuple[str, int]:
 
 # ---------------------------------------------------------------- phrasings (tune)
 
-T = {
-    "impl": {
-        "en": "Please {task_l} in `{file}`, and run the {scope} tests when you are done.",
-        "zh": "请在 `{file}` 里{task_l}，完成后运行 {scope} 的测试。",
-        "de": "Bitte {task_l} in `{file}` erledigen und danach die {scope}-Tests laufen lassen.",
-        "es": "Por favor, {task_l} en `{file}` y ejecuta las pruebas de {scope} al terminar.",
-        "ja": "`{file}` で「{task_l}」を対応して、終わったら {scope} のテストを実行してください。",
-        "ko": "`{file}`에서 {task_l} 작업을 하고, 끝나면 {scope} 테스트를 돌려 주세요.",
-    },
-    "tests_pass": {
-        "en": ["All {scope} tests pass.", "The {scope} suite is green now (`{cmd}`).", "Status: tests passing ✅", "`{cmd}` passes cleanly.", "Everything checks out: the {scope} tests pass."],
-        "zh": ["{scope} 的所有测试都通过了。", "`{cmd}` 已全部通过。", "状态：测试通过 ✅"],
-        "de": ["Alle {scope}-Tests laufen durch.", "`{cmd}` ist jetzt grün.", "Status: Tests bestanden ✅"],
-        "es": ["Todas las pruebas de {scope} pasan.", "`{cmd}` pasa sin errores.", "Estado: pruebas en verde ✅"],
-        "ja": ["{scope} のテストはすべて通った。", "`{cmd}` はすべて成功している。", "状態：テスト成功 ✅"],
-        "ko": ["{scope} 테스트가 모두 통과한다.", "`{cmd}` 이 깔끔하게 통과했다."],
-    },
-    "all_done": {
-        "en": ["All tasks are complete.", "All of the user's requests have been completed; nothing remains.", "Status: done — no remaining work."],
-        "zh": ["所有任务都已完成。", "用户的全部请求均已完成，没有剩余工作。"],
-        "de": ["Alle Aufgaben sind erledigt.", "Es gibt keine offene Arbeit mehr; alles ist abgeschlossen."],
-        "es": ["Todas las tareas están completas.", "No queda trabajo pendiente; todo está terminado."],
-        "ja": ["すべてのタスクが完了した。", "残っている作業はない。すべて完了。"],
-        "ko": ["모든 작업이 완료되었다.", "남은 작업은 없다. 모두 끝났다."],
-    },
-    "task_done": {
-        "en": ["The \"{task}\" task is done.", "- [x] {task}", "Finished: {task}.", "{task}: Status: done"],
-        "zh": ["“{task}”任务已完成。", "- [x] {task}"],
-        "de": ["Die Aufgabe „{task}“ ist erledigt.", "- [x] {task}"],
-        "es": ["La tarea \"{task}\" está terminada.", "- [x] {task}"],
-        "ja": ["「{task}」タスクは完了した。", "- [x] {task}"],
-        "ko": ["\"{task}\" 작업은 완료되었다.", "- [x] {task}"],
-    },
-    "fixed_file": {
-        "en": ["Fixed the bug in `{file}`.", "Updated `{file}` with the fix.", "`{file}` now has the corrected implementation."],
-        "zh": ["已修复 `{file}` 中的问题。", "已更新 `{file}`。"],
-        "de": ["Den Fehler in `{file}` behoben.", "`{file}` wurde aktualisiert."],
-        "es": ["Se corrigió el error en `{file}`.", "Se actualizó `{file}` con la corrección."],
-        "ja": ["`{file}` のバグを修正した。", "`{file}` を更新した。"],
-        "ko": ["`{file}`의 버그를 고쳤다.", "`{file}`를 수정했다."],
-    },
-    "committed": {
-        "en": ["Committed the changes (`git commit`).", "All changes are committed.", "The fix was committed to main."],
-        "zh": ["已提交所有更改。"],
-        "de": ["Die Änderungen sind committet."],
-        "es": ["Los cambios están confirmados (commit hecho)."],
-        "ja": ["変更はコミット済み。"],
-        "ko": ["변경 사항은 커밋되었다."],
-    },
-    "pushed": {"en": ["Pushed to origin/main.", "The branch has been pushed."], "de": ["Auf origin/main gepusht."], "es": ["Se hizo push a origin/main."], "zh": ["已推送到 origin/main。"], "ja": ["origin/main にプッシュ済み。"], "ko": ["origin/main에 푸시했다."]},
-    "pending": {
-        "en": "Remaining: {items}.",
-        "zh": "剩余：{items}。",
-        "de": "Offen: {items}.",
-        "es": "Pendiente: {items}.",
-        "ja": "残り：{items}。",
-        "ko": "남은 것: {items}.",
-    },
-}
-
 
 def pick(key, lang, k):
     bank = T[key].get(lang) or T[key]["en"]
     return bank[k % len(bank)] if isinstance(bank, list) else bank
-
-
-CLAUDE_SHAPES = [
-    {"wrap": "tags", "headings": "numbered"},
-    {"wrap": "prefix", "headings": "numbered"},
-    {"wrap": "summary_only", "headings": "markdown"},
-    {"wrap": "bare", "headings": "bold"},
-    {"wrap": "tags", "headings": "markdown"},
-    {"wrap": "prefix", "headings": "bold"},
-]
-CODEX_STYLES = ["bold", "markdown", "plain"]
 
 
 # ---------------------------------------------------------------- scenarios (tune)
@@ -459,28 +287,6 @@ def s_questions_no_tasks(w, lang, k):
     return dict(steps=steps, claims=claims, traps=traps, expect="true", classes=["numbered_questions"], clean_base=True)
 
 
-LATEST = {
-    "translated": (
-        "Please rename the `retries` option to `max_attempts` everywhere, keep a deprecated alias for one release, and update the docs and the changelog accordingly.",
-        "把 `retries` 选项在所有地方改名为 `max_attempts`，保留一个版本的弃用别名，并相应更新文档和 changelog。",
-        "zh",
-        "chinese_summary_of_an_english_prompt",
-    ),
-    "partial": (
-        "OK next thing. I've been thinking about how the exports behave when a tenant has thousands of rows and the job gets killed halfway, because last week that happened twice and support had to re-run it by hand. Could you make the export resumable from the last written batch, and keep the file name stable so the download link doesn't change?",
-        "\"Could you make the export resumable from the last written batch\" (the message explains that killed export jobs had to be re-run by hand).",
-        "en",
-        "quotes_part_of_prompt",
-    ),
-    "log": (
-        "CI is red again:\n```\nerror[E0308]: mismatched types\n  --> src/parse.rs:88:24\n   |\n88 |         Ok(Field { name, width })\n   |                        ^^^^^ expected `u16`, found `usize`\n\nerror: could not compile `parse` (lib) due to 1 previous error\n##[error]Process completed with exit code 101.\n```\nwhat is going on",
-        "The user pasted the CI log (`error[E0308]: mismatched types` at src/parse.rs:88, \"expected `u16`, found `usize`\") and asked what is going on.",
-        "en",
-        "quotes_a_log",
-    ),
-}
-
-
 def s_latest_rendered(w, lang, k, how):
     text, rendered, lang2, cls = LATEST[how]
     steps = [["prompt", _impl_prompt(w, lang2, w["tasks"][0])], ["edit", w["file"], w["old"], w["new"]], ["run", w["scope_cmd"], 0, w["spec"](12, [])], ["reply", "Done."], ["prompt", text], ["reply", "Looking at it."]]
@@ -626,18 +432,6 @@ TRUE_SCEN = [s_numbered_questions, s_numbered_recap, s_steering_quote, s_intent,
 FALSE_SCEN = [f_project_script, f_all_done_restated, lambda w, l, k: f_checklist(w, l, k), lambda w, l, k: f_checklist(w, l, k, count=True), f_fixed_no_edit, f_task_label, f_commit, f_edit_failed, f_pending_result, f_multi, f_up_to_false]
 FALSE_NAMES = ["project_script", "all_done", "checklist_one", "checklist_count", "fixed_no_edit", "task_label", "commit", "edit_failed", "pending_result", "multi", "up_to_false"]
 
-# (scenario index, world, language) rounds: each round runs every scenario once per client.
-WORLD_ORDER = ["billing", "calc", "importer", "cart", "inventory"]
-LANG_ORDER = ["en", "en", "zh", "en", "de", "en", "es", "ja", "en", "ko"]
-
-
-def open_in_base(base: str, cut: int) -> bool:
-    import reader
-    from materialize import base_lines
-
-    tl = reader.read(base_lines({"id": "probe", "base": base, "cut": cut}))
-    return bool(tl.open_tasks() or [t for t, c in tl.last_checklist() if not c])
-
 
 def build() -> list[dict]:
     cases = []
@@ -668,11 +462,8 @@ def build() -> list[dict]:
                         # Claude Code's alone.
                         if d.get("shape", {}).get("variant") in ("up_to", "recent"):
                             continue
-                        if any(len(st) > 4 and st[0] == "run" and st[4] == "pending" for st in d["steps"]):
-                            d["steps"] = [st[:4] if st[0] == "run" else st for st in d["steps"] if st[0] != "finish_pending"]
-                            d.pop("save_at", None)
+                        if author.late_result_for_codex(d):
                             d["trigger"] = "auto"
-                            d["classes"] = ["failing_run_just_before_auto_compaction"]
                     # The agent reads the world's main module before its first change.
                     first = next((j for j, st in enumerate(d["steps"]) if st[0] == "prompt"), 0)
                     d["steps"][first + 1 : first + 1] = [["read", *NOTES[world]], ["read", *CONTEXT[world]]]
@@ -682,7 +473,7 @@ def build() -> list[dict]:
                     if d.pop("clean_base", False):
                         # The scenario's claim covers the whole record: a base whose own task list
                         # or checklist is still open would make it false.
-                        while open_in_base(base, cut):
+                        while author.open_in_base(base, cut):
                             base, cut = base_for(lang)
                     shape = dict(CLAUDE_SHAPES[n % len(CLAUDE_SHAPES)]) if client == "claude" else {"codex_style": CODEX_STYLES[n % 3]}
                     shape.update(d.pop("shape", {}))
@@ -702,32 +493,3 @@ def build() -> list[dict]:
                     case.update(d)
                     cases.append(case)
     return cases
-
-
-def main():
-    cases = build()
-    bad = []
-    counts = {}
-    for c in cases:
-        c["half"] = "tune"
-        try:
-            m = materialize(c)
-        except SetError as e:
-            bad.append(str(e))
-            continue
-        key = (c["client"], m["label"]["verdict"])
-        counts[key] = counts.get(key, 0) + 1
-        del c["half"]
-    if bad:
-        for b in bad:
-            print("BAD", b)
-        raise SystemExit(1)
-    out = REPO / "tests/fixtures/eval/tune/tune-cases.json"
-    out.parent.mkdir(parents=True, exist_ok=True)
-    about = "The TUNE half of the corrections evaluation set (issue #38): tune on these. Authored by scripts/eval/author_tune.py; see tests/fixtures/eval/README.md."
-    out.write_text(json.dumps({"about": about, "cases": cases}, ensure_ascii=False, indent=1) + "\n", encoding="utf-8")
-    print(f"{len(cases)} cases -> {out}: {counts}")
-
-
-if __name__ == "__main__":
-    main()

@@ -1,143 +1,35 @@
-"""HELD-OUT half: authors `tests/fixtures/eval/heldout/heldout-cases.json` (do not read when tuning).
+"""The HELD-OUT half's scenarios (`python3 scripts/eval/author.py heldout` writes
+`tests/fixtures/eval/heldout/heldout-cases.json`). Never read when tuning the corrections.
 
-    python3 scripts/eval/author_heldout.py
-
-Written apart from the tune half: other projects, other scenario code and wording (prompts,
-replies, claims, traps), its own summary narration (`compose_heldout.py`), another mix of base
-transcripts and cut points (the real Codex 0.169 rollout among them), French and Portuguese
-beside the tune half's languages. Every case is materialized once; a label that disagrees with
-the scenario's intent stops authoring.
+Written apart from the tune half: its own projects, phrasings, bases and cut points (in
+`data/heldout.json`), its own scenario code below and its own narration (`compose_heldout.py`).
 """
 
 from __future__ import annotations
 
-import json
-import sys
-from pathlib import Path
+import author
 
-sys.dont_write_bytecode = True
-sys.path.insert(0, str(Path(__file__).resolve().parent))
+ABOUT = "The HELD-OUT half of the corrections evaluation set (issue #38): never tune on it; read only the aggregate figures of `scripts/eval-corrections heldout`. Authored by `scripts/eval/author.py heldout`."
+D = author.data("heldout")
+CONTEXT, RUNBOOK, HELPERS = D["context"], D["runbook"], D["helpers"]
+W = {name: dict(w, spec=author.spec_of(w["spec"]), all_spec=author.spec_of(w["all_spec"])) for name, w in D["worlds"].items()}
+BASES = D["bases"]
+SMALL = set(D["small"])
+ASK = D["ask"]
+PASS = D["pass"]
+ALL = D["all"]
+DONE = D["done"]
+PATCHED = D["patched"]
+COMMITTED = D["committed"]
+PUSHED = D["pushed"]
+LATEST_H = D["latest"]
+ORDER = D["order"]
+LANGS = D["langs"]
+SHAPES = D["shapes"]
 
-from heldout_context import CONTEXT, HELPERS, RUNBOOK  # noqa: E402
-from materialize import REPO, SetError, materialize  # noqa: E402
-
-W = {
-    "ledger": {
-        "concepts": ["Double-entry journal: every entry debits and credits the same amount", "Periods are closed monthly and then immutable", "vitest through pnpm"],
-        "file": "src/ledger/balance.ts",
-        "old": "export function balance(j: Journal, account: string, period: string): number {\n  return entriesFor(j, account, period).reduce((s, e) => s + e.amount, 0);\n}",
-        "new": "export function balance(j: Journal, account: string, period: string): number {\n  const opening = periodsBefore(j, period).reduce((s, p) => s + closing(j, account, p), 0);\n  return opening + entriesFor(j, account, period).reduce((s, e) => s + signed(e, account), 0);\n}",
-        "test_file": "src/ledger/balance.test.ts",
-        "test_code": "import { describe, expect, it } from 'vitest';\nimport { balance } from './balance';\n\ndescribe('balance', () => {\n  it('carries forward the opening balance', () => {\n    expect(balance(journal(), 'cash', '2026-02')).toBe(1250);\n  });\n});\n",
-        "scope_cmd": "pnpm test -- src/ledger",
-        "all_cmd": "pnpm test",
-        "needle_scope": "pnpm test",
-        "spec": lambda p, f: {"runner": "vitest", "passed": p, "failed": f, "package": "ledger@0.8.2", "suites": ["src/ledger/balance.test.ts", "src/ledger/journal.test.ts", "src/api.test.ts"]},
-        "fail_names": ["src/ledger/balance.test.ts > balance > carries forward the opening balance"],
-        "code_fail": 1,
-        "tasks": ["Carry forward opening balances", "Reject entries in closed periods", "Expose a /balances endpoint"],
-        "doc": "docs/ledger.md",
-        "scope": "ledger",
-    },
-    "scheduler": {
-        "concepts": ["Five-field cron expressions", "Ranges (1-5) and steps (*/15) in a field", "tox runs pytest on Python 3.11"],
-        "file": "scheduler/cron.py",
-        "old": "def parse_field(text, lo, hi):\n    return {int(text)}",
-        "new": "def parse_field(text, lo, hi):\n    values = set()\n    for part in text.split(','):\n        base, _, step = part.partition('/')\n        start, end = (lo, hi) if base == '*' else map(int, base.split('-')) if '-' in base else (int(base), int(base))\n        values.update(range(start, end + 1, int(step or 1)))\n    if not values or min(values) < lo or max(values) > hi:\n        raise ValueError(f'field {text!r} outside {lo}-{hi}')\n    return values",
-        "test_file": "tests/test_cron.py",
-        "test_code": "import pytest\n\nfrom scheduler.cron import parse_field\n\n\n@pytest.mark.parametrize('text,expected', [('1-3', {1, 2, 3}), ('*/20', {0, 20, 40})])\ndef test_fields(text, expected):\n    assert parse_field(text, 0, 59) == expected\n",
-        "scope_cmd": "python -m pytest tests/test_cron.py -q",
-        "all_cmd": "tox -e py311",
-        "needle_scope": "tests/test_cron.py",
-        "spec": lambda p, f: {"runner": "pytest", "passed": p, "failed": f, "files": ["tests/test_cron.py", "tests/test_jobs.py"], "assert": "assert parse_field('1-5', 0, 59) == {1, 2, 3, 4, 5}", "error": "ValueError: invalid literal for int() with base 10: '1-5'"},
-        "all_spec": lambda p, f: {"runner": "tox", "passed": p, "failed": f, "files": ["tests/test_cron.py", "tests/test_jobs.py"]},
-        "fail_names": ["tests/test_cron.py::test_fields[1-3-expected0]"],
-        "code_fail": 1,
-        "tasks": ["Support ranges like 1-5 in cron fields", "Support step values like */15", "Document the cron syntax"],
-        "doc": "docs/cron.md",
-        "scope": "cron",
-    },
-    "gateway": {
-        "concepts": ["Token bucket per key", "Tenants identified by the X-Tenant header", "`make test` runs `go test ./internal/...` with the race detector"],
-        "file": "internal/ratelimit/bucket.go",
-        "old": "func (b *bucket) take(now time.Time, rate float64, burst int) bool {\n\tb.tokens--\n\treturn b.tokens >= 0\n}",
-        "new": "func (b *bucket) take(now time.Time, rate float64, burst int) bool {\n\telapsed := now.Sub(b.last).Seconds()\n\tb.last = now\n\tb.tokens = math.Min(float64(burst), b.tokens+elapsed*rate)\n\tif b.tokens < 1 {\n\t\treturn false\n\t}\n\tb.tokens--\n\treturn true\n}",
-        "test_file": "internal/ratelimit/bucket_test.go",
-        "test_code": "func TestAllowBurst(t *testing.T) {\n\tl := New(1, 10)\n\tfor i := 0; i < 10; i++ {\n\t\tif !l.Allow(\"t1\") {\n\t\t\tt.Fatalf(\"request %d refused\", i)\n\t\t}\n\t}\n\tif l.Allow(\"t1\") {\n\t\tt.Fatal(\"11th request allowed\")\n\t}\n}\n",
-        "scope_cmd": "go test ./internal/ratelimit/",
-        "all_cmd": "make test",
-        "needle_scope": "internal/ratelimit",
-        "spec": lambda p, f: {"runner": "go", "failed": f, "packages": ["example.com/gateway/internal/ratelimit"], "where": "bucket_test.go:19", "error": "11th request allowed"},
-        "all_spec": lambda p, f: {"runner": "make", "inner": "go", "failed": f, "target": "test", "recipe": "go test -race ./internal/...", "packages": ["example.com/gateway/internal/ratelimit", "example.com/gateway/internal/auth"], "where": "bucket_test.go:19", "error": "11th request allowed"},
-        "fail_names": ["TestAllowBurst"],
-        "code_fail": 1,
-        "tasks": ["Make the limiter per-tenant", "Add burst configuration", "Expose limiter metrics"],
-        "doc": "docs/ratelimit.md",
-        "scope": "ratelimit",
-    },
-    "thumbs": {
-        "concepts": ["Lanczos3 resampling", "Aspect ratio kept when one side is given", "`scripts/test.sh` runs one integration test target by name"],
-        "file": "src/resize.rs",
-        "old": "pub fn target_size(w: u32, h: u32, want_w: Option<u32>, want_h: Option<u32>) -> (u32, u32) {\n    (want_w.unwrap_or(w), want_h.unwrap_or(h))\n}",
-        "new": "pub fn target_size(w: u32, h: u32, want_w: Option<u32>, want_h: Option<u32>) -> (u32, u32) {\n    match (want_w, want_h) {\n        (Some(tw), Some(th)) => (tw, th),\n        (Some(tw), None) => (tw, ((u64::from(h) * u64::from(tw) + u64::from(w) / 2) / u64::from(w)) as u32),\n        (None, Some(th)) => (((u64::from(w) * u64::from(th) + u64::from(h) / 2) / u64::from(h)) as u32, th),\n        (None, None) => (w, h),\n    }\n}",
-        "test_file": "tests/resize.rs",
-        "test_code": "use thumbs::resize::target_size;\n\n#[test]\nfn width_only_keeps_aspect() {\n    assert_eq!(target_size(4000, 3000, Some(400), None), (400, 300));\n}\n",
-        "scope_cmd": "./scripts/test.sh resize",
-        "all_cmd": "cargo test",
-        "needle_scope": "scripts/test.sh resize",
-        "spec": lambda p, f: {"runner": "script", "inner": "cargo", "crate": "thumbs", "passed": p, "failed": f, "module": "resize", "target": "tests/resize.rs", "rerun": "--test resize", "banner": "+ cargo test --test resize", "tail_fail": "test.sh: resize failed", "left": "(400, 299)", "right": "(400, 300)", "at": "tests/resize.rs:5:5"},
-        "all_spec": lambda p, f: {"runner": "cargo", "crate": "thumbs", "passed": p, "failed": f, "module": "resize", "left": "(400, 299)", "right": "(400, 300)"},
-        "fail_names": ["width_only_keeps_aspect"],
-        "code_fail": 101,
-        "tasks": ["Keep aspect ratio when only width is given", "Reject images over 50 megapixels", "Add a --quality flag"],
-        "doc": "docs/cli.md",
-        "scope": "resize",
-    },
-    "notes": {
-        "concepts": ["Django class-based views", "Cursor pagination by (-pinned, -updated)", "`python manage.py test notes`"],
-        "file": "notes/views.py",
-        "old": "class NoteList(ListView):\n    model = Note",
-        "new": "class NoteList(LoginRequiredMixin, ListView):\n    model = Note\n    paginate_by = 25\n\n    def get_queryset(self):\n        qs = Note.objects.filter(notebook__owner=self.request.user)\n        q = self.request.GET.get('q')\n        return qs.filter(title__icontains=q) if q else qs",
-        "test_file": "notes/tests/test_views.py",
-        "test_code": "class NoteListTests(TestCase):\n    def test_second_page(self):\n        make_notes(self.user, 30)\n        resp = self.client.get('/notes/?page=2')\n        self.assertEqual(resp.status_code, 200)\n        self.assertEqual(len(resp.context['object_list']), 5)\n",
-        "scope_cmd": "python manage.py test notes",
-        "all_cmd": "python manage.py test",
-        "needle_scope": "manage.py test notes",
-        "spec": lambda p, f: {"runner": "django", "passed": p, "failed": f, "file": "notes/tests/test_views.py"},
-        "fail_names": ["test_second_page (notes.tests.test_views.NoteListTests.test_second_page)"],
-        "code_fail": 1,
-        "tasks": ["Paginate the notes list", "Add search by title", "Write the API docs"],
-        "doc": "docs/api.md",
-        "scope": "notes",
-    },
-}
-for w in W.values():
-    w.setdefault("all_spec", w["spec"])
-
-BASES = {
-    "en": [
-        ("claude-transcript__test2.jsonl", 67),
-        ("sniffly__d3ad4cdc-5657-435d-98fa-0035d53e383d.jsonl", 124),
-        ("claude-mem__sample-transcript.jsonl", 118),
-        ("agent-swarm-config__f30f7044-51d0-4948-83a1-85aba848e746.jsonl", 59),
-        ("claude-transcript__test2.jsonl", 316),
-        ("omarchy-backup__8a3e5a2e-788d-4759-ad92-56023d9aee60.jsonl", 71),
-        ("claude-code-viewer__fe5e1c67-53e7-4862-81ae-d0e013e3270b.jsonl", 433),
-        ("claude-mem__sample-transcript.jsonl", 96),
-        ("sniffly__d3ad4cdc-5657-435d-98fa-0035d53e383d.jsonl", 47),
-        ("claude-code-viewer__5c0375b4-57a5-4f26-b12d-d022ee4e51b7.jsonl", 53),
-        ("claude-transcript__test2.jsonl", 204),
-    ],
-    "zh": [("claude_backup__719f12f0-d8aa-4d12-9ac6-a5bd544bb57c.jsonl", 203), ("claude_backup__5bccb0bf-1361-447a-baf2-5c808cf7cb7f.jsonl", 240), ("claude_backup__719f12f0-d8aa-4d12-9ac6-a5bd544bb57c.jsonl", 364), ("cccc_clash_test__7190121f-79f3-4ecf-ad6a-6848bbbb2b2a.jsonl", 19)],
-    "ko": [("claude-config__02fb0004-79f5-4617-90c8-faa9d1167059.jsonl", 138), ("claude-config__02fb0004-79f5-4617-90c8-faa9d1167059.jsonl", 460), ("claude-config__02fb0004-79f5-4617-90c8-faa9d1167059.jsonl", 778)],
-}
 for l in ("fr", "pt", "ja", "es", "de"):
     BASES[l] = BASES["en"][3:] + BASES["en"][:3]
 _next = {}
-
-
-# Bases with too little main conversation for a 7 KB Claude Code summary: Codex cases only.
-SMALL = {"agent-swarm-config__f30f7044-51d0-4948-83a1-85aba848e746.jsonl", "claude-code-viewer__5c0375b4-57a5-4f26-b12d-d022ee4e51b7.jsonl", "claude-code-viewer__fe5e1c67-53e7-4862-81ae-d0e013e3270b.jsonl"}
 
 
 def base(lang: str, codex: bool, i: int):
@@ -152,59 +44,6 @@ def base(lang: str, codex: bool, i: int):
 
 
 # ---------------------------------------------------------------- wording (held-out)
-
-ASK = {
-    "en": ["Can you {t} ({f})? Run `{c}` afterwards.", "Next up: {t}. The code is in {f}; check it with `{c}`.", "{t} please — touch {f} only, and verify with `{c}`."],
-    "fr": ["Peux-tu t'occuper de « {t} » dans {f} ? Lance `{c}` ensuite."],
-    "pt": ["Você pode fazer \"{t}\" em {f}? Depois rode `{c}`."],
-    "ja": ["{f} で「{t}」をお願いします。終わったら `{c}` で確認して。"],
-    "es": ["¿Puedes encargarte de \"{t}\" en {f}? Luego corre `{c}`."],
-    "de": ["Kannst du „{t}“ in {f} umsetzen? Danach `{c}` laufen lassen."],
-    "zh": ["帮我在 {f} 里做“{t}”，做完跑一下 `{c}`。"],
-    "ko": ["{f}에서 \"{t}\" 해 줄래? 끝나면 `{c}` 돌려 봐."],
-}
-PASS = {
-    "en": ["Test suite: passing.", "`{c}` → green.", "No failing tests remain.", "The {s} tests are all passing now.", "Verified: `{c}` succeeds."],
-    "fr": ["Les tests {s} passent tous.", "`{c}` est au vert."],
-    "pt": ["Todos os testes de {s} passam.", "`{c}` está verde."],
-    "ja": ["`{c}` はグリーン。", "{s} のテストは全部通っている。"],
-    "es": ["`{c}` en verde.", "Ya no queda ninguna prueba fallando."],
-    "de": ["`{c}` ist grün.", "Keine Tests schlagen mehr fehl."],
-    "zh": ["`{c}` 全绿。", "{s} 测试全部通过。"],
-    "ko": ["`{c}` 통과.", "{s} 테스트는 이제 전부 통과한다."],
-}
-ALL = {
-    "en": ["Nothing left to do — every item on the list is finished.", "Everything the user asked for is finished.", "All work items: ✅ done."],
-    "fr": ["Tout est terminé ; il ne reste rien à faire."],
-    "pt": ["Tudo concluído; não resta nada a fazer."],
-    "ja": ["やることはもう残っていない。全項目完了。"],
-    "es": ["Todo terminado; no queda nada por hacer."],
-    "de": ["Alles erledigt; es bleibt nichts zu tun."],
-    "zh": ["清单上的事项全部完成，没有剩余工作。"],
-    "ko": ["목록의 모든 항목이 끝났다. 남은 일은 없다."],
-}
-DONE = {
-    "en": ["Wrapped up \"{t}\".", "**{t}** — Status: ✅ Completed", "{t}: done.", "\"{t}\" has been completed."],
-    "fr": ["« {t} » est terminé.", "- [x] {t}"],
-    "pt": ["\"{t}\" foi concluída.", "- [x] {t}"],
-    "ja": ["「{t}」は済み。", "- [x] {t}"],
-    "es": ["\"{t}\" quedó terminada.", "- [x] {t}"],
-    "de": ["„{t}“ ist abgeschlossen.", "- [x] {t}"],
-    "zh": ["“{t}”已经做完。", "- [x] {t}"],
-    "ko": ["\"{t}\" 완료.", "- [x] {t}"],
-}
-PATCHED = {
-    "en": ["Patched `{f}`.", "`{f}` was rewritten to handle this.", "The fix lives in `{f}`."],
-    "fr": ["`{f}` a été corrigé."],
-    "pt": ["`{f}` foi corrigido."],
-    "ja": ["`{f}` を修正済み。"],
-    "es": ["`{f}` quedó corregido."],
-    "de": ["`{f}` wurde korrigiert."],
-    "zh": ["`{f}` 已经改好。"],
-    "ko": ["`{f}` 수정 완료."],
-}
-COMMITTED = {"en": ["Changes committed as `{m}`.", "Work is committed locally."], "fr": ["Changements commités (`{m}`)."], "pt": ["Alterações commitadas (`{m}`)."], "ja": ["`{m}` としてコミット済み。"], "es": ["Cambios commiteados como `{m}`."], "de": ["Als `{m}` committet."], "zh": ["已提交为 `{m}`。"], "ko": ["`{m}`로 커밋함."]}
-PUSHED = {"en": ["Pushed the branch to origin.", "Branch is on the remote now."], "fr": ["Branche poussée sur origin."], "pt": ["Branch enviada para o origin."], "ja": ["ブランチは origin にプッシュ済み。"], "es": ["Rama subida a origin."], "de": ["Branch nach origin gepusht."], "zh": ["分支已推送到 origin。"], "ko": ["브랜치를 origin에 푸시함."]}
 
 
 def say(bank, lang, k, **kw):
@@ -433,13 +272,6 @@ def h_questions_plain(w, lang, k):
     return dict(steps=steps, claims=claims, traps=traps, expect="true", classes=["numbered_questions"], clean_base=True)
 
 
-LATEST_H = {
-    "ja": ("Could you split the settings page into tabs (general, notifications, billing) and remember the last opened tab per user? Keep the URLs bookmarkable.", "設定ページをタブ（一般・通知・請求）に分け、ユーザーごとに最後に開いたタブを覚えるよう依頼。URL はブックマーク可能なままにすること。", "ja", "japanese_summary_of_an_english_prompt"),
-    "part": ("Quick context: the nightly job has been timing out since we moved to the new cluster, and ops raised the timeout twice already, which only hides it. I don't want another bump. Find where the time actually goes — I suspect the N+1 in the report query — and fix that instead.", "Asked to \"find where the time actually goes\" in the nightly job rather than raising its timeout again.", "en", "quotes_part_of_prompt"),
-    "trace": ("```\nTraceback (most recent call last):\n  File \"/srv/app/worker.py\", line 212, in run\n    batch = queue.get(timeout=5)\n  File \"/usr/lib/python3.11/queue.py\", line 179, in get\n    raise Empty\n_queue.Empty\n```\nthis again after deploy", "Pasted a `_queue.Empty` traceback from worker.py line 212 (`queue.get(timeout=5)`) seen again after the deploy.", "en", "quotes_a_log"),
-}
-
-
 def h_latest(w, lang, k, how):
     text, rendered, lang2, cls = LATEST_H[how]
     steps = [["prompt", ask(w, lang2, k, w["tasks"][0])], ["edit", w["file"], w["old"], w["new"]], ["reply", "Done with that."], ["prompt", text], ["reply", "Let me look."]]
@@ -572,24 +404,6 @@ def hf_span(w, lang, k):
 TRUE = [h_questions, h_recap, h_steering, h_intent, h_passfail, h_narrow, h_mention, h_clean_tree, h_script_edit, h_true_lang, h_part_quote, h_log, h_pending, h_plan_zh, h_long, h_span, h_recent, h_retry, h_recap_plain, h_questions_plain, h_latest_ja, h_latest_part, h_latest_trace, h_perl_after_patch, h_pending_reworded]
 FALSE = [hf_script, hf_all, lambda w, l, k: hf_box(w, l, k), lambda w, l, k: hf_box(w, l, k, True), hf_no_edit, hf_status, hf_git, hf_edit_failed, hf_late, hf_mixed, hf_span]
 FALSE_NAMES = ["script", "all", "box_one", "box_count", "no_edit", "status", "git", "edit_failed", "late", "mixed", "span"]
-ORDER = ["gateway", "notes", "ledger", "thumbs", "scheduler"]
-LANGS = ["en", "fr", "en", "ko", "en", "pt", "zh", "en", "ja", "en", "es", "de"]
-SHAPES = [
-    {"wrap": "prefix", "headings": "numbered", "quote_limit": 900},
-    {"wrap": "tags", "headings": "bold"},
-    {"wrap": "bare", "headings": "markdown"},
-    {"wrap": "summary_only", "headings": "numbered"},
-    {"wrap": "prefix", "headings": "markdown", "next_quote": False},
-    {"wrap": "tags", "headings": "plain"},
-]
-
-
-def open_in(b: str, cut: int) -> bool:
-    import reader
-    from materialize import base_lines
-
-    tl = reader.read(base_lines({"id": "probe", "base": b, "cut": cut}))
-    return bool(tl.open_tasks() or [t for t, c in tl.last_checklist() if not c])
 
 
 def build() -> list[dict]:
@@ -623,18 +437,15 @@ def build() -> list[dict]:
                         # Claude Code's alone.
                         if d.get("shape", {}).get("variant") in ("up_to", "recent"):
                             continue
-                        if any(len(st) > 4 and st[0] == "run" and st[4] == "pending" for st in d["steps"]):
-                            d["steps"] = [st[:4] if st[0] == "run" else st for st in d["steps"] if st[0] != "finish_pending"]
-                            d.pop("save_at", None)
+                        if author.late_result_for_codex(d):
                             d["trigger"] = "auto"
-                            d["classes"] = ["failing_run_just_before_auto_compaction"]
                     first = next((j for j, st in enumerate(d["steps"]) if st[0] == "prompt"), 0)
                     d["steps"][first + 1 : first + 1] = [["read", *CONTEXT[world]], ["read", *RUNBOOK[world]], ["read", *HELPERS[world]]]
                     if d.get("save_at") is not None:
                         d["save_at"] += 3
                     b, cut = base(lang, client == "codex", n)
                     if d.pop("clean_base", False):
-                        while open_in(b, cut):
+                        while author.open_in_base(b, cut):
                             b, cut = base(lang, client == "codex", n + 1)
                     if b == "codex:fixture" and kind == "t" and scen in (h_recap,):
                         b, cut = BASES["en"][n % len(BASES["en"])]
@@ -657,31 +468,3 @@ def build() -> list[dict]:
                         )
                     )
     return cases
-
-
-def main():
-    cases = build()
-    bad, counts = [], {}
-    for c in cases:
-        c["half"] = "heldout"
-        try:
-            m = materialize(c)
-        except SetError as e:
-            bad.append(str(e))
-            continue
-        finally:
-            c.pop("half", None)
-        counts[(c["client"], m["label"]["verdict"])] = counts.get((c["client"], m["label"]["verdict"]), 0) + 1
-    if bad:
-        for b in bad:
-            print("BAD", b)
-        raise SystemExit(1)
-    out = REPO / "tests/fixtures/eval/heldout/heldout-cases.json"
-    out.parent.mkdir(parents=True, exist_ok=True)
-    about = "The HELD-OUT half of the corrections evaluation set (issue #38): never tune on it; read only the aggregate figures of `scripts/eval-corrections heldout`. Authored by scripts/eval/author_heldout.py."
-    out.write_text(json.dumps({"about": about, "cases": cases}, ensure_ascii=False, indent=1) + "\n", encoding="utf-8")
-    print(f"{len(cases)} cases -> {out}: {counts}")
-
-
-if __name__ == "__main__":
-    main()

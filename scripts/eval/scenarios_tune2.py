@@ -1,84 +1,111 @@
-"""Authors the TUNE2 half: `tests/fixtures/eval/tune2/tune2-cases.json`.
+"""The TUNE2 half's scenarios (`python3 scripts/eval/author.py tune2` writes
+`tests/fixtures/eval/tune2/tune2-cases.json`).
 
-    python3 scripts/eval/author_tune2.py
-
-A second tuning half, written apart from the tune half (`author_tune.py`) and without looking at
-the held-out one: its own fourteen projects (`tune2_worlds.py`: Flask, a Go CLI, a pnpm/turbo
+A second tuning half, written apart from the tune half and without looking at the held-out
+one: its own fourteen projects (`data/tune2.json`'s worlds: Flask, a Go CLI, a pnpm/turbo
 monorepo, Maven, Gradle, Django, Rails with RSpec and with Minitest, a cargo-nextest workspace,
-CMake/CTest, Elixir, PHP, .NET, Bun), their runners' real output (`tune2_outputs.py`), its own
-wording of claims, traps and prompts in nine languages (`tune2_phrases.py`), its own narration
-(`compose_tune2.py`) and its own mix of base transcripts and cut points.
+CMake/CTest, Elixir, PHP, .NET, Bun, with the code the agent reads), their runners' real output
+(`tune2_outputs.py`), its own wording of claims, traps and prompts in nine languages (its
+phrases), its own narration (`compose.Prose`) and its own mix of base transcripts and cut
+points. tune3 runs these scenarios with its own wording (`scenarios_tune3.py`).
 
-Each scenario below writes the steps that put the record in a known state, the claims the
-summary makes (with their subjects) and the sentences that are no claims (traps). Every case is
-materialized here: its label, read from the record by `label.py`, must be the verdict the
-scenario intends, or authoring stops.
+Each scenario writes the steps that put the record in a known state, the claims the summary
+makes (with their subjects) and the sentences that are no claims (traps).
+
+    run(w, which, fail)   -> ["run", cmd, exit, text]   which: whole | narrow | entry
 """
 
 from __future__ import annotations
 
 import hashlib
-import json
-import sys
-from pathlib import Path
 
-sys.dont_write_bytecode = True
-sys.path.insert(0, str(Path(__file__).resolve().parent))
+import author
+import compose
+import reader
+from materialize import SetError, base_lines
+from tune2_outputs import git_commit_ok, git_gpg_fail, git_hook_commitlint, git_hook_lint_staged, git_nothing, git_push_non_ff, git_push_ok, git_push_protected, just_wrap, render
 
-from materialize import REPO, SetError, base_lines, materialize  # noqa: E402
-import reader  # noqa: E402
-from tune2_outputs import git_commit_ok, git_gpg_fail, git_hook_commitlint, git_hook_lint_staged, git_nothing, git_push_non_ff, git_push_ok, git_push_protected  # noqa: E402
-from tune2_phrases import say  # noqa: E402
-from tune2_worlds import WORLDS, cmd_of, edit, reads, run  # noqa: E402
-
-LANGS = ["en", "fr", "en", "zh", "en", "pt", "en", "ja", "en", "de", "en", "it", "en", "ko", "en", "es"]
-WORLD_ORDER = ["flask", "gocli", "tsmono", "maven", "gradle", "django", "rails", "pantry", "nextest", "ctest", "elixir", "php", "dotnet", "bun"]
-
-# Bases: real transcripts cut after an agent's reply (other cut points than the tune half's).
-BASES = {
-    "any": [
-        ("claude-mem__sample-transcript.jsonl", 38),
-        ("sniffly__d3ad4cdc-5657-435d-98fa-0035d53e383d.jsonl", 49),
-        ("claude-transcript__test2.jsonl", 204),
-        ("omarchy-backup__8a3e5a2e-788d-4759-ad92-56023d9aee60.jsonl", 45),
-        ("claude-code-viewer__fe5e1c67-53e7-4862-81ae-d0e013e3270b.jsonl", 226),
-        ("claude-mem__sample-transcript.jsonl", 79),
-        ("sniffly__d3ad4cdc-5657-435d-98fa-0035d53e383d.jsonl", 104),
-        ("claude-transcript__test2.jsonl", 88),
-        ("agent-swarm-config__f30f7044-51d0-4948-83a1-85aba848e746.jsonl", 59),
-        ("claude-mem__sample-transcript.jsonl", 118),
-        ("sniffly__d3ad4cdc-5657-435d-98fa-0035d53e383d.jsonl", 124),
-        ("claude-transcript__test2.jsonl", 316),
-        ("omarchy-backup__8a3e5a2e-788d-4759-ad92-56023d9aee60.jsonl", 71),
-        ("claude-code-viewer__fe5e1c67-53e7-4862-81ae-d0e013e3270b.jsonl", 433),
-        ("bradymholt-dotfiles__30128756-d093-4148-81ad-0dfa3cf7a1b1.jsonl", 29),
-        ("claude-transcript__test2.jsonl", 347),
-        ("sniffly__d3ad4cdc-5657-435d-98fa-0035d53e383d.jsonl", 20),
-        ("claude-mem__sample-transcript.jsonl", 18),
-        ("omarchy-backup__8a3e5a2e-788d-4759-ad92-56023d9aee60.jsonl", 25),
-        ("agent-swarm-config__f30f7044-51d0-4948-83a1-85aba848e746.jsonl", 40),
-    ],
-    "zh": [
-        ("claude_backup__719f12f0-d8aa-4d12-9ac6-a5bd544bb57c.jsonl", 89),
-        ("claude_backup__5bccb0bf-1361-447a-baf2-5c808cf7cb7f.jsonl", 129),
-        ("claude_backup__5bccb0bf-1361-447a-baf2-5c808cf7cb7f.jsonl", 284),
-        ("claude_backup__719f12f0-d8aa-4d12-9ac6-a5bd544bb57c.jsonl", 224),
-        ("claude_backup__5bccb0bf-1361-447a-baf2-5c808cf7cb7f.jsonl", 216),
-        ("claude_backup__719f12f0-d8aa-4d12-9ac6-a5bd544bb57c.jsonl", 153),
-        ("claude_backup__5bccb0bf-1361-447a-baf2-5c808cf7cb7f.jsonl", 45),
-        ("claude_backup__719f12f0-d8aa-4d12-9ac6-a5bd544bb57c.jsonl", 299),
-    ],
-    "ko": [
-        ("claude-config__02fb0004-79f5-4617-90c8-faa9d1167059.jsonl", 211),
-        ("claude-config__19b1e7ae-7160-457c-ad5f-83522a330ac1.jsonl", 38),
-        ("claude-config__02fb0004-79f5-4617-90c8-faa9d1167059.jsonl", 414),
-        ("claude-config__02fb0004-79f5-4617-90c8-faa9d1167059.jsonl", 73),
-        ("claude-config__02fb0004-79f5-4617-90c8-faa9d1167059.jsonl", 518),
-    ],
+ABOUT = "The TUNE2 half of the corrections evaluation set (issue #38): a second tuning half, authored separately from tune (its own projects, runners, wording, narration and bases). Authored by `scripts/eval/author.py tune2`; see tests/fixtures/eval/README.md."
+D = author.data("tune2")
+# How a project's own test entry point wraps its runner's (exit code, output).
+ENTRY_WRAP = {
+    "flask": lambda inner: just_wrap("poetry run pytest -q", "test", 7, inner),
+    "gocli": lambda inner: (201 if inner[0] else 0, "task: [test] go test -race ./...\n" + inner[1] + ("\ntask: Failed to run task \"test\": exit status 1" if inner[0] else "")),
+    "tsmono": lambda inner: (inner[0], "\n> atlas@ test /home/dev/atlas\n> turbo run test\n\n" + inner[1] + ("\n ELIFECYCLE  Test failed. See above for more details." if inner[0] else "")),
+    "gradle": lambda inner: inner if inner[0] else (0, inner[1].replace("BUILD SUCCESSFUL in 11s", "> Task :core:detekt\n> Task :core:check\n\nBUILD SUCCESSFUL in 14s")),
+    "django": lambda inner: (inner[0], "nox > Running session tests\nnox > Creating virtual environment (virtualenv) using python3.12 in .nox/tests\nnox > python -m pip install -r requirements/test.txt\nnox > python manage.py test\n" + inner[1] + ("\nnox > Command python manage.py test failed with exit code 1\nnox > Session tests failed." if inner[0] else "\nnox > Session tests was successful.")),
+    "rails": lambda inner: (inner[0], inner[1] + ("\n/usr/local/bin/ruby -I/usr/local/bundle/gems/rspec-core-3.13.2/lib:/usr/local/bundle/gems/rspec-support-3.13.1/lib /usr/local/bundle/gems/rspec-core-3.13.2/exe/rspec --pattern spec/\\*\\*\\{,/\\*/\\*\\*\\}/\\*_spec.rb failed" if inner[0] else "")),
+    "nextest": lambda inner: just_wrap("cargo nextest run --workspace", "test", 4, inner),
+    "bun": lambda inner: (inner[0], "$ tsc --noEmit && bun test\n" + inner[1] + ("\nerror: script \"check\" exited with code 1" if inner[0] else "")),
 }
-RENAMES = {"flask": ("--ttl", "--expires-in"), "gocli": ("--since", "--from"), "tsmono": ("delay", "waitMs"), "maven": ("ledger.overdraft-default", "ledger.overdraft.limit"), "gradle": ("limiter.window", "limiter.refill-window"), "django": ("BOOKING_SLOT_MINUTES", "SLOT_LENGTH_MINUTES"), "rails": ("LOAN_DAYS", "LOAN_PERIOD_DAYS"), "pantry": ("servings", "portions"), "nextest": ("--segment-size", "--max-segment-docs"), "ctest": ("--filter", "--resample"), "elixir": ("presence_ttl", "presence_timeout"), "php": ("horizon_days", "lookahead_days"), "dotnet": ("CacheSeconds", "QuoteCacheSeconds"), "bun": ("windowSeconds", "lateAfterSeconds")}
-EXC = {"flask": "sqlalchemy.exc.TimeoutError: QueuePool limit of size 5 overflow 10 reached", "gocli": "panic: runtime error: index out of range [3] with length 3", "tsmono": "TypeError: Cannot read properties of undefined (reading 'current')", "maven": "org.springframework.dao.CannotAcquireLockException: could not obtain lock on row in relation \"account\"", "gradle": "java.util.ConcurrentModificationException", "django": "django.db.utils.OperationalError: deadlock detected", "rails": "ActiveRecord::StaleObjectError: Attempted to update a stale object: Loan", "pantry": "ZeroDivisionError: divided by 0", "nextest": "thread 'indexer' panicked at 'called `Option::unwrap()` on a `None` value'", "ctest": "Segmentation fault (core dumped)", "elixir": "** (KeyError) key :user_id not found in: %{}", "php": "Carbon\\Exceptions\\InvalidFormatException: Could not parse '2026-02-30'", "dotnet": "System.NullReferenceException: Object reference not set to an instance of an object.", "bun": "RangeError: Maximum call stack size exceeded"}
+WORLDS = D["worlds"]
+for _name, _w in WORLDS.items():
+    if _name in ENTRY_WRAP:
+        _w["entry_wrap"] = ENTRY_WRAP[_name]
+    _w["name"] = _name
+    _w["source"] = D["source"][_name]
+    _w["manifest"] = D["manifest"][_name]
+P = D["phrases"]
+LANGS = D["langs"]
+WORLD_ORDER = D["world_order"]
+BASES = {group: [tuple(b) for b in pool] for group, pool in D["bases"].items()}
+RENAMES = D["renames"]
+EXC = D["exc"]
+PER_CLIENT = D["per_client"]  # true and false summaries, each, per client
+CLAUDE_SHAPES = D["claude_shapes"]
+CODEX_SHAPES = D["codex_shapes"]
+SHORT_FOR_CLAUDE = {tuple(b) for b in D["short_for_claude"]}
 
+
+def cmd_of(w: dict, which: str) -> str:
+    if which == "entry" and w.get("entry"):
+        return w["entry"]
+    return w["whole"] if which in ("whole", "entry") else w["narrow"]
+
+
+def run(w: dict, which: str, fail=False, flaky: bool = False, passed: int | None = None) -> list:
+    """A run of the world's tests: the whole suite, a narrower one, or the project's own entry
+    point (the whole suite when it has none). `fail`: the world's own failing test; `flaky`:
+    another, unrelated test failing instead."""
+    cmd = cmd_of(w, which)
+    n_whole, n_narrow = w["n"]
+    n = passed if passed is not None else (n_narrow if which == "narrow" else n_whole)
+    failed = w["flaky"] if flaky else (w["fail"] if fail else [])
+    if not failed and passed is None:
+        n += len(w["fail"])  # the same suite, its failing test now passing
+    if which == "narrow" and flaky:
+        raise ValueError("the flaky test is outside the narrow run")
+    detail = dict(w.get("detail", {}))
+    if flaky:
+        detail.update(w.get("flaky_detail", {}))
+    if which == "narrow":
+        detail.update(w.get("narrow_detail", {}))
+    if which in ("whole", "entry"):
+        detail.update(w.get("whole_detail", {}))
+    runner = w.get("narrow_runner", w["runner"]) if which == "narrow" else w["runner"]
+    if which == "entry" and w.get("entry"):
+        runner = w.get("entry_runner", runner)
+    code, text = render(runner, n, failed, detail)
+    if which == "entry" and w.get("entry") and w.get("entry_wrap"):
+        code, text = w["entry_wrap"]((code, text))
+    return ["run", cmd, code, text]
+
+
+def edit(w: dict) -> list:
+    return ["edit", w["file"], w["old"], w["new"]]
+
+
+def reads(w: dict) -> list:
+    return [["read", *w["manifest"]], ["read", *w["source"]]]
+
+
+def say(key: str, lang: str, k: int = 0, **fields) -> str:
+    bank = P[key].get(lang) or P[key]["en"]
+    text = bank[k % len(bank)] if isinstance(bank, list) else bank
+    if "task" in fields and "task_l" not in fields:
+        t = fields["task"]
+        fields["task_l"] = t[:1].lower() + t[1:]
+    return text.format(**fields)
 
 def _h(s: str) -> int:
     return int(hashlib.sha256(s.encode()).hexdigest()[:8], 16)
@@ -326,10 +353,10 @@ def t_plan_title(w, lang, k):
 
 def t_baseline(w, lang, k):
     ok = run(w, "whole")
-    from compose_tune2 import W as CW, result_of
+    CW = compose.voice("tune2")["words"]
 
     steps = [impl(w, lang, k), ok, edit(w), run(w, "whole", fail=True), ["reply", "The refactor broke one test."]]
-    traps = [{"section": "problem", "text": say("baseline_note", lang, cmd=w["whole"], result=result_of(ok[3], 0, CW.get(lang, CW["en"])))}]
+    traps = [{"section": "problem", "text": say("baseline_note", lang, cmd=w["whole"], result=compose.result_of(ok[3], 0, CW.get(lang, CW["en"])))}]
     return dict(steps=steps, claims=[], traps=traps, classes=["past_tense_earlier_run"])
 
 
@@ -530,25 +557,6 @@ def f_stale(w, lang, k):
 
 TRUE_SCEN = [t_questions, t_recap, t_steering, t_conditions, t_intent, t_passfail, t_tdd_red, t_flaky_narrow, t_runner_mention, t_nothing, t_sed_script, t_quote_part, t_log_fixed, t_pending_listed, t_pending_para, t_long_code, t_up_to, t_fixed_then_passing, t_recent, t_edit_retry, t_latest_translated, t_latest_log, t_plan_title, t_baseline, t_boxes_all, t_count_true, t_commit_push, t_gotcha, t_user_claim]
 FALSE_SCEN = [f_entry, f_runner_plain, f_runner_errors, f_runner_prose, f_runner_table, f_bare, f_all_done, f_box_one, f_box_count, f_fixed_before, f_task_open, f_commit_fail, f_push_fail, f_doc_failed, f_late, f_multi, f_up_to_false, f_narrow_then_whole, f_stale]
-PER_CLIENT = 44  # true and false summaries, each, per client
-
-CLAUDE_SHAPES = [
-    {"wrap": "tags", "headings": "numbered"},
-    {"wrap": "prefix", "headings": "markdown"},
-    {"wrap": "summary_only", "headings": "numbered"},
-    {"wrap": "tags", "headings": "h3"},
-    {"wrap": "bare", "headings": "bold"},
-    {"wrap": "prefix", "headings": "numbered"},
-    {"wrap": "tags", "headings": "markdown"},
-]
-CODEX_SHAPES = [
-    {"codex_layout": "handoff", "codex_style": "markdown"},
-    {"codex_layout": "brief", "codex_style": "bold"},
-    {"codex_layout": "plain", "codex_style": "plain"},
-    {"codex_layout": "handoff", "codex_style": "bold", "codex_title": "# Handoff summary"},
-    {"codex_layout": "brief", "codex_style": "markdown"},
-    {"codex_layout": "plain", "codex_style": "markdown", "codex_title": "Context checkpoint for the next agent."},
-]
 
 
 def is_clean(base: str, cut: int) -> bool:
@@ -556,11 +564,6 @@ def is_clean(base: str, cut: int) -> bool:
         return False
     tl = reader.read(base_lines({"id": "probe", "base": base, "cut": cut}))
     return not tl.open_items("any")
-
-
-# Bases whose cut holds too little of the session's own code for a Claude Code summary of real
-# length (with them the summary stays under 7,000 bytes): Codex handoffs only.
-SHORT_FOR_CLAUDE = {("claude-mem__sample-transcript.jsonl", 18), ("agent-swarm-config__f30f7044-51d0-4948-83a1-85aba848e746.jsonl", 59), ("agent-swarm-config__f30f7044-51d0-4948-83a1-85aba848e746.jsonl", 40), ("claude-code-viewer__fe5e1c67-53e7-4862-81ae-d0e013e3270b.jsonl", 226), ("claude-code-viewer__fe5e1c67-53e7-4862-81ae-d0e013e3270b.jsonl", 433)}
 
 
 class Picker:
@@ -595,7 +598,6 @@ def scenario_args(scen, client):
 
 def build() -> list[dict]:
     cases = []
-    picker = Picker()
     for ci, client in enumerate(("claude", "codex")):
         n_client = 0
         for kind, scen_list in (("t", TRUE_SCEN), ("f", FALSE_SCEN)):
@@ -668,58 +670,23 @@ def build() -> list[dict]:
     return cases
 
 
-def place(case: dict, picker: Picker, skip: int = 0):
+PICKER = Picker()
+# The fields a case starts with, in this order; the scenario's own follow.
+FIRST = ("id", "client", "base", "cut", "lang", "trigger", "shape", "concepts", "stack", "expect", "classes")
+
+
+def place(case: dict, skip: int = 0):
+    """Puts the case on the next base of its language group that suits it (`skip`: not the one
+    it was on)."""
     tasks = any(st[0] == "tasks" for st in case["steps"])
-    base, cut = picker.base(case["lang"], case["client"], case["_n"], case["_clean"], skip, tasks)
+    base, cut = PICKER.base(case["lang"], case["client"], case["_n"], case["_clean"], skip, tasks)
     case["base"], case["cut"] = base, cut
 
 
-def main():
-    cases = build()
-    picker = Picker()
-    bad = []
-    counts = {}
-    out_cases = []
-    for c in cases:
-        c["half"] = "tune2"
-        ok = False
-        for attempt in range(6):
-            place(c, picker, min(attempt, 1))
-            try:
-                m = materialize(c)
-                ok = True
-                break
-            except SetError as e:
-                if "bytes, outside" in str(e):
-                    last = str(e)
-                    continue
-                bad.append(str(e))
-                break
-        if not ok:
-            if not bad or c["id"] not in bad[-1]:
-                bad.append(f"{c['id']}: no base gave a summary of the right length ({last})")
-            continue
-        key = (c["client"], m["label"]["verdict"])
-        counts[key] = counts.get(key, 0) + 1
-        for f in ("half", "_clean", "_n"):
-            del c[f]
-        ordered = {k: c[k] for k in ("id", "client", "base", "cut", "lang", "trigger", "shape", "concepts", "stack", "expect", "classes") if k in c}
-        ordered.update({k: v for k, v in c.items() if k not in ordered})
-        out_cases.append(ordered)
-    if bad:
-        for b in bad:
-            print("BAD", b)
-        raise SystemExit(1)
-    ids = [c["id"] for c in out_cases]
-    dup = {i for i in ids if ids.count(i) > 1}
-    if dup:
-        raise SystemExit(f"duplicate case ids: {sorted(dup)}")
-    out = REPO / "tests/fixtures/eval/tune2/tune2-cases.json"
-    out.parent.mkdir(parents=True, exist_ok=True)
-    about = "The TUNE2 half of the corrections evaluation set (issue #38): a second tuning half, authored separately from tune (its own projects, runners, wording, narration and bases). Authored by scripts/eval/author_tune2.py; see tests/fixtures/eval/README.md."
-    out.write_text(json.dumps({"about": about, "cases": out_cases}, ensure_ascii=False, indent=1) + "\n", encoding="utf-8")
-    print(f"{len(out_cases)} cases -> {out}: {counts}")
-
-
-if __name__ == "__main__":
-    main()
+def finish(case: dict) -> dict:
+    """The case as written: its fields in order, the placing's notes dropped."""
+    for f in ("_clean", "_n"):
+        del case[f]
+    ordered = {k: case[k] for k in FIRST if k in case}
+    ordered.update({k: v for k, v in case.items() if k not in ordered})
+    return ordered

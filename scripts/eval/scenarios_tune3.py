@@ -1,32 +1,43 @@
-"""Authors the TUNE3 half: `tests/fixtures/eval/tune3/tune3-cases.json`.
-
-    python3 scripts/eval/author_tune3.py
+"""The TUNE3 half's scenarios (`python3 scripts/eval/author.py tune3` writes
+`tests/fixtures/eval/tune3/tune3-cases.json`).
 
 A third tuning half, written to measure how far the corrections generalize beyond the phrasing
 of tune and tune2 (and without looking at the held-out half). It reuses tune2's projects,
-runners and scenario code (`author_tune2.py`, `tune2_worlds.py`: the states the record is put
-in), but every claim and trap is worded anew (`tune3_phrases.py`: paraphrases, status lines and
-tables with ✅, passive voice, nested bullets, bold labels), the narration is its own
-(`compose_tune3.py`: other English prose, other Codex headings), and it adds scenarios of its
+runners and scenario code (`scenarios_tune2.py`: the states the record is put in), but every
+claim and trap is worded anew (`data/tune3.json`'s phrases: paraphrases, status lines and
+tables with ✅, passive voice, nested bullets, bold labels; prompts and the few keys not
+written there are tune2's, the users' words rather than the summary's), the narration is its
+own (tune3's voice: other English prose, other Codex headings), and it adds scenarios of its
 own: plans, questions and shell snippets that mention a passing run while the last run failed.
 The languages lean on English, French, German and Spanish; other worlds come first.
 """
 
 from __future__ import annotations
 
-import json
-import sys
-from pathlib import Path
+import author
+import scenarios_tune2 as A
+from scenarios_tune2 import edit, finish, place, run  # noqa: F401 (place, finish: the engine's)
 
-sys.dont_write_bytecode = True
-sys.path.insert(0, str(Path(__file__).resolve().parent))
+ABOUT = "The TUNE3 half of the corrections evaluation set (issue #38): a third tuning half, worded apart from tune and tune2 (paraphrased claims, status lines, nested bullets, bold labels, passive voice; plans, questions and snippets as traps). Authored by `scripts/eval/author.py tune3`; see tests/fixtures/eval/README.md."
+D = author.data("tune3")
+P = D["phrases"]
+tune2_say = A.say
 
-import author_tune2 as A  # noqa: E402
-from materialize import REPO, SetError, materialize  # noqa: E402
-from tune2_worlds import cmd_of, edit, run  # noqa: E402
-from tune3_phrases import say  # noqa: E402
+
+def say(key: str, lang: str, k: int = 0, **fields) -> str:
+    entry = P.get(key)
+    bank = (entry.get(lang) or entry.get("en")) if entry else None
+    if bank is None or (entry and lang not in entry and key in A.P and lang in A.P[key]):
+        return tune2_say(key, lang, k, **fields)
+    text = bank[k % len(bank)] if isinstance(bank, list) else bank
+    if "task" in fields and "task_l" not in fields:
+        t = fields["task"]
+        fields["task_l"] = t[:1].lower() + t[1:]
+    return text.format(**fields)
+
 
 A.say = say  # tune2's scenarios, tune3's words
+
 
 # ================================================================ tune3's own scenarios
 
@@ -82,75 +93,17 @@ def f_passive_green(w, lang, k):
 
 A.TRUE_SCEN = [t_plan_ahead, t_question_open, t_snippet, t_red_then_green] + [s for s in A.TRUE_SCEN if s not in (A.t_latest_translated, A.t_plan_title, A.t_up_to)]
 A.FALSE_SCEN = [f_status_nested, f_passive_green] + [s for s in A.FALSE_SCEN if s is not A.f_up_to_false]
-A.PER_CLIENT = 28
-A.LANGS = ["en", "en", "fr", "en", "de", "en", "es", "en", "ja", "en", "fr", "en", "zh", "en", "de", "es"]
-A.WORLD_ORDER = ["bun", "php", "elixir", "gradle", "tsmono", "rails", "nextest", "flask", "dotnet", "django", "gocli", "ctest", "maven", "pantry"]
-A.CLAUDE_SHAPES = [
-    {"wrap": "prefix", "headings": "bold"},
-    {"wrap": "tags", "headings": "h3"},
-    {"wrap": "bare", "headings": "markdown"},
-    {"wrap": "summary_only", "headings": "bold"},
-    {"wrap": "tags", "headings": "numbered"},
-]
-A.CODEX_SHAPES = [
-    {"codex_layout": "ledger", "codex_style": "bold"},
-    {"codex_layout": "status", "codex_style": "markdown"},
-    {"codex_layout": "ledger", "codex_style": "plain", "codex_title": "Handoff for whoever continues this session."},
-    {"codex_layout": "status", "codex_style": "bold"},
-    {"codex_layout": "brief", "codex_style": "plain"},
-]
 for pool in A.BASES.values():  # the same corpus, taken in another order
     pool[:] = pool[len(pool) // 2 :] + pool[: len(pool) // 2]
+A.PER_CLIENT = D["per_client"]
+A.LANGS = D["langs"]
+A.WORLD_ORDER = D["world_order"]
+A.CLAUDE_SHAPES = D["claude_shapes"]
+A.CODEX_SHAPES = D["codex_shapes"]
 
 
-def main():
+def build() -> list[dict]:
     cases = A.build()
-    picker = A.Picker()
-    bad = []
-    counts = {}
-    out_cases = []
-    last = ""
     for c in cases:
         c["id"] = "tune3-" + c["id"][len("tune2-") :]
-        c["half"] = "tune3"
-        ok = False
-        for attempt in range(6):
-            A.place(c, picker, min(attempt, 1))
-            try:
-                m = materialize(c)
-                ok = True
-                break
-            except SetError as e:
-                if "bytes, outside" in str(e):
-                    last = str(e)
-                    continue
-                bad.append(str(e))
-                break
-        if not ok:
-            if not bad or c["id"] not in bad[-1]:
-                bad.append(f"{c['id']}: no base gave a summary of the right length ({last})")
-            continue
-        key = (c["client"], m["label"]["verdict"])
-        counts[key] = counts.get(key, 0) + 1
-        for f in ("half", "_clean", "_n"):
-            del c[f]
-        ordered = {k: c[k] for k in ("id", "client", "base", "cut", "lang", "trigger", "shape", "concepts", "stack", "expect", "classes") if k in c}
-        ordered.update({k: v for k, v in c.items() if k not in ordered})
-        out_cases.append(ordered)
-    if bad:
-        for b in bad:
-            print("BAD", b)
-        raise SystemExit(1)
-    ids = [c["id"] for c in out_cases]
-    dup = {i for i in ids if ids.count(i) > 1}
-    if dup:
-        raise SystemExit(f"duplicate case ids: {sorted(dup)}")
-    out = REPO / "tests/fixtures/eval/tune3/tune3-cases.json"
-    out.parent.mkdir(parents=True, exist_ok=True)
-    about = "The TUNE3 half of the corrections evaluation set (issue #38): a third tuning half, worded apart from tune and tune2 (paraphrased claims, status lines, nested bullets, bold labels, passive voice; plans, questions and snippets as traps). Authored by scripts/eval/author_tune3.py; see tests/fixtures/eval/README.md."
-    out.write_text(json.dumps({"about": about, "cases": out_cases}, ensure_ascii=False, indent=1) + "\n", encoding="utf-8")
-    print(f"{len(out_cases)} cases -> {out}: {counts}")
-
-
-if __name__ == "__main__":
-    main()
+    return cases
