@@ -425,8 +425,8 @@ fn claude_line(
     told: bool,
 ) -> Option<String> {
     match (restored, digest) {
-        (Restored::Snapshot, Some(d)) => {
-            findings.map(|f| f.verdict(told).unwrap_or_else(|| f.kept(d.open.len())))
+        (Restored::Snapshot, Some(_)) => {
+            findings.and_then(|f| f.verdict(told).or_else(|| f.kept()))
         }
         (Restored::Snapshot, None) => None,
         _ => Some(message(digest, restored, findings, evidence, told)),

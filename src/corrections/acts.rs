@@ -48,6 +48,10 @@ impl<'a> Judge<'a> {
                 )),
                 None => None,
             };
+            let done = self.facts.act(*kind).is_some_and(|a| a.done.is_some());
+            if evidence.is_none() && done {
+                self.agree(claiming.len(), |a| &mut a.acts);
+            }
             if let Some(evidence) = evidence {
                 let git = matches!(kind, ActKind::Commit | ActKind::Push | ActKind::Tag);
                 out.push(Correction {

@@ -46,6 +46,10 @@ impl<'a> Judge<'a> {
                     .or_else(|| failing.and_then(|run| self.fix_failed(s, verb, &p, run)))
                     .or_else(|| self.never_written(s, &p, in_files));
                 let Some((kind, evidence)) = answer else {
+                    let written = self.facts.file(&p).is_some_and(|f| f.applied.is_some());
+                    if in_files || written {
+                        self.agree(1, |a| &mut a.files);
+                    }
                     continue;
                 };
                 match found.iter_mut().find(|f| f.0 == name) {

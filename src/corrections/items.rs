@@ -88,7 +88,11 @@ impl<'a> Judge<'a> {
             if self.late() {
                 return;
             }
-            if !key.usable() || self.kept_open(key) {
+            if !key.usable() {
+                continue;
+            }
+            if self.kept_open(key) {
+                self.agree(1, |a| &mut a.items);
                 continue;
             }
             let others = self.others(i);
@@ -146,6 +150,8 @@ impl<'a> Judge<'a> {
                         item.where_it_stands()
                     ),
                 });
+            } else if self.names_as_open(key) {
+                self.agree(1, |a| &mut a.items); // it says the item is still open, as it is
             }
         }
     }

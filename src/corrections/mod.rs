@@ -108,6 +108,62 @@ pub struct Correction {
 /// comparison), and the snapshot already carries the instruction in its words (D055).
 const TELL_LATEST_LEFT_OUT: bool = false;
 
+/// The statements of a summary that were checked against the record and agree with it, by
+/// kind: what the user's all-clear may say (#55), and nothing more.
+#[derive(Debug, Clone, Copy, Default, PartialEq, Eq, serde::Serialize, serde::Deserialize)]
+pub struct Agreed {
+    /// Checks said to pass whose last run passed.
+    pub checks: usize,
+    /// Open tasks or checklist items the summary keeps open.
+    pub items: usize,
+    /// Files said changed that the record shows written.
+    pub files: usize,
+    /// Commits, pushes and other actions said done that the record shows done.
+    pub acts: usize,
+}
+
+impl Agreed {
+    /// How many statements agree.
+    pub fn total(&self) -> usize {
+        self.checks + self.items + self.files + self.acts
+    }
+
+    /// "the summary's 3 claims about checks and files agree with the record"; `None` when no
+    /// claim was checked.
+    pub fn said(&self) -> Option<String> {
+        let kinds: Vec<&str> = [
+            (self.checks, "checks"),
+            (self.items, "open tasks"),
+            (self.files, "files"),
+            (self.acts, "commits and other actions"),
+        ]
+        .iter()
+        .filter(|(n, _)| *n > 0)
+        .map(|(_, k)| *k)
+        .collect();
+        let n = self.total();
+        let claims = if n == 1 { "claim" } else { "claims" };
+        let agree = if n == 1 { "agrees" } else { "agree" };
+        let kinds = match kinds.split_last() {
+            Some((last, [])) => (*last).to_owned(),
+            Some((last, rest)) => format!("{} and {last}", rest.join(", ")),
+            None => return None,
+        };
+        Some(format!(
+            "the summary's {n} {claims} about {kinds} {agree} with the record"
+        ))
+    }
+}
+
+/// What the judge found: the corrections, and what agreed.
+#[derive(Debug, Clone, Default, PartialEq, Eq)]
+pub struct Judgement {
+    /// What the record contradicts.
+    pub corrections: Vec<Correction>,
+    /// What was checked and agrees.
+    pub agreed: Agreed,
+}
+
 /// The corrections the record supports, in a fixed order: items called done, all work called
 /// done, counts, checks said to pass, files said fixed or changed, commits and pushes.
 pub fn corrections(d: &Digest, summary: &str) -> Vec<Correction> {
@@ -121,8 +177,13 @@ pub fn corrections_within(
     summary: &str,
     deadline: Deadline,
 ) -> Option<Vec<Correction>> {
+    judge_within(d, summary, deadline).map(|j| j.corrections)
+}
+
+/// The judgement of `summary` against the record `d` holds, if decided before `deadline`.
+pub fn judge_within(d: &Digest, summary: &str, deadline: Deadline) -> Option<Judgement> {
     if !judgeable(summary) {
-        return Some(Vec::new()); // no summary a client writes; judging it would cost, not help
+        return Some(Judgement::default()); // no summary a client writes; judging it would cost, not help
     }
     let doc = summary::read_within(summary, deadline)?;
     let judge = Judge::new(d, &doc, deadline);
@@ -147,7 +208,10 @@ pub fn corrections_within(
             ),
         });
     }
-    Some(out)
+    Some(Judgement {
+        corrections: out,
+        agreed: judge.agreed.get(),
+    })
 }
 
 /// The summary and the record, side by side.
@@ -163,6 +227,8 @@ struct Judge<'a> {
     done: Vec<Key>,
     /// The record's facts.
     facts: &'a Facts,
+    /// What was checked and agrees, counted as the steps go.
+    agreed: std::cell::Cell<Agreed>,
     /// When to stop ([`Deadline`]).
     deadline: Deadline,
 }
@@ -211,6 +277,7 @@ impl<'a> Judge<'a> {
             items,
             done: d.done.iter().map(|t| Key::of(t)).collect(),
             facts: &d.facts,
+            agreed: std::cell::Cell::new(Agreed::default()),
             deadline,
         }
     }
@@ -218,6 +285,13 @@ impl<'a> Judge<'a> {
     /// Whether the deadline has passed: the step stops, and the judgement is not used.
     fn late(&self) -> bool {
         late(self.deadline)
+    }
+
+    /// Counts `n` statements that agree with the record.
+    fn agree(&self, n: usize, count: fn(&mut Agreed) -> &mut usize) {
+        let mut a = self.agreed.get();
+        *count(&mut a) += n;
+        self.agreed.set(a);
     }
 }
 

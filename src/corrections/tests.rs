@@ -737,3 +737,29 @@ fn a_check_the_record_never_ran_is_not_answered_with_another_checks_run() {
     // Another form of a command that ran is the same check.
     assert!(kinds(&nine("`sh run_tests.sh` passes.")).contains(&Kind::Passing));
 }
+
+#[test]
+fn the_all_clear_names_only_what_was_checked() {
+    // #55: a summary whose claims agree with the record is told so, by kind; one in which
+    // nothing could be checked gets no all-clear at all.
+    let d = record_and(&[
+        sh(
+            "sh run_tests.sh billing",
+            0,
+            "test result: ok. 4 passed; 0 failed",
+        ),
+        sh("git commit -am 'billing'", 0, "[main 1a2b3c4] billing"),
+    ]);
+    let s = nine("All billing tests pass. Committed the billing fix. Still adding billing tests.");
+    let j = judge_within(&d, &s, None).unwrap();
+    assert!(j.corrections.is_empty(), "{:#?}", j.corrections);
+    assert_eq!((j.agreed.checks, j.agreed.acts, j.agreed.items), (1, 1, 1));
+    assert_eq!(
+        j.agreed.said().as_deref(),
+        Some(
+            "the summary's 3 claims about checks, open tasks and commits and other actions agree with the record"
+        )
+    );
+    let none = judge_within(&d, "## 当前工作\n重构了解析器模块。", None).unwrap();
+    assert_eq!(none.agreed.said(), None);
+}

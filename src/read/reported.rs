@@ -146,7 +146,10 @@ fn ended(report: &ToolReport, failure_event: bool) -> End {
         let id = task.unwrap_or("?");
         return End {
             running: true,
-            ..end(false, format!("Command running in background with ID: {id}."))
+            ..end(
+                false,
+                format!("Command running in background with ID: {id}."),
+            )
         };
     }
     let (exit, text, stated) = match &report.response {

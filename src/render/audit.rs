@@ -36,6 +36,10 @@ pub struct Findings {
     /// not be looked for (another language or script, too few words to tell, D062).
     #[serde(default)]
     pub all_found: bool,
+    /// The summary's statements checked against the record that agree with it, by kind: all
+    /// the all-clear may claim (#55).
+    #[serde(default)]
+    pub agreed: corrections::Agreed,
 }
 
 impl Findings {
@@ -81,19 +85,14 @@ impl Findings {
         Some(crate::text::cut_line(&s, MAX_MESSAGE).trim_end().to_owned())
     }
 
-    /// The user's line when the summary got nothing wrong (`verdict` is `None`): that nothing
-    /// in it was found against the record, and against how many open items. Claude Code shows
-    /// an empty PostCompact output after a manual `/compact` as a bare "completed successfully"
-    /// (issue #39), so that line says something true instead; never that the summary "keeps"
-    /// what it was not checked to hold (#38).
-    pub(crate) fn kept(&self, open: usize) -> String {
-        match open {
-            0 => "compact-guardian: nothing in the summary contradicts the record.".to_owned(),
-            1 => "compact-guardian: nothing in the summary contradicts the record (1 open item checked).".to_owned(),
-            n => format!(
-                "compact-guardian: nothing in the summary contradicts the record ({n} open items checked)."
-            ),
-        }
+    /// The user's line when the summary got nothing wrong (`verdict` is `None`): which of its
+    /// claims were checked and agree ("the summary's 3 claims about checks and files agree with
+    /// the record"), and nothing when none was checked (a summary in a language the judge does
+    /// not read, one that claims nothing it can hold to the record): an all-clear says no more
+    /// than was checked (#55). Claude Code then shows a bare "completed successfully" (#39).
+    pub(crate) fn kept(&self) -> Option<String> {
+        let said = self.agreed.said()?;
+        Some(format!("compact-guardian: {said}."))
     }
 
     /// The open items the summary calls done (one by one, or by saying all work is done).
@@ -123,7 +122,8 @@ pub fn compare_within(
     summary: &str,
     deadline: corrections::Deadline,
 ) -> Option<Findings> {
-    let corrections = corrections::corrections_within(digest, summary, deadline)?;
+    let judgement = corrections::judge_within(digest, summary, deadline)?;
+    let corrections = judgement.corrections;
     let corrected: HashSet<&str> = corrections
         .iter()
         .flat_map(|c| c.items.iter().map(String::as_str))
@@ -150,6 +150,7 @@ pub fn compare_within(
         return None;
     }
     Some(Findings {
+        agreed: judgement.agreed,
         all_found: all_found
             && (digest.plan.is_none() || plan_kept == Some(true))
             && (digest.latest.is_none() || latest_kept == Some(true)),
@@ -300,7 +301,7 @@ pub fn message(
     let told = if told { ", and the model is told" } else { "" };
     match (findings, wrong.is_empty()) {
         (Some(_), false) => s.push_str(&format!("; the summary {}{told}.", join(&wrong))),
-        (Some(f), true) if !nothing_carried => s.push_str(nothing_wrong(f)),
+        (Some(f), true) if !nothing_carried => s.push_str(&nothing_wrong(f)),
         _ => s.push('.'),
     }
     crate::text::cut_line(&s, MAX_MESSAGE).trim_end().to_owned()
@@ -308,12 +309,16 @@ pub fn message(
 
 /// The end of the user's line when nothing in the summary was found against the record: "kept"
 /// only when everything carried was found in it, never when some of it could not be looked for
-/// (a summary in another language, an instruction too short to tell, D062).
-fn nothing_wrong(f: &Findings) -> &'static str {
+/// (a summary in another language, an instruction too short to tell, D062); else which of its
+/// claims were checked and agree, and nothing more when none was (#55).
+fn nothing_wrong(f: &Findings) -> String {
     if f.all_found {
-        "; the summary kept them."
+        "; the summary kept them.".to_owned()
     } else {
-        "; nothing in the summary contradicts the record."
+        match f.agreed.said() {
+            Some(said) => format!("; {said}."),
+            None => ".".to_owned(),
+        }
     }
 }
 
@@ -630,10 +635,10 @@ mod tests {
             "{}",
             line(&d, kept)
         );
-        // Nothing could be looked for: another script.
+        // Nothing could be looked for: another script. No all-clear is claimed (#55).
         let other = "## 当前工作\n重构了解析器模块。";
         assert!(
-            line(&d, other).ends_with("; nothing in the summary contradicts the record."),
+            line(&d, other).ends_with("open tasks and your latest instruction."),
             "{}",
             line(&d, other)
         );
@@ -644,6 +649,13 @@ mod tests {
         };
         assert!(
             !line(&short, kept).contains("kept them"),
+            "{}",
+            line(&short, kept)
+        );
+        // What was checked, it names: here the two open tasks the summary keeps open.
+        assert!(
+            line(&short, kept)
+                .ends_with("; the summary's 2 claims about open tasks agree with the record."),
             "{}",
             line(&short, kept)
         );

@@ -37,6 +37,9 @@ const BILLING_CLAIM: &str = "1. Primary Request and Intent:\n   The user asked t
 /// tests pass" said nothing on 854bca9, while the claim alone was corrected.
 const BILLING_JOINED: &str = "1. Primary Request and Intent:\n   The user asked to run the billing tests.\n\n2. Key Technical Concepts:\n   - the project's run_tests.sh\n\n3. Files and Code Sections:\n   - `run_tests.sh`\n\n4. Errors and fixes:\n   - none\n\n5. Problem Solving:\n   The rounding bug in src/invoice.rs is fixed (half-even rounding) and all billing tests pass.\n\n6. All user messages:\n   - \"run the billing tests\"\n\n7. Pending Tasks:\n   - none\n\n8. Current Work:\n   Ran `sh run_tests.sh billing`.\n\n9. Optional Next Step:\n   Write the changelog.";
 /// The same summary, true to the record: the script failed.
+/// The same false claim in the shapes the summarizer writes it: after a colon, and joined with
+/// "and" (issue #54).
+const BILLING_COLON: &str = "1. Primary Request and Intent:\n   The user asked to run the billing tests.\n\n2. Key Technical Concepts:\n   - the project's run_tests.sh\n\n3. Files and Code Sections:\n   - `run_tests.sh`\n\n4. Errors and fixes:\n   - none\n\n5. Problem Solving:\n   I ran the billing tests and all tests pass.\n\n6. All user messages:\n   - \"run the billing tests\"\n\n7. Pending Tasks:\n   - none\n\n8. Current Work:\n   Ran `sh run_tests.sh billing`: all tests pass.\n\n9. Optional Next Step:\n   Write the changelog.";
 const BILLING_TRUE: &str = "1. Primary Request and Intent:\n   The user asked to run the billing tests.\n\n2. Key Technical Concepts:\n   - the project's run_tests.sh\n\n3. Files and Code Sections:\n   - `run_tests.sh`\n\n4. Errors and fixes:\n   - `sh run_tests.sh billing` exited 101: 3 passed, 1 failed (half_goes_to_even).\n\n5. Problem Solving:\n   The billing tests do not pass yet; one test fails.\n\n6. All user messages:\n   - \"run the billing tests\"\n\n7. Pending Tasks:\n   - Fix half_goes_to_even\n\n8. Current Work:\n   Investigating the failing billing test.\n\n9. Optional Next Step:\n   Fix the failing test, then run `sh run_tests.sh billing` again.";
 /// The project's own test script: cargo's report for a failing suite, exit 101.
 const RUN_TESTS_SH: &str = "#!/bin/sh\necho \"running 4 tests\"\necho \"test billing::rounding::half_goes_to_even ... FAILED\"\necho \"test result: FAILED. 3 passed; 1 failed; 0 ignored\"\nexit 101\n";
@@ -84,6 +87,8 @@ fn brain(project: PathBuf) -> Brain {
                     BILLING_TRUE
                 } else if asked.contains("JOINEDCLAIM") {
                     BILLING_JOINED
+                } else if asked.contains("COLONCLAIM") {
+                    BILLING_COLON
                 } else {
                     BILLING_CLAIM
                 };
@@ -1387,4 +1392,43 @@ fn a_failing_script_right_before_an_automatic_compaction_is_restored_and_correct
         text.contains("`sh run_tests.sh billing`, exited 101"),
         "{text}"
     );
+}
+
+/// Issue #54 in the real CLI: an automatic compaction right after a failing test run, whose
+/// summary says "Ran `sh run_tests.sh billing`: all tests pass." and "I ran the billing tests and
+/// all tests pass.": the model is told the run failed, quoting the summary's words.
+#[test]
+#[cfg_attr(
+    cg_no_claude,
+    ignore = "needs the Claude Code CLI: .ci/run installs it (npm install --prefix .e2e @anthropic-ai/claude-code@2.1.328)"
+)]
+fn a_colon_or_joined_pass_claim_after_an_automatic_compaction_is_corrected_in_the_real_cli() {
+    let Some(s) = Session::new(&[]) else { return };
+    with_run_tests(&s);
+    s.run("PROJECTSCRIPT COLONCLAIM FILLCONTEXT run the billing tests");
+    s.run("What is next?");
+    let reqs = s.requests();
+    assert!(reqs.iter().any(is_summarizer), "no automatic compaction");
+    let seen = corrections_seen(&reqs);
+    let text = seen.first().expect("no request carried the corrections");
+    assert!(
+        text.contains("`sh run_tests.sh billing`, exited 101") && text.contains("all tests pass"),
+        "{text}"
+    );
+}
+
+/// The same automatic compaction with a summary true to the record: nothing is said.
+#[test]
+#[cfg_attr(
+    cg_no_claude,
+    ignore = "needs the Claude Code CLI: .ci/run installs it (npm install --prefix .e2e @anthropic-ai/claude-code@2.1.328)"
+)]
+fn a_true_summary_after_an_automatic_compaction_gets_nothing_in_the_real_cli() {
+    let Some(s) = Session::new(&[]) else { return };
+    with_run_tests(&s);
+    s.run("PROJECTSCRIPT TRUEBILLING FILLCONTEXT run the billing tests");
+    s.run("What is next?");
+    let reqs = s.requests();
+    assert!(reqs.iter().any(is_summarizer), "no automatic compaction");
+    assert!(corrections_seen(&reqs).is_empty());
 }
