@@ -605,10 +605,10 @@ fn post_compact_audit_says_when_the_summary_kept_everything() {
             .stdout,
     );
     // Restore has told the user what it handed over; a right summary gets one line that says
-    // so, never the bare "completed successfully" an empty output shows as (issue #39, D032).
+    // what was checked and agrees, never more (issue #39, D032; #55).
     assert_eq!(
         m,
-        "compact-guardian: nothing in the summary contradicts the record (2 open items checked)."
+        "compact-guardian: 2 of the summary's statements were checked against the record (2 about open tasks), and nothing in them contradicts it."
     );
 }
 

@@ -466,7 +466,7 @@ fn a_summary_nothing_could_be_checked_in_is_never_said_to_keep_the_work() {
     assert!(!out.contains("kept them"), "{out}");
     // Nothing in it was checked: the line claims no all-clear (#55).
     assert!(
-        !out.contains("contradicts") && !out.contains("agree with the record"),
+        !out.contains("contradicts") && !out.contains("checked against the record"),
         "{out}"
     );
 }

@@ -128,29 +128,35 @@ impl Agreed {
         self.checks + self.items + self.files + self.acts
     }
 
-    /// "the summary's 3 claims about checks and files agree with the record"; `None` when no
-    /// claim was checked.
+    /// "3 of the summary's statements were checked against the record (2 about checks, 1 about
+    /// a file), and nothing in them contradicts it"; `None` when none was checked.
     pub fn said(&self) -> Option<String> {
-        let kinds: Vec<&str> = [
-            (self.checks, "checks"),
-            (self.items, "open tasks"),
-            (self.files, "files"),
-            (self.acts, "commits and other actions"),
+        let n = self.total();
+        if n == 0 {
+            return None;
+        }
+        let kinds: Vec<String> = [
+            (self.checks, "a check", "checks"),
+            (self.items, "an open task", "open tasks"),
+            (self.files, "a file", "files"),
+            (
+                self.acts,
+                "a commit or another action",
+                "commits and other actions",
+            ),
         ]
         .iter()
-        .filter(|(n, _)| *n > 0)
-        .map(|(_, k)| *k)
+        .filter(|(k, _, _)| *k > 0)
+        .map(|(k, one, many)| format!("{k} about {}", if *k == 1 { one } else { many }))
         .collect();
-        let n = self.total();
-        let claims = if n == 1 { "claim" } else { "claims" };
-        let agree = if n == 1 { "agrees" } else { "agree" };
-        let kinds = match kinds.split_last() {
-            Some((last, [])) => (*last).to_owned(),
-            Some((last, rest)) => format!("{} and {last}", rest.join(", ")),
-            None => return None,
+        let (statements, were) = if n == 1 {
+            ("statement", "was")
+        } else {
+            ("statements", "were")
         };
         Some(format!(
-            "the summary's {n} {claims} about {kinds} {agree} with the record"
+            "{n} of the summary's {statements} {were} checked against the record ({}), and nothing in them contradicts it",
+            kinds.join(", ")
         ))
     }
 }

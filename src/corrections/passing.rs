@@ -19,7 +19,7 @@ use std::collections::HashSet;
 
 impl<'a> Judge<'a> {
     /// Checks the summary says pass whose last run of that scope failed, with nothing edited
-    /// after it.
+    /// after it, or never finished.
     pub(super) fn passing(&self, out: &mut Vec<Correction>) {
         if self.facts.checks.is_empty() {
             return;
@@ -27,89 +27,18 @@ impl<'a> Judge<'a> {
         // Each run answered once, with the statements it answers.
         let mut answered: Vec<(&CheckRun, Vec<(&Sentence, String)>)> = Vec::new();
         for (k, s) in self.claims.iter().enumerate().take_while(|_| !self.late()) {
-            let excepted = words::words(&s.own)
-                .iter()
-                .any(|w| matches!(w.as_str(), "except" | "excluding" | "besides" | "apart"));
-            // "| Run `mix test` | ✅ |": a table row whose status cell says done, naming a
-            // command the record ran as a check, with no other words than running it.
-            let row = s.marked_done
-                && s.text.starts_with('|')
-                && only_runs(&s.own)
-                && self.named_run(s).is_some();
-            if !(asserted(s) || row) || excepted {
-                continue;
-            }
-            // "`poetry run pytest -q` ✔": a command the record ran as a check, and a mark that
-            // says done, with no words of its own.
-            let marked = s.marked_done && words::words(&s.own).is_empty() || row;
-            let verdicts: Vec<Vec<String>> = if marked {
-                vec![vec!["passes".to_owned()]]
-            } else {
-                s.clauses.clone()
-            };
-            for clause in &verdicts {
-                // "completed without TypeScript errors" says a build or a run passed, as "builds"
-                // does; of tests, "done" may mean written.
-                let pass_said = says_pass(clause, &s.own) || claims::says_builds(clause);
-                let done_said = clause.iter().any(|w| lexicon::DONE.contains(&w.as_str()));
-                if !(pass_said || done_said) || negated(clause, &s.own) || partial(clause) {
-                    continue;
-                }
-                let count = count_claim(clause, &s.own);
-                // A command the record ran, named in code (`mix ci` passes): that command's last
-                // run. Else the check named in this clause, or, when the clause has only the verb
-                // ("Ran the billing tests: everything passes"), in the sentence before it.
-                // "Tests have been executed; all of them pass": a pronoun for the check the
-                // sentence before it on the same line names.
-                // So is a verdict with no subject but "all" on the next line ("- Ran `pytest
-                // -q`." / "- Everything passes.").
-                let before = k.checked_sub(1).map(|j| self.claims[j]).filter(|b| {
-                    b.line == s.line && pronoun(clause)
-                        || b.line + 1 == s.line && bare_verdict(clause, &s.own)
-                });
-                let run = match self.named_run(s) {
-                    Some(r) => self.standing(Some(r.check), &Scope::Command(r.words.clone())),
-                    // A check named in code that the record never ran in any form (`npm run
-                    // test:e2e` where only `pytest` ran): the claim is about it, and the record
-                    // says nothing of it, unless it holds the whole session and no run of that
-                    // kind of check passed in it.
-                    None if self.names_an_unrun_check(s) => {
-                        if let Some(c) = self.never_ran(s, clause) {
-                            out.push(c);
+            for clause in &self.verdicts(s) {
+                match self.pass_claim(k, s, clause) {
+                    Verdict::NotAClaim => continue,
+                    Verdict::Stands => break,
+                    Verdict::NeverRan(c) => out.extend(c),
+                    Verdict::Against(run) => {
+                        let near = claim_word(clause);
+                        match answered.iter_mut().find(|(r, _)| std::ptr::eq(*r, run)) {
+                            Some((_, claims)) => claims.push((*s, near)),
+                            None => answered.push((run, vec![(*s, near)])),
                         }
-                        break;
                     }
-                    None => claimed_check(clause, s)
-                        .or_else(|| claimed_check(&s.clauses.concat(), s))
-                        .or_else(|| before.and_then(|b| claimed_check(&b.clauses.concat(), b)))
-                        .and_then(|(check, scope)| self.standing(check, &scope)),
-                };
-                let Some(run) = run else { continue };
-                if !pass_said && !matches!(run.check, Check::Build | Check::Run) {
-                    continue;
-                }
-                if self.admits_failure_near(s, run) || self.reports_later_failure(s, run) {
-                    break;
-                }
-                if run.outcome == Outcome::Passed {
-                    self.agree(1, |a| &mut a.checks);
-                }
-                if matches!(
-                    run.outcome,
-                    Outcome::Passed | Outcome::Unknown | Outcome::NoResult
-                ) {
-                    continue;
-                }
-                // "11 tests pass" is true of a run that passed 11 and failed 1: a count is
-                // contradicted only by a report that passed fewer.
-                if count.is_some_and(|n| reports::passed_count(&run.output).is_none_or(|p| p >= n))
-                {
-                    continue;
-                }
-                let near = claim_word(clause);
-                match answered.iter_mut().find(|(r, _)| std::ptr::eq(*r, run)) {
-                    Some((_, claims)) => claims.push((*s, near)),
-                    None => answered.push((run, vec![(*s, near)])),
                 }
                 break;
             }
@@ -117,6 +46,90 @@ impl<'a> Judge<'a> {
         for (run, claims) in answered {
             out.push(self.unpassed_run(&best_quotes(&claims), run));
         }
+    }
+
+    /// The clauses of a sentence that may say a check passed: its own, or, for a table row or
+    /// a command with a mark that says done and no words of its own ("`poetry run pytest -q`
+    /// ✔", "| Run `mix test` | ✅ |"), one that says it passes. None when it asserts nothing.
+    fn verdicts(&self, s: &Sentence) -> Vec<Vec<String>> {
+        let excepted = words::words(&s.own)
+            .iter()
+            .any(|w| matches!(w.as_str(), "except" | "excluding" | "besides" | "apart"));
+        let row = s.marked_done
+            && s.text.starts_with('|')
+            && only_runs(&s.own)
+            && self.named_run(s).is_some();
+        if !(asserted(s) || row) || excepted {
+            return Vec::new();
+        }
+        if s.marked_done && words::words(&s.own).is_empty() || row {
+            vec![vec!["passes".to_owned()]]
+        } else {
+            s.clauses.clone()
+        }
+    }
+
+    /// What the record says of a clause of the `k`th claim sentence `s` that may say a check
+    /// passed.
+    fn pass_claim(&self, k: usize, s: &Sentence, clause: &[String]) -> Verdict<'a> {
+        // "completed without TypeScript errors" says a build or a run passed, as "builds" does;
+        // of tests, "done" may mean written.
+        let pass_said = says_pass(clause, &s.own) || claims::says_builds(clause);
+        let done_said = clause.iter().any(|w| lexicon::DONE.contains(&w.as_str()));
+        if !(pass_said || done_said) || negated(clause, &s.own) || partial(clause) {
+            return Verdict::NotAClaim;
+        }
+        let run = match self.named_run(s) {
+            Some(r) => self.standing(Some(r.check), &Scope::Command(r.words.clone())),
+            // A check named in code that the record never ran in any form (`npm run test:e2e`
+            // where only `pytest` ran): the claim is about it, and the record says nothing of
+            // it, unless it holds the whole session and no run of that kind passed in it.
+            None if self.names_an_unrun_check(s) => {
+                return Verdict::NeverRan(self.never_ran(s, clause));
+            }
+            None => self.claimed_run(k, s, clause),
+        };
+        // A later run whose result is not read may be what the summary reports.
+        let Some(run) = run.filter(|r| r.later != Some(Outcome::NoResult)) else {
+            return Verdict::NotAClaim;
+        };
+        if !pass_said && !matches!(run.check, Check::Build | Check::Run) {
+            return Verdict::NotAClaim;
+        }
+        if self.admits_failure_near(s, run) || self.reports_later_failure(s, run) {
+            return Verdict::Stands;
+        }
+        if run.outcome == Outcome::Passed {
+            self.agree(1, |a| &mut a.checks);
+        }
+        // "11 tests pass" is true of a run that passed 11 and failed 1: a count is contradicted
+        // only by a report that passed fewer.
+        let counted = count_claim(clause, &s.own)
+            .is_some_and(|n| reports::passed_count(&run.output).is_none_or(|p| p >= n));
+        let stands = matches!(
+            run.outcome,
+            Outcome::Passed | Outcome::Unknown | Outcome::NoResult
+        );
+        if stands || counted {
+            return Verdict::NotAClaim;
+        }
+        Verdict::Against(run)
+    }
+
+    /// The run a clause's pass claim speaks of: the check named in it, or, when the clause has
+    /// only the verb ("Ran the billing tests: everything passes"), in the sentence before it:
+    /// a pronoun for the check the sentence before it on the same line names ("Tests have been
+    /// executed; all of them pass"), or a verdict with no subject but "all" on the next line
+    /// ("- Ran `pytest -q`." / "- Everything passes.").
+    fn claimed_run(&self, k: usize, s: &Sentence, clause: &[String]) -> Option<&'a CheckRun> {
+        let before = k.checked_sub(1).map(|j| self.claims[j]).filter(|b| {
+            b.line == s.line && pronoun(clause)
+                || b.line + 1 == s.line && bare_verdict(clause, &s.own)
+        });
+        claimed_check(clause, s)
+            .or_else(|| claimed_check(&s.clauses.concat(), s))
+            .or_else(|| before.and_then(|b| claimed_check(&b.clauses.concat(), b)))
+            .and_then(|(check, scope)| self.standing(check, &scope))
     }
 
     /// The correction of pass claims (`quotes`) that `run` contradicts: it failed, or it is the
@@ -579,6 +592,19 @@ fn narrowing_paths(s: &Sentence) -> Vec<String> {
         }
     }
     q
+}
+
+/// What the record says of a clause that may claim a check passed.
+enum Verdict<'a> {
+    /// It claims no pass (or none the record can speak of): the next clause may.
+    NotAClaim,
+    /// It claims a pass the record does not contradict, or reports a failure near it: the
+    /// sentence is answered.
+    Stands,
+    /// It names a check the record never ran: the correction, if the record can say so.
+    NeverRan(Option<Correction>),
+    /// The run that contradicts it.
+    Against(&'a CheckRun),
 }
 
 /// What part of a check a claim speaks of.

@@ -86,8 +86,8 @@ impl Findings {
     }
 
     /// The user's line when the summary got nothing wrong (`verdict` is `None`): which of its
-    /// claims were checked and agree ("the summary's 3 claims about checks and files agree with
-    /// the record"), and nothing when none was checked (a summary in a language the judge does
+    /// statements were checked and agree ([`corrections::Agreed::said`]), and nothing when none
+    /// was checked (a summary in a language the judge does
     /// not read, one that claims nothing it can hold to the record): an all-clear says no more
     /// than was checked (#55). Claude Code then shows a bare "completed successfully" (#39).
     pub(crate) fn kept(&self) -> Option<String> {
@@ -654,8 +654,9 @@ mod tests {
         );
         // What was checked, it names: here the two open tasks the summary keeps open.
         assert!(
-            line(&short, kept)
-                .ends_with("; the summary's 2 claims about open tasks agree with the record."),
+            line(&short, kept).ends_with(
+                "; 2 of the summary's statements were checked against the record (2 about open tasks), and nothing in them contradicts it."
+            ),
             "{}",
             line(&short, kept)
         );

@@ -1114,7 +1114,9 @@ fn a_manual_compact_shows_one_line_per_hook_in_the_real_cli() {
         .find(|l| l.contains("PostCompact ["))
         .unwrap_or_else(|| panic!("no PostCompact line: {out}"));
     assert!(
-        post.contains("completed successfully: compact-guardian: nothing in the summary contradicts the record"),
+        post.contains("completed successfully: compact-guardian: ")
+            && post.contains("were checked against the record")
+            && post.contains("nothing in them contradicts it"),
         "{post}"
     );
 }

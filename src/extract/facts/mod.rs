@@ -468,12 +468,13 @@ impl FactsFold {
         let key = run.words.join(" ");
         let at = self.keys.iter().position(|k| *k == key);
         if let Some(i) = at {
-            // A newer attempt that never finished leaves this run standing; one whose end is
-            // unknown (a pipe decides its status) may have passed: it stands itself.
+            // A newer attempt that never finished, or whose result is not read yet, leaves this
+            // run standing, marked; one whose end is unknown (a pipe decides its status) may
+            // have passed: it stands itself.
             let newer = &self.facts.checks[i];
             let unfinished = matches!(
                 newer.outcome,
-                Outcome::Running | Outcome::NotRun | Outcome::RanNothing
+                Outcome::Running | Outcome::NotRun | Outcome::RanNothing | Outcome::NoResult
             );
             if !unfinished || !run.decisive() {
                 return;
