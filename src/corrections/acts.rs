@@ -140,91 +140,122 @@ fn never_attempted(f: &Facts, kind: ActKind, s: &Sentence) -> bool {
 /// Whether the sentence says an action of `kind` is done: a past form of its verb ("committed",
 /// "gepusht", "déployé"), its noun beside a done word ("Commit hecho", "the push went
 /// through"), a label ("Commit: ..."), or a mark that says done, in a clause that is not
-/// negated and whose subject is not the user.
+/// negated and whose subject is not the user. The words to quote it at, when it does.
 fn claims_done(s: &Sentence, kind: ActKind, stems: &[&str], unspaced: &[&str]) -> Option<String> {
-    let marked = s.marked_done;
     let label = match kind {
         ActKind::Commit => git_label(s, "commit"),
         ActKind::Push => git_label(s, "push"),
         _ => false,
     };
-    // "Commit ab7085a created and pushed": a noun phrase, not the instruction its first word
-    // would make of it.
+    if !(asserted(s) || s.marked_done || label || noun_first(s)) {
+        return None;
+    }
+    let claim = Claim {
+        kind,
+        stems,
+        marked: s.marked_done,
+        label,
+        code: s.code.iter().find(|c| Facts::act_in(c) == Some(kind)),
+    };
+    s.clauses
+        .iter()
+        .filter(|c| !negated(c, &s.own) && !c.iter().any(|w| USER_NOUNS.contains(&w.as_str())))
+        .find_map(|c| claim.in_clause(c))
+        .or_else(|| in_unspaced(s, unspaced))
+}
+
+/// "Commit ab7085a created and pushed": a sentence that starts with an action's noun is a noun
+/// phrase, not the instruction its first word would make of it.
+fn noun_first(s: &Sentence) -> bool {
     let first = super::words::words(&s.own).into_iter().next();
-    let noun_first = first.is_some_and(|w| {
+    first.is_some_and(|w| {
         ACTS.iter()
             .flat_map(|(_, stems, _)| stems.iter())
             .any(|st| !st.contains(' ') && w.starts_with(st.trim_start_matches('=')))
-    });
-    if !(asserted(s) || marked || label || noun_first) {
-        return None;
+    })
+}
+
+/// An unspaced script's word for the action with a word that says it was done ("已提交").
+fn in_unspaced(s: &Sentence, unspaced: &[&str]) -> Option<String> {
+    let done = |d: &&str| s.own.contains(d);
+    unspaced
+        .iter()
+        .find(|u| {
+            s.own.contains(**u)
+                && (DONE_UNSPACED.iter().any(done)
+                    || ["已", "了", "済", "した", "했"].iter().any(done))
+                && !s.clauses.iter().any(|c| negated(c, &s.own))
+        })
+        .map(|u| (*u).to_owned())
+}
+
+/// What a sentence may claim of one kind of action: the kind, its words, and what the
+/// sentence has beside its clauses (a mark, a label, a command in code that attempts it).
+struct Claim<'s> {
+    kind: ActKind,
+    stems: &'s [&'s str],
+    marked: bool,
+    label: bool,
+    code: Option<&'s String>,
+}
+
+impl Claim<'_> {
+    /// Whether a word names the action ("commit", "committed"; a `=`-stem whole).
+    fn names(&self, w: &str) -> bool {
+        self.stems.iter().any(|st| match st.strip_prefix('=') {
+            Some(whole) => w == whole,
+            None => !st.contains(' ') && w.starts_with(st),
+        })
     }
-    let code = s.code.iter().find(|c| code_attempts(c, kind));
-    let named_in_code = code.is_some();
-    let claimed = s.clauses.iter().find_map(|c| {
-        if negated(c, &s.own) || c.iter().any(|w| USER_NOUNS.contains(&w.as_str())) {
-            return None;
-        }
-        let kind_word = |w: &String| {
-            stems.iter().any(|st| match st.strip_prefix('=') {
-                Some(whole) => w == whole,
-                None => !st.contains(' ') && w.starts_with(st),
-            })
-        };
+
+    /// Whether the clause (not negated, not the user's) says the action was done: the words to
+    /// quote it at.
+    fn in_clause(&self, c: &[String]) -> Option<String> {
         let done_word = |w: &String| DONE.contains(&w.as_str()) || ACT_DONE.contains(&w.as_str());
-        // "psmux installed" may say how the machine is: an install or a restart is the agent's
-        // act when said as one ("Installed psmux", "psmux was installed").
-        let acted = |i: usize| {
-            !matches!(kind, ActKind::Install | ActKind::Restart)
-                || i == 0
-                || c[..i].iter().rev().take(2).any(|w| {
-                    matches!(
-                        w.as_str(),
-                        "i" | "we" | "was" | "were" | "been" | "got" | "successfully"
-                    )
-                })
-        };
         let past = c
             .iter()
             .enumerate()
-            .any(|(i, w)| kind_word(w) && participle(w) && acted(i));
+            .any(|(i, w)| self.names(w) && participle(w) && self.acted(c, i));
         // The noun with its verdict right after it ("Commit hecho", "the push went through",
         // "commit created"), not a verdict on something else before it ("mark it done and
         // commit").
-        let at = c.iter().position(kind_word).or_else(|| {
-            stems
+        let at = c.iter().position(|w| self.names(w)).or_else(|| {
+            self.stems
                 .iter()
                 .filter(|st| st.contains(' '))
                 .find_map(|st| phrase_at(c, st))
         });
-        let noun_done = at.is_some_and(|i| marked || c[i + 1..].iter().take(3).any(done_word));
-        let context = match kind {
-            // "migrated the pages to AppTheme" is code; a database's migration is named so.
-            ActKind::Migration => {
-                c.iter().any(|w| ENV_NOUNS.contains(&w.as_str())) || named_in_code
-            }
-            ActKind::Activate => c.iter().any(|w| ENV_NOUNS.contains(&w.as_str())),
-            _ => true,
-        };
-        let coded = named_in_code && (marked || c.iter().any(done_word));
+        let noun_done = at.is_some_and(|i| self.marked || c[i + 1..].iter().take(3).any(done_word));
+        let coded = self.code.is_some() && (self.marked || c.iter().any(done_word));
+        let claimed = past || noun_done || self.label || coded;
         // The words to quote: the verb, the noun, or the command that claims it.
-        let word = c.iter().find(|w| kind_word(w)).cloned();
-        (context && (past || noun_done || label || coded))
-            .then(|| word.or_else(|| code.cloned()).unwrap_or_default())
-    });
-    claimed.or_else(|| {
-        unspaced
-            .iter()
-            .find(|u| {
-                s.own.contains(**u)
-                    && DONE_UNSPACED
-                        .iter()
-                        .chain(["已", "了", "済", "した", "했"].iter())
-                        .any(|d| s.own.contains(d))
-                    && !s.clauses.iter().any(|c| negated(c, &s.own))
-            })
-            .map(|u| (*u).to_owned())
-    })
+        let word = c.iter().find(|w| self.names(w)).or(self.code).cloned();
+        (self.in_context(c) && claimed).then(|| word.unwrap_or_default())
+    }
+
+    /// "psmux installed" may say how the machine is: an install or a restart is the agent's act
+    /// when said as one ("Installed psmux", "psmux was installed").
+    fn acted(&self, c: &[String], i: usize) -> bool {
+        let agent = ["i", "we", "was", "were", "been", "got", "successfully"];
+        !matches!(self.kind, ActKind::Install | ActKind::Restart)
+            || i == 0
+            || c[..i]
+                .iter()
+                .rev()
+                .take(2)
+                .any(|w| agent.contains(&w.as_str()))
+    }
+
+    /// Whether the clause is about this action at all: "migrated the pages to AppTheme" is
+    /// code; a database's migration, or an environment's activation, is named so.
+    fn in_context(&self, c: &[String]) -> bool {
+        let named = || c.iter().any(|w| ENV_NOUNS.contains(&w.as_str()));
+        match self.kind {
+            ActKind::Migration => named() || self.code.is_some(),
+            ActKind::Activate => named(),
+            _ => true,
+        }
+    }
 }
 
 /// Where a phrase of words (`pull request`) starts in a clause.
@@ -239,12 +270,6 @@ fn phrase_at(c: &[String], phrase: &str) -> Option<usize> {
 /// lexicon reads ("pushed", "committet", "déployé", "instalado").
 fn participle(w: &str) -> bool {
     PARTICIPLE_ENDS.iter().any(|e| w.ends_with(e)) && w.chars().count() > 4
-}
-
-/// Whether a code span is a command or a tool that attempts `kind` (`git push`, `vercel
-/// --prod`, `deploy_to_github`).
-fn code_attempts(code: &str, kind: ActKind) -> bool {
-    Facts::act_in(code) == Some(kind)
 }
 
 /// Whether the sentence names a commit by its hash ("committed in 4f1c2ab").
