@@ -139,7 +139,7 @@ fn claude_code_gets_the_corrections_once_at_the_next_prompt_after_its_restore() 
     let line = user_line(&audit.stdout);
     assert_eq!(
         line,
-        "compact-guardian: the summary called 'renderer' done and said checks pass whose last run failed; the model is told."
+        "compact-guardian: the summary called 'renderer' done and said checks pass that the record shows did not; the model is told."
     );
     let first = correct(&sb, "s1", &t, "UserPromptSubmit");
     let v: Value = serde_json::from_str(first.stdout.trim()).unwrap();

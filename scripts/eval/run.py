@@ -40,7 +40,7 @@ from materialize import REPO, SetError, load_cases, materialize  # noqa: E402
 
 HEADING = "## Corrections to the compaction summary"
 # What a user's line says when it names a correction ("the summary kept them" names none).
-USER_LINE_NAMES = re.compile(r"left out|did not mention|called '.*' done|said (?:checks pass|work was|.*changed)|the model is told", re.I)
+USER_LINE_NAMES = re.compile(r"left out|did not mention|called '.*' done|said (?:checks pass|work was|actions were|.*changed)|the model is told", re.I)
 
 
 def corrections_of(text: str) -> list[str]:

@@ -53,13 +53,20 @@ impl Findings {
             wrong.push(format!("called {} done", quoted(&done)));
         }
         if self.count(Kind::Passing) > 0 {
-            wrong.push("said checks pass whose last run failed".to_owned());
+            wrong.push("said checks pass that the record shows did not".to_owned());
         }
-        if self.count(Kind::Changed) > 0 {
-            wrong.push("said files were changed whose edits failed".to_owned());
+        if self.count(Kind::Changed) + self.count(Kind::Fixed) > 0 {
+            wrong.push("said files were changed that the record shows unchanged".to_owned());
         }
         if self.count(Kind::Committed) > 0 {
-            wrong.push("said work was committed or pushed though git failed".to_owned());
+            wrong
+                .push("said work was committed or pushed that the record shows was not".to_owned());
+        }
+        if self.count(Kind::Acted) > 0 {
+            wrong.push(
+                "said actions were done (a deploy, an install, ...) that the record shows were not"
+                    .to_owned(),
+            );
         }
         if !self.not_mentioned.is_empty() {
             wrong.push(format!("did not mention {}", quoted(&self.not_mentioned)));
