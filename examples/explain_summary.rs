@@ -5,8 +5,9 @@
 //!
 //! `cargo run --example explain_summary -- <summary-file> [<transcript.jsonl> | <digest.json>]`
 
-use compact_guardian::corrections::{self, digest::Digest};
+use compact_guardian::corrections;
 use compact_guardian::extract::Part;
+use compact_guardian::extract::digest::Digest;
 use compact_guardian::pipeline;
 use compact_guardian::read::transcript::Limits;
 
@@ -27,7 +28,7 @@ fn main() {
         let built = pipeline::build_deep(record.as_ref(), Part::Whole, limits, &[])
             .expect("the transcript");
         println!("\nfacts: {}", built.extraction.facts.described());
-        Digest::of_extraction(&built.extraction, built.stats.format)
+        Digest::of(&built.extraction, built.stats.format, true)
     } else {
         let bytes = std::fs::read(record).expect("the digest file");
         Digest::read(&bytes).expect("a digest save wrote")

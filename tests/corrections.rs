@@ -3,8 +3,8 @@
 //! client, through the built binary.
 
 use crate::common::*;
-use compact_guardian::corrections::digest::Digest;
 use compact_guardian::corrections::{self, Kind};
+use compact_guardian::extract::digest::Digest;
 use compact_guardian::render::audit::compare;
 use serde_json::{Value, json};
 use std::path::{Path, PathBuf};

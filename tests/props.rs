@@ -427,7 +427,7 @@ fn summary_text() -> impl Strategy<Value = String> {
     prop::collection::vec(word, 0..80).prop_map(|w| w.join(" "))
 }
 
-fn digest_strategy() -> impl Strategy<Value = compact_guardian::corrections::digest::Digest> {
+fn digest_strategy() -> impl Strategy<Value = compact_guardian::extract::digest::Digest> {
     use compact_guardian::extract::checks::Check;
     use compact_guardian::extract::facts::{
         Act, ActEnd, ActKind, Attempt, CheckRun, Facts, FileFact, Outcome, Write, WriteEnd,
@@ -517,7 +517,7 @@ fn digest_strategy() -> impl Strategy<Value = compact_guardian::corrections::dig
             };
             // Read back to the session's start (in the audit's process), absences count too.
             facts.reach.since_start = since_start;
-            compact_guardian::corrections::digest::Digest {
+            compact_guardian::extract::digest::Digest {
                 saved: true,
                 open_kind: "tasks".into(),
                 states: open.iter().map(|_| "pending".to_owned()).collect(),

@@ -7,7 +7,7 @@
 use super::hook::{self, Hook};
 use crate::cmd::failopen::debug;
 use crate::corrections;
-use crate::corrections::digest::{Digest, MAX_DIGEST_BYTES};
+use crate::extract::digest::{Digest, MAX_DIGEST_BYTES};
 use crate::input::client::{Client, Reply, json_answer};
 use crate::input::config::Config;
 use crate::json::MAX_TEXT;

@@ -4,8 +4,8 @@
 
 use super::hook::{self, Hook};
 use crate::cmd::failopen::debug;
-use crate::corrections::digest::{Digest, MAX_DIGEST_BYTES};
 use crate::extract::Part;
+use crate::extract::digest::{Digest, MAX_DIGEST_BYTES};
 use crate::input::client::{Client, Handover, RESTORE_EVENT, Reply, json_answer};
 use crate::input::config::Config;
 use crate::pipeline;

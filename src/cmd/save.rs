@@ -2,8 +2,8 @@
 
 use super::hook;
 use crate::cmd::failopen::debug;
-use crate::corrections::digest::Digest;
 use crate::extract::Part;
+use crate::extract::digest::Digest;
 use crate::input::client::Client;
 use crate::input::config::Config;
 use crate::input::hook_input::HookInput;

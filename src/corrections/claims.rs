@@ -22,7 +22,7 @@ fn has_unspaced(text: &str, list: &[&str]) -> bool {
 }
 
 /// A clause's words with the negations that say something good removed ("no failures").
-fn without_good_negations(clause: &[String]) -> Vec<&str> {
+pub(crate) fn without_good_negations(clause: &[String]) -> Vec<&str> {
     // "no failures", "without TypeScript errors", "0 failed": a none-word with a failure-word
     // within the next three words.
     let mut dropped = vec![false; clause.len()];
@@ -30,7 +30,7 @@ fn without_good_negations(clause: &[String]) -> Vec<&str> {
         if !NONE.contains(&w.as_str()) {
             continue;
         }
-        let bad = (i + 1..clause.len().min(i + 4)).find(|&j| BAD.contains(&clause[j].as_str()));
+        let bad = (i + 1..clause.len().min(i + 4)).find(|&j| FAILURE.contains(&clause[j].as_str()));
         if let Some(j) = bad {
             dropped[i] = true;
             dropped[j] = true;
@@ -193,7 +193,8 @@ fn imperative(ws: &[String]) -> bool {
 /// Whether a clause says a thing is not so (or failed, or not yet).
 pub(crate) fn negated(clause: &[String], own: &str) -> bool {
     let ws = without_good_negations(clause);
-    (0..ws.len()).any(|i| NEGATION.contains(&ws[i]) && !names_a_check(&ws, i))
+    (0..ws.len())
+        .any(|i| (NEGATION.contains(&ws[i]) || FAILURE.contains(&ws[i])) && !names_a_check(&ws, i))
         || (own.chars().any(super::words::unspaced) && has_unspaced(own, NEGATION_UNSPACED))
 }
 

@@ -286,21 +286,11 @@ fn all_done_word(s: &Sentence) -> String {
 
 /// Whether a clause says a thing is only partly done.
 fn partial_done(c: &[String]) -> bool {
+    // The words of a part, but those an item's name may hold ("the other task", "first draft").
+    let naming = ["remaining", "but", "besides", "other", "first", "part"];
     c.iter().any(|w| {
-        matches!(
-            w.as_str(),
-            "partially"
-                | "partly"
-                | "mostly"
-                | "almost"
-                | "nearly"
-                | "started"
-                | "begun"
-                | "some"
-                | "only"
-                | "except"
-                | "excluding"
-        )
+        (lexicon::PARTIAL.contains(&w.as_str()) && !naming.contains(&w.as_str()))
+            || matches!(w.as_str(), "partially" | "started" | "begun")
     })
 }
 

@@ -75,25 +75,35 @@ pub(crate) const CONDITION: &[&str] = &[
 #[rustfmt::skip]
 pub(crate) const NEGATION: &[&str] = &[
     // English
-    "not", "no", "never", "none", "nothing", "neither", "nor", "without", "cannot", "fail",
-    "fails", "failed", "failing", "failure", "failures", "broken", "breaks", "error", "errors",
-    "red", "flaky", "yet", "partial", "partially", "skipped", "disabled", "ignored", "rejected",
-    "refused", "declined", "interrupted", "aborted", "denied", "cancelled", "canceled",
+    "not", "no", "never", "none", "nothing", "neither", "nor", "without", "cannot", "breaks",
+    "yet", "partial", "partially", "skipped", "disabled", "ignored", "rejected", "refused",
+    "declined", "interrupted", "aborted", "denied", "cancelled", "canceled",
     // German
-    "nicht", "nichts", "kein", "keine", "keinen", "nie", "noch", "fehlgeschlagen", "fehler",
-    "schlägt", "abgelehnt", "blockiert", "abgebrochen", "unterbrochen",
+    "nicht", "nichts", "kein", "keine", "keinen", "nie", "noch", "abgelehnt", "blockiert",
+    "abgebrochen", "unterbrochen",
     // Spanish
-    "nunca", "nada", "ningún", "ninguna", "sin", "aún", "todavía", "falla", "fallan", "fallo",
-    "fallaron", "rechazado", "rechazada", "bloqueado", "interrumpido",
+    "nunca", "nada", "ningún", "ninguna", "sin", "aún", "todavía", "rechazado", "rechazada",
+    "bloqueado", "interrumpido",
     // French
-    "ne", "pas", "rien", "jamais", "aucun", "aucune", "sans", "encore", "échoue", "échouent",
-    "échec", "échoué", "erreur", "erreurs", "refusé", "rejeté", "bloqué", "interrompu",
+    "ne", "pas", "rien", "jamais", "aucun", "aucune", "sans", "encore", "refusé", "rejeté",
+    "bloqué", "interrompu",
     // Portuguese
-    "não", "nenhum", "nenhuma", "sem", "ainda", "falha", "falham", "falhou", "falharam", "erro",
-    "erros", "rejeitado", "recusado", "interrompido",
+    "não", "nenhum", "nenhuma", "sem", "ainda", "rejeitado", "recusado", "interrompido",
     // Italian
-    "non", "nessun", "nessuna", "senza", "ancora", "fallisce", "falliscono", "fallito", "falliti",
-    "errore", "errori",
+    "non", "nessun", "nessuna", "senza", "ancora",
+];
+
+/// Words that say something failed (a negation too: [`NEGATION`] and these say a thing is not
+/// so); after a [`NONE`] word ("no failures"), they say something good.
+#[rustfmt::skip]
+pub(crate) const FAILURE: &[&str] = &[
+    "fail", "fails", "failing", "failed", "failure", "failures", "broken", "red", "flaky",
+    "error", "errors", "warnings", "regressions", "issues", "problems",
+    "fehlgeschlagen", "fehler", "schlägt", "scheitert",
+    "falla", "fallan", "fallo", "fallaron", "falló", "fallos", "errores",
+    "échoue", "échouent", "échec", "échoué", "erreur", "erreurs",
+    "falha", "falham", "falhou", "falharam", "falhas", "erro", "erros",
+    "fallisce", "falliscono", "fallito", "falliti", "errore", "errori", "fallimento",
 ];
 
 /// The same for unspaced scripts.
@@ -104,18 +114,12 @@ pub(crate) const NEGATION_UNSPACED: &[&str] = &[
     "않", "못", "아직", "실패", "오류", "없",
 ];
 
-/// Words that say none of something ("no failures", "sin errores"), and the failures they say
-/// none of: together a negation that says something good.
+/// Words that say none of something: before a [`FAILURE`] word ("no failures", "sin errores"),
+/// a negation that says something good.
 #[rustfmt::skip]
 pub(crate) const NONE: &[&str] = &[
     "no", "without", "zero", "0", "nothing", "keine", "kein", "ohne", "sin", "ningún", "aucun",
     "aucune", "sans", "sem", "nenhum", "nenhuma", "nessun", "senza",
-];
-#[rustfmt::skip]
-pub(crate) const BAD: &[&str] = &[
-    "failures", "failure", "failed", "failing", "fail", "fails", "errors", "error", "warnings",
-    "regressions", "issues", "problems", "fehler", "errores", "fallos", "fallo", "erreur",
-    "erreurs", "échec", "erros", "falhas", "falha", "errore", "fallimento",
 ];
 
 /// Words that limit a claim to a part ("only the parser tests pass", "most tasks are done").

@@ -20,7 +20,6 @@
 mod acts;
 mod changed;
 mod claims;
-pub mod digest;
 mod headings;
 mod items;
 mod lexicon;
@@ -31,9 +30,9 @@ mod words;
 
 pub use section::{HEADING, MAX_UNITS, inserted, is_section, section};
 
+use crate::extract::digest::Digest;
 use crate::extract::facts::Facts;
 use crate::text::folded_line;
-use digest::Digest;
 use items::{Item, Key, quotes};
 use std::time::Instant;
 use summary::{Document, Sentence, Shape};

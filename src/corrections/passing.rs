@@ -243,9 +243,6 @@ impl<'a> Judge<'a> {
     /// fail ("- 11 tests pass" / "- 1 fails"): then the claim is a partial report. A failure of
     /// another command named in code ("`npm run lint` fails") says nothing of `run`.
     pub(super) fn admits_failure_near(&self, s: &Sentence, run: &CheckRun) -> bool {
-        const FAIL: &[&str] = &[
-            "fail", "fails", "failing", "failed", "failure", "failures", "broken", "red",
-        ];
         // The sentences within two lines of the claim, and those that state open work.
         let lines = &self.doc.sentences;
         let from = lines.partition_point(|o| o.line + 2 < s.line);
@@ -275,13 +272,12 @@ impl<'a> Judge<'a> {
             !other_command
                 && !matches!(o.role, Role::Request | Role::UserMessages)
                 && o.clauses.iter().any(|c| {
-                    let ws: Vec<&str> = c.iter().map(String::as_str).collect();
-                    (0..ws.len()).any(|i| FAIL.contains(&ws[i]) && !claims::names_a_check(&ws, i))
+                    // "no failures", "ningún fallo": a good negation admits nothing.
+                    let ws = claims::without_good_negations(c);
+                    (0..ws.len()).any(|i| {
+                        lexicon::FAILURE.contains(&ws[i]) && !claims::names_a_check(&ws, i)
+                    })
                         && about_checks(c)
-                        && !c.windows(2).any(|p| {
-                            matches!(p[0].as_str(), "0" | "no" | "zero" | "without")
-                                && p[1].starts_with("fail")
-                        })
                         // "The `renders_currency` failure is resolved": a fix claimed, not a
                         // failure admitted.
                         && !c.iter().any(|w| {
@@ -295,46 +291,14 @@ impl<'a> Judge<'a> {
     /// ("Ran `phpunit` (OK)" ... "Ran `phpunit` (Failures: 1)"): the claim is a step of the
     /// command's history, not its last word.
     fn reports_later_failure(&self, s: &Sentence, run: &CheckRun) -> bool {
-        const FAIL: &[&str] = &[
-            "fail",
-            "fails",
-            "failing",
-            "failed",
-            "failure",
-            "failures",
-            "broken",
-            "red",
-            "falló",
-            "fallo",
-            "falla",
-            "fallan",
-            "fallaron",
-            "échoue",
-            "échouent",
-            "échoué",
-            "échec",
-            "fehlgeschlagen",
-            "scheitert",
-            "falhou",
-            "falha",
-            "falham",
-            "fallito",
-            "fallisce",
-            "falliti",
-        ];
-        const NONE: &[&str] = &[
-            "0", "no", "zero", "without", "aucun", "aucune", "sans", "ningún", "ninguna", "sin",
-            "kein", "keine", "ohne", "nenhum", "nenhuma", "sem", "nessun", "nessuna", "senza",
-        ];
         self.doc.sentences.iter().any(|o| {
             o.line > s.line
                 && o.role.states_status()
                 && o.code.iter().any(|c| command_words(c).contains(&run.words))
                 && o.clauses.iter().any(|c| {
-                    (0..c.len()).any(|i| {
-                        FAIL.contains(&c[i].as_str())
-                            && !(i > 0 && NONE.contains(&c[i - 1].as_str()))
-                    })
+                    claims::without_good_negations(c)
+                        .iter()
+                        .any(|w| lexicon::FAILURE.contains(w))
                 })
         })
     }

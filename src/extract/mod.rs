@@ -20,6 +20,7 @@ mod branch;
 mod calls;
 pub mod checks;
 mod commit;
+pub mod digest;
 pub mod facts;
 mod plans;
 mod prompts;

@@ -200,7 +200,7 @@ mod tests {
     fn the_digest_names_the_client_of_its_transcript_by_the_stored_name() {
         // The digest (corrections/digest.rs) spells the names itself: they must be these.
         for format in [Format::ClaudeCode, Format::Codex, Format::OpenCode] {
-            let digest = crate::corrections::digest::Digest::of(
+            let digest = crate::extract::digest::Digest::of(
                 &crate::extract::Extraction::default(),
                 format,
                 false,

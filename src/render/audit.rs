@@ -8,8 +8,8 @@
 //! sentence that names it says done (or the summary claims that all work is done) without saying
 //! it is still open; an item the summary never names is **not mentioned**, nothing more.
 
-use crate::corrections::digest::Digest;
 use crate::corrections::{self, Correction, Kind};
+use crate::extract::digest::Digest;
 use crate::render::WhyRebuilt;
 use crate::text::folded_line;
 use serde::{Deserialize, Serialize};

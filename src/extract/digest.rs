@@ -1,11 +1,13 @@
 //! What `save` protected, kept beside the snapshot for the PostCompact audit: the open items with
-//! their state, the finished ones, the latest instruction, the plan's title, the last actions with
-//! how each ended, the files changed, and enough of the transcript's state to bring it up to the
-//! compaction. Read back from disk it may be damaged or planted: [`Digest::read`] bounds it.
+//! their state, the finished ones, the latest instruction, the plan's title, the record's facts
+//! (`facts`: each check's last run, each file's writes, each kind of action's attempts), the
+//! files changed, and enough of the transcript's state to bring it up to the compaction. The
+//! judge (`corrections`) reads nothing else of the record. Read back from disk it may be damaged
+//! or planted: [`Digest::read`] bounds it.
 
-use crate::extract::facts::{self, Facts};
-use crate::extract::tasks::Status;
-use crate::extract::{Extraction, checklist_item, checklist_open};
+use super::facts::{self, Facts};
+use super::tasks::Status;
+use super::{Extraction, checklist_item, checklist_open};
 use crate::read::record::Format;
 use crate::text::folded_line;
 use serde::{Deserialize, Serialize};
@@ -81,8 +83,9 @@ pub(crate) const MAX_DIGEST_BYTES: u64 = 64 * 1024;
 
 impl Digest {
     /// What was protected, for the PostCompact audit: the open tasks (or, without a task list, the
-    /// unchecked checklist items), the latest instruction, the plan's title.
-    pub(crate) fn of(ex: &Extraction, format: Format, saved: bool) -> Digest {
+    /// unchecked checklist items), the latest instruction, the plan's title, the facts. `saved`:
+    /// a snapshot was written.
+    pub fn of(ex: &Extraction, format: Format, saved: bool) -> Digest {
         let (open_kind, items) = ex.open_work();
         let open = items.iter().map(|(text, _)| (*text).to_owned()).collect();
         let states = items
@@ -142,12 +145,6 @@ impl Digest {
             focus: None,
         }
         .bounded()
-    }
-
-    /// The digest of an extraction, for tools that judge a summary outside a hook
-    /// (`examples/explain_summary`).
-    pub fn of_extraction(ex: &Extraction, format: Format) -> Digest {
-        Digest::of(ex, format, true)
     }
 
     /// This digest with its evidence (open items, finished ones, actions, files) replaced by
