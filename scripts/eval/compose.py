@@ -77,18 +77,6 @@ def voice(half: str) -> dict:
     return _voices[half]
 
 
-def composer(case: dict, base_events: list[dict], full, base_extra: dict) -> "Composer":
-    """The composer of the case's half, in its voice."""
-    half = case.get("half", "tune")
-    if half == "heldout":
-        import compose_heldout
-
-        cls = compose_heldout.Composer
-    else:
-        cls = Listing if half == "tune" else Prose
-    return cls(case, base_events, full, base_extra, voice(half))
-
-
 def _short(text: str, n: int) -> str:
     t = " ".join(text.split())
     return t if len(t) <= n else t[: n - 1].rstrip() + "…"

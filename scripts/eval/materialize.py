@@ -19,6 +19,7 @@ import re
 from pathlib import Path
 
 import compose
+import compose_heldout
 import label as labels
 import reader
 from records import ClaudeWriter, CodexWriter, apply_steps, convert_claude
@@ -123,6 +124,17 @@ def base_code(lines: list[str]) -> list[tuple[str, str]]:
     return uniq[:16]
 
 
+def composer(case: dict, base_events: list[dict], full, base_extra: dict) -> compose.Composer:
+    """The composer of the case's half, in its voice (the held-out half's narration is its own
+    file, which the tuning never reads)."""
+    half = case.get("half", "tune")
+    if half == "heldout":
+        cls = compose_heldout.Composer
+    else:
+        cls = compose.Listing if half == "tune" else compose.Prose
+    return cls(case, base_events, full, base_extra, compose.voice(half))
+
+
 def materialize(case: dict) -> dict:
     client = case["client"]
     base = base_lines(case)
@@ -159,7 +171,7 @@ def materialize(case: dict) -> dict:
 
     summarized = dict(case)
     summarized["steps"] = pre if variant == "up_to" else steps
-    comp = compose.composer(summarized, tl_base.events, tl_span, {"code": base_code(base) if client == "claude" or case["base"] != "codex:fixture" else []})
+    comp = composer(summarized, tl_base.events, tl_span, {"code": base_code(base) if client == "claude" or case["base"] != "codex:fixture" else []})
     if client == "claude":
         summary = fit(comp, case)
     else:
