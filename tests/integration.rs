@@ -8,8 +8,11 @@ mod common;
 // library's unit tests, the property tests and the corpus run; the CI matrix runs them.
 mod contract;
 mod corrections;
+// The record's facts as the snapshot, the directive and the judge read them (issue #54).
 #[cfg(unix)]
 mod e2e;
+#[cfg(unix)]
+mod facts;
 // The evaluation set's runner is python3 and spawns the binary with POSIX paths; the Linux and
 // macOS legs of CI run it.
 #[cfg(unix)]

@@ -1232,3 +1232,9 @@ mod tests {
         assert!(utf16_len(&out) <= TARGET);
     }
 }
+
+/// The snapshot's "Last run of each check" section alone, for the tests of other sections.
+#[cfg(test)]
+pub(crate) fn survives_checks_for_tests(ex: &Extraction) -> String {
+    survives::checks(ex, 4_000)
+}

@@ -140,6 +140,8 @@ pub(crate) fn record_facts(ex: &Extraction) -> Vec<String> {
                     how => format!("the last run of `{command}` failed ({how})"),
                 }
             }
+            Outcome::NotRun => format!("`{command}` was rejected and never ran"),
+            Outcome::RanNothing => format!("`{command}` ran no test"),
             _ => format!("`{command}` was started in the background and has not finished"),
         });
     }
@@ -453,5 +455,88 @@ mod tests {
             .any(|(_, q)| q.contains("compact-guardian correction"));
         assert!(quoted, "{d}");
         assert_eq!(d.matches('`').count() % 2, 0, "{d}");
+    }
+
+    /// #54: the directive, the snapshot's "Last run of each check" and the judge read one set
+    /// of facts. Over generated sessions of check runs (passed, failed, in the background,
+    /// rejected, ran nothing), a check whose last run the directive names as failed or
+    /// unfinished is one the judge answers a pass claim about, and the reverse; the snapshot
+    /// shows each such run FAILED or unfinished, never "passed".
+    #[test]
+    fn the_directive_and_the_judge_name_the_same_checks() {
+        use crate::corrections::{Kind, corrections};
+        use crate::extract::digest::Digest;
+        use crate::extract::facts::build::{Call, background, facts, refused, sh};
+        use proptest::prelude::*;
+        const COMMANDS: [&str; 4] = [
+            "cargo test",
+            "cargo test -p billing",
+            "pnpm build",
+            "npm run lint",
+        ];
+        let call = (0..COMMANDS.len(), 0..5u8).prop_map(|(c, how)| (COMMANDS[c], how));
+        let cases = proptest::test_runner::Config {
+            cases: 256,
+            source_file: Some(file!()),
+            ..Default::default()
+        };
+        let kinds = [
+            ("a check the directive names", 0.3),
+            ("a check that passed", 0.3),
+        ];
+        crate::proptesting::check(
+            cases,
+            prop::collection::vec(call, 1..6),
+            &kinds,
+            |runs, seen| {
+                let calls: Vec<Call> = runs
+                    .iter()
+                    .map(|(cmd, how)| match how {
+                        0 => sh(cmd, 0, "test result: ok. 3 passed; 0 failed"),
+                        1 => sh(cmd, 1, "test result: FAILED. 2 passed; 1 failed"),
+                        2 => background(cmd),
+                        3 => refused(cmd),
+                        _ => sh(&format!("{cmd} -- --list"), 0, "a: test"),
+                    })
+                    .collect();
+                let ex = Extraction {
+                    instructions: vec!["go on".into()],
+                    facts: facts(&calls),
+                    ..Default::default()
+                };
+                let directive = directive(&ex).unwrap_or_default();
+                let snapshot = crate::render::survives_checks_for_tests(&ex);
+                let d = Digest {
+                    facts: ex.facts.clone(),
+                    ..Digest::default()
+                };
+                // The commands the record ran (an absence is the judge's alone: no directive names
+                // what never ran).
+                let ran = COMMANDS
+                    .iter()
+                    .filter(|c| runs.iter().any(|(r, how)| r == *c && *how < 4));
+                for &cmd in ran {
+                    let named = directive.contains(&format!("`{cmd}` "))
+                        || directive.contains(&format!("`{cmd}` was started"));
+                    let answered = corrections(&d, &format!("## Current Work\n`{cmd}` passes."))
+                        .iter()
+                        .any(|c| c.kind == Kind::Passing && c.text.contains(&format!("`{cmd}`")));
+                    seen.saw("a check the directive names", named);
+                    seen.saw(
+                        "a check that passed",
+                        snapshot.contains(&format!("- {cmd}  passed")),
+                    );
+                    prop_assert_eq!(named, answered, "{}: {} | {:?}", cmd, directive, runs);
+                    if named {
+                        prop_assert!(
+                            !snapshot.contains(&format!("- {cmd}  passed")),
+                            "{}",
+                            snapshot
+                        );
+                    }
+                }
+                Ok(())
+            },
+        );
     }
 }

@@ -168,12 +168,16 @@ impl Facts {
             || self.opaque.is_some_and(|a| a < age)
     }
 
-    /// The check commands whose last run did not pass, newest first: failed, or started in the
-    /// background and not finished. What the directive names and the judge holds pass claims to.
+    /// The check commands whose last run did not pass, newest first: failed, started in the
+    /// background and not finished, never run (rejected), or run without running a test. What
+    /// the directive names and the judge holds pass claims to.
     pub fn unpassed(&self) -> impl Iterator<Item = &CheckRun> {
-        self.checks
-            .iter()
-            .filter(|r| r.outcome.failed() || r.outcome == Outcome::Running)
+        self.checks.iter().filter(|r| {
+            matches!(
+                r.outcome,
+                Outcome::Failed { .. } | Outcome::Running | Outcome::NotRun | Outcome::RanNothing
+            )
+        })
     }
 
     /// What they hold, in one line without the record's text, for `COMPACT_GUARDIAN_DEBUG`:
