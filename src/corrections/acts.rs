@@ -134,7 +134,7 @@ fn never_attempted(f: &Facts, kind: ActKind, s: &Sentence) -> bool {
     f.reach.since_start
         && !f.reach.delegated
         && !f.reach.by_user.contains(&kind)
-        && !(kind == ActKind::Commit && names_a_hash(s))
+        && (kind != ActKind::Commit || !names_a_hash(s))
 }
 
 /// Whether the sentence says an action of `kind` is done: a past form of its verb ("committed",

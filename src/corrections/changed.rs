@@ -17,7 +17,7 @@ impl<'a> Judge<'a> {
     /// Files said changed (or fixed) that the record shows unchanged.
     pub(super) fn changed(&self, out: &mut Vec<Correction>) {
         // Per file: what the record shows, and the statements it answers.
-        let mut found: Vec<(String, Kind, String, Vec<(&Sentence, String)>)> = Vec::new();
+        let mut found: Vec<Answer> = Vec::new();
         let failing = self
             .facts
             .checks_of(Some(Check::Test))
@@ -179,6 +179,10 @@ impl<'a> Judge<'a> {
         ))
     }
 }
+
+/// A file's answer: its base name, the kind of correction, what the record shows, and the
+/// statements (each with the path it names) it answers.
+type Answer<'s> = (String, Kind, String, Vec<(&'s Sentence, String)>);
 
 /// Whether the sentence says `path` itself was changed: it heads the sentence (a listing:
 /// "`a.ts`: restyled", "`b.rs` (edited)"), or a change verb stands right before or after it

@@ -85,7 +85,7 @@ impl Results {
                 let exit = later.and_then(|l| l.exit).or(r.exit);
                 Ended {
                     read: true,
-                    failed: later.map_or(false, |l| l.failed)
+                    failed: later.is_some_and(|l| l.failed)
                         || r.is_error
                         || exit.is_some_and(|c| c != 0)
                         || nonzero_exit(&r.head),

@@ -457,6 +457,12 @@ fn growth(ex: &Extraction) -> Vec<(Grant, usize)> {
     order
 }
 
+/// The snapshot's "Last run of each check" section alone, for the tests of other sections.
+#[cfg(test)]
+pub(crate) fn survives_checks_for_tests(ex: &Extraction) -> String {
+    survives::checks(ex, 4_000)
+}
+
 #[cfg(test)]
 mod tests {
     use super::sections::*;
@@ -1231,10 +1237,4 @@ mod tests {
         }
         assert!(utf16_len(&out) <= TARGET);
     }
-}
-
-/// The snapshot's "Last run of each check" section alone, for the tests of other sections.
-#[cfg(test)]
-pub(crate) fn survives_checks_for_tests(ex: &Extraction) -> String {
-    survives::checks(ex, 4_000)
 }

@@ -291,8 +291,8 @@ pub fn same_file(f: &str, said: &str) -> bool {
 #[derive(Default)]
 pub(super) struct FactsFold {
     facts: Facts,
-    /// The check commands met (their words joined), in the order of `facts.checks`.
-    keys: Vec<String>,
+    /// The check commands met (their words), in the order of `facts.checks`.
+    keys: Vec<Vec<String>>,
     /// A continuation summary was met with no compaction boundary before it: the session began
     /// in another file.
     continued: bool,
@@ -386,7 +386,12 @@ impl FactsFold {
             return;
         };
         let simple = simple_commands(cmd);
-        let output = output_ends(&ended.head, &ended.tail);
+        // Read only where a check or an action needs it (most commands are neither).
+        let kept = std::cell::OnceCell::new();
+        let output = || {
+            kept.get_or_init(|| output_ends(&ended.head, &ended.tail))
+                .as_str()
+        };
         let ran = ended.read && !outcome::never_ran(ended);
         if self.facts.last_failure.is_none() && ran && ended.failed && !ended.running {
             let a = action_of(tu, ended, escaped_line(cmd));
@@ -398,41 +403,35 @@ impl FactsFold {
         for (i, s) in simple.iter().enumerate() {
             if let Some((check, first)) = check_of(&s.words) {
                 found_check = true;
-                let run = CheckRun {
-                    check,
-                    command: folded_line(&escaped_line(cmd), COMMAND_CHARS),
-                    words: s.words.clone(),
-                    scope: scope_words(s.words.get(first..).unwrap_or(&[])),
-                    outcome: outcome::of_run(check, ended, &simple[i..], &output),
-                    why: String::new(),
-                    output: String::new(),
-                    age,
-                    later: None,
-                };
-                self.check_run(run, tu, ended);
+                // How it ended is read only for a run that is kept (most are not: their
+                // command's newer run stands, or the list is full).
+                if self.keeps(check, &s.words) {
+                    let outcome = outcome::of_run(check, ended, &simple[i..], output());
+                    let scope = scope_words(s.words.get(first..).unwrap_or(&[]));
+                    self.check_run(check, &s.words, scope, outcome, cmd, tu, ended, age);
+                }
             }
             if let Some(kind) = acts::kind_of(&s.words) {
-                let end = acts::ended(ended, &simple[i..], &output);
+                let end = acts::ended(ended, &simple[i..], output());
                 self.attempt(kind, cmd, end, age);
             }
         }
         // A command no rule names, whose output is a test runner's report (`./ci`, `just`).
         if !found_check
             && simple.len() == 1
-            && let Some(outcome) = outcome::by_report(ended, &output)
+            && self.keeps(Check::Test, &simple[0].words)
+            && let Some(outcome) = outcome::by_report(ended, output())
         {
-            let run = CheckRun {
-                check: Check::Test,
-                command: folded_line(&escaped_line(cmd), COMMAND_CHARS),
-                words: simple[0].words.clone(),
-                scope: Vec::new(),
+            self.check_run(
+                Check::Test,
+                &simple[0].words,
+                Vec::new(),
                 outcome,
-                why: String::new(),
-                output: String::new(),
+                cmd,
+                tu,
+                ended,
                 age,
-                later: None,
-            };
-            self.check_run(run, tu, ended);
+            );
         }
         let touched = files::shell_files(cmd, &simple);
         for path in &touched.writes {
@@ -465,40 +464,61 @@ impl FactsFold {
         }
     }
 
-    /// A run of a check: kept when it is the newest of its command. An attempt that did not
-    /// finish (rejected, in the background, no result) stands only until a run of the same
-    /// command that passed or failed is met (older): that run is still how the check stands.
-    fn check_run(&mut self, mut run: CheckRun, tu: &ToolUse, ended: &Ended) {
-        let key = run.words.join(" ");
-        let at = self.keys.iter().position(|k| *k == key);
-        if let Some(i) = at {
-            // A newer attempt that never finished, or whose result is not read yet, leaves this
-            // run standing, marked; one whose end is unknown (a pipe decides its status) may
-            // have passed: it stands itself.
-            let newer = &self.facts.checks[i];
-            let unfinished = matches!(
-                newer.outcome,
+    /// Whether a run of `check` by the simple command `words` would be kept: its command is not
+    /// in the list yet (and the list has room), or its newer run never finished.
+    fn keeps(&self, check: Check, words: &[String]) -> bool {
+        match self.keys.iter().position(|k| k.as_slice() == words) {
+            Some(i) => matches!(
+                self.facts.checks[i].outcome,
                 Outcome::Running | Outcome::NotRun | Outcome::RanNothing | Outcome::NoResult
-            );
-            if !unfinished || !run.decisive() {
-                return;
-            }
-            run.later = Some(newer.outcome.clone());
-        } else {
-            let runs = self.facts.checks.iter().filter(|r| r.check == Check::Run);
-            let full = self.keys.len() >= MAX_CHECKS
-                || (run.check == Check::Run && runs.count() >= MAX_RUN_CHECKS);
-            if full {
-                return;
+            ),
+            None => {
+                let runs = self.facts.checks.iter().filter(|r| r.check == Check::Run);
+                self.keys.len() < MAX_CHECKS
+                    && (check != Check::Run || runs.count() < MAX_RUN_CHECKS)
             }
         }
-        let a = action_of(tu, ended, run.command.clone());
-        run.why = a.why;
-        run.output = a.output;
+    }
+
+    /// A run of a check ([`FactsFold::keeps`] says it is kept): the newest of its command, or
+    /// an older one that passed or failed behind a newer attempt that never finished (rejected,
+    /// in the background, no result), which it replaces, marked with that attempt.
+    #[allow(clippy::too_many_arguments)]
+    fn check_run(
+        &mut self,
+        check: Check,
+        words: &[String],
+        scope: Vec<String>,
+        outcome: Outcome,
+        cmd: &str,
+        tu: &ToolUse,
+        ended: &Ended,
+        age: u32,
+    ) {
+        let at = self.keys.iter().position(|k| k.as_slice() == words);
+        let decisive = matches!(outcome, Outcome::Passed | Outcome::Failed { .. });
+        let later = match at {
+            Some(_) if !decisive => return,
+            Some(i) => Some(self.facts.checks[i].outcome.clone()),
+            None => None,
+        };
+        let command = folded_line(&escaped_line(cmd), COMMAND_CHARS);
+        let a = action_of(tu, ended, command.clone());
+        let run = CheckRun {
+            check,
+            command,
+            words: words.to_vec(),
+            scope,
+            outcome,
+            why: a.why,
+            output: a.output,
+            age,
+            later,
+        };
         match at {
             Some(i) => self.facts.checks[i] = run,
             None => {
-                self.keys.push(key);
+                self.keys.push(words.to_vec());
                 self.facts.checks.push(run);
             }
         }
