@@ -8,69 +8,17 @@ use crate::common::*;
 use proptest::prelude::*;
 use serde_json::{Value, json};
 use std::fs;
-use std::io::Write;
 use std::path::{Path, PathBuf};
 use std::process::{Child, Command, Stdio};
 use std::time::{Duration, SystemTime};
 
 // ---- Helpers.
 
-/// A Claude Code session whose latest work left a failing test and an open task.
-pub(crate) fn failing_session() -> Vec<String> {
-    vec![
-        prompt(
-            "u1",
-            None,
-            "make the importer retry failed batches with backoff",
-        ),
-        tool_use(
-            "a1",
-            "u1",
-            "t1",
-            "TaskCreate",
-            json!({"subject": "renderer", "description": "render it"}),
-        ),
-        tool_result(
-            "r1",
-            "a1",
-            "t1",
-            "Task #1 created successfully: renderer",
-            false,
-        ),
-        tool_use(
-            "a2",
-            "r1",
-            "t2",
-            "Bash",
-            json!({"command": "cargo test --test billing"}),
-        ),
-        tool_result(
-            "r2",
-            "a2",
-            "t2",
-            "Exit code 101\ntest billing ... FAILED",
-            true,
-        ),
-        prompt(
-            "u2",
-            Some("r2"),
-            "then log every retry with its attempt number and delay",
-        ),
-    ]
-}
-
-pub(crate) const FALSE_SUMMARY: &str = "The renderer is done. All billing tests pass.";
-
 /// Claude Code's order of hooks for one compaction (save, restore, audit with a false summary):
 /// the session's corrections then wait for `correct`.
 pub(crate) fn compacted(sb: &Sandbox, session: &str, trigger: &str) -> PathBuf {
     let t = sb.transcript(&format!("{session}.jsonl"), &failing_session());
-    sb.save(&hook(session, &t)).assert_fail_open();
-    sb.restore(&start_hook(session, &t)).assert_fail_open();
-    sb.cmd(&["audit"])
-        .stdin(post_compact(session, &t, trigger, FALSE_SUMMARY))
-        .run()
-        .assert_fail_open();
+    sb.compact(session, &t, trigger, FALSE_SUMMARY);
     assert!(pending(sb, session).exists(), "corrections wait");
     t
 }
@@ -92,78 +40,9 @@ fn delivered(stdout: &str) -> bool {
     stdout.contains("additionalContext")
 }
 
-fn set_old(path: &Path, secs: u64) {
-    fs::File::options()
-        .write(true)
-        .open(path)
-        .unwrap()
-        .set_modified(SystemTime::now() - Duration::from_secs(secs))
-        .unwrap();
-}
-
 fn status_json(sb: &Sandbox) -> Value {
     let r = sb.cmd(&["status", "--json"]).run();
     serde_json::from_str(&r.stdout).unwrap_or_else(|e| panic!("{e}: {r:?}"))
-}
-
-/// Runs `sub` through `sh -c "<prefix>; exec BIN sub"` (a resource limit, a closed stdout), with
-/// the sandbox's environment; stdout and stderr captured.
-fn via_sh(sb: &Sandbox, prefix: &str, sub: &str, input: &str) -> Run {
-    let mut c = Command::new("sh");
-    c.args(["-c", &format!("{prefix}; exec \"$0\" {sub}"), bin()])
-        .stdin(Stdio::piped())
-        .stdout(Stdio::piped())
-        .stderr(Stdio::piped());
-    for (k, _) in std::env::vars() {
-        if k.starts_with("COMPACT_GUARDIAN_") {
-            c.env_remove(k);
-        }
-    }
-    c.envs(sb.env.iter().map(|(k, v)| (k, v)));
-    let started = std::time::Instant::now();
-    let mut child = c.spawn().unwrap();
-    let _ = child.stdin.take().unwrap().write_all(input.as_bytes());
-    let out = wait_bounded(child);
-    Run {
-        code: out.status.code(),
-        stdout: String::from_utf8_lossy(&out.stdout).into_owned(),
-        stderr: String::from_utf8_lossy(&out.stderr).into_owned(),
-        elapsed: started.elapsed(),
-        user_line: None,
-    }
-}
-
-/// Waits for `child`, killing it (and failing) after 20 s: a hang, never a slow machine.
-fn wait_bounded(child: Child) -> std::process::Output {
-    let id = child.id();
-    let (tx, rx) = std::sync::mpsc::channel();
-    std::thread::spawn(move || {
-        let _ = tx.send(child.wait_with_output());
-    });
-    match rx.recv_timeout(Duration::from_secs(20)) {
-        Ok(out) => out.unwrap(),
-        Err(_) => {
-            let _ = Command::new("kill").arg(id.to_string()).status();
-            panic!("hung for 20 s");
-        }
-    }
-}
-
-/// Starts `correct` with `input` on stdin and stdout as given (not yet waited for).
-fn spawn_correct(sb: &Sandbox, input: &[u8], stdout: Stdio) -> Child {
-    let mut c = Command::new(bin());
-    c.arg("correct")
-        .stdin(Stdio::piped())
-        .stdout(stdout)
-        .stderr(Stdio::piped());
-    c.envs(sb.env.iter().map(|(k, v)| (k, v)));
-    let mut child = c.spawn().unwrap();
-    let mut stdin = child.stdin.take().unwrap();
-    let input = input.to_vec();
-    std::thread::spawn(move || {
-        let _ = stdin.write_all(&input);
-    });
-    child
 }
 
 // ---- 1. Corrections handed over twice.
@@ -178,7 +57,7 @@ fn corrections_are_handed_over_exactly_once_in_200_parallel_trials() {
         fs::write(pending(&sb, "s1"), &bytes).unwrap();
         // Parallel tool calls: their PostToolUse hooks start together.
         let children: Vec<Child> = (0..3)
-            .map(|_| spawn_correct(&sb, input.as_bytes(), Stdio::piped()))
+            .map(|_| start_in(&sb, "correct", input.as_bytes(), Stdio::piped()))
             .collect();
         let n = children
             .into_iter()
@@ -254,10 +133,7 @@ fn a_codex_session_resumed_days_after_its_compact_gets_the_snapshot_and_correcti
     ] {
         set_old(&f, days);
     }
-    let resume = json!({"session_id": "c1", "transcript_path": t,
-        "hook_event_name": "SessionStart", "source": "resume"})
-    .to_string();
-    let r = sb.restore(&resume);
+    let r = sb.restore(&resume_hook("c1", &t));
     r.assert_fail_open();
     assert!(
         r.stdout.starts_with("# [compact-guardian snapshot]")
@@ -445,41 +321,20 @@ pub(crate) fn codex_compacted_with(
     trigger: &str,
     summary: &str,
 ) -> (PathBuf, String) {
-    let line = |ty: &str, payload: Value| {
-        format!(r#"{{"timestamp":"2026-11-24T10:00:00.000Z","type":"{ty}","payload":{payload}}}"#)
-    };
     let mut lines = vec![
-        line(
-            "session_meta",
-            json!({"id": "c1", "cwd": "/work/app", "cli_version": "0.169.0"}),
-        ),
-        line(
-            "event_msg",
-            json!({"type": "user_message", "message": "make the importer retry failed batches"}),
-        ),
-        line(
-            "response_item",
-            json!({"type": "function_call", "name": "update_plan", "call_id": "p1",
-            "arguments": json!({"plan": [{"step": "write renderer", "status": "in_progress"},
-                {"step": "billing tests", "status": "pending"}]}).to_string()}),
-        ),
-        line(
-            "response_item",
-            json!({"type": "function_call_output", "call_id": "p1", "output": "Plan updated"}),
-        ),
+        rollout_meta(),
+        rollout_user_message("make the importer retry failed batches"),
     ];
+    lines.extend(rollout_open_plan());
     let name = "rollout-2026-11-24T10-00-00-c1.jsonl";
     let t = sb.transcript(name, &lines);
     sb.save(&hook("c1", &t)).assert_fail_open();
-    lines.push(line(
-        "compacted",
-        json!({"message": summary, "replacement_history": []}),
-    ));
+    lines.push(rollout_compacted(summary));
     let t = sb.transcript(name, &lines);
-    let post = json!({"session_id": "c1", "turn_id": "x", "transcript_path": t,
-        "hook_event_name": "PostCompact", "trigger": trigger})
-    .to_string();
-    let audit = sb.cmd(&["audit"]).stdin(post).run();
+    let audit = sb
+        .cmd(&["audit"])
+        .stdin(codex_post_compact("c1", &t, trigger))
+        .run();
     audit.assert_fail_open();
     (t, audit.stdout)
 }
@@ -930,25 +785,20 @@ fn run_one(sb: &Sandbox, t: &Path, r: &Runner) -> Child {
     }
     let input = input.to_string();
     match r.out {
-        Out::Read => spawn_correct(sb, input.as_bytes(), Stdio::piped()),
+        Out::Read => start_in(sb, "correct", input.as_bytes(), Stdio::piped()),
         Out::Broken => {
             let (reader, writer) = std::io::pipe().unwrap();
             drop(reader);
-            spawn_correct(sb, input.as_bytes(), Stdio::from(writer))
+            start_in(sb, "correct", input.as_bytes(), Stdio::from(writer))
         }
         Out::Closed => {
             let mut c = Command::new("sh");
             c.args(["-c", "exec \"$0\" correct >&-", bin()])
-                .stdin(Stdio::piped())
                 .stdout(Stdio::piped())
                 .stderr(Stdio::piped());
+            isolate(&mut c);
             c.envs(sb.env.iter().map(|(k, v)| (k, v)));
-            let mut child = c.spawn().unwrap();
-            let mut stdin = child.stdin.take().unwrap();
-            std::thread::spawn(move || {
-                let _ = stdin.write_all(input.as_bytes());
-            });
-            child
+            start(c, input.as_bytes())
         }
     }
 }

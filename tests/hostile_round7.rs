@@ -4,7 +4,6 @@
 //! binary as the clients run it.
 
 use crate::common::*;
-use crate::hostile_round4::{FALSE_SUMMARY, failing_session};
 use serde_json::json;
 use std::fs;
 use std::path::{Path, PathBuf};
@@ -15,12 +14,6 @@ use std::time::{Duration, SystemTime};
 
 fn home(sb: &Sandbox) -> PathBuf {
     sb.path("home")
-}
-
-fn mkfifo(path: &Path) {
-    fs::create_dir_all(path.parent().unwrap()).unwrap();
-    let ok = Command::new("mkfifo").arg(path).status().unwrap().success();
-    assert!(ok, "mkfifo {}", path.display());
 }
 
 /// A Codex home in which the plugin is installed (what makes `status` ask Codex), and a PATH

@@ -3,8 +3,8 @@
 //! download served from a loopback HTTP server with no cargo on PATH (issue #11).
 
 use crate::common::{
-    Server, copy_executable, dist, hook, post_compact, small_session, start_hook,
-    tools_without_rust, tree, write_executable,
+    Plugin, Server, copy_executable, dead_url, dist, hook, install_test_binary, post_compact,
+    remembered, small_session, start_hook, tree, version, write_executable,
 };
 use std::fs;
 use std::io::{Read, Write};
@@ -16,103 +16,6 @@ use std::time::{Duration, Instant};
 
 fn repo() -> PathBuf {
     PathBuf::from(env!("CARGO_MANIFEST_DIR"))
-}
-
-fn version() -> String {
-    let toml = fs::read_to_string(repo().join("Cargo.toml")).unwrap();
-    toml.lines()
-        .find_map(|l| l.strip_prefix("version = \""))
-        .unwrap()
-        .trim_end_matches('"')
-        .to_owned()
-}
-
-/// A plugin as a marketplace installs it: the repository's plugin folder (`plugin/`, D076), no
-/// `target/`, in a folder that holds the crate's Cargo.toml as a checkout around it does (where
-/// the startup hook's build from source finds the crate).
-pub(crate) struct Plugin {
-    tmp: tempfile::TempDir,
-}
-
-impl Plugin {
-    pub(crate) fn new() -> Plugin {
-        let tmp = tempfile::tempdir().unwrap();
-        let root = tmp.path().join("plugin");
-        for dir in ["bin", "lib", "hooks", ".claude-plugin"] {
-            fs::create_dir_all(root.join(dir)).unwrap();
-            for e in fs::read_dir(repo().join("plugin").join(dir)).unwrap() {
-                let e = e.unwrap();
-                if e.file_name() == ".found" {
-                    continue; // the launcher's memory in a developer's checkout: not the plugin's
-                }
-                fs::copy(e.path(), root.join(dir).join(e.file_name())).unwrap();
-            }
-        }
-        fs::copy(repo().join("Cargo.toml"), tmp.path().join("Cargo.toml")).unwrap();
-        fs::create_dir_all(tmp.path().join("home")).unwrap();
-        tools_without_rust(&tmp.path().join("tools"));
-        Plugin { tmp }
-    }
-    pub(crate) fn root(&self) -> PathBuf {
-        self.tmp.path().join("plugin")
-    }
-    pub(crate) fn data(&self) -> PathBuf {
-        self.tmp.path().join("data")
-    }
-    pub(crate) fn path(&self, p: &str) -> PathBuf {
-        self.tmp.path().join(p)
-    }
-    fn installed(&self) -> PathBuf {
-        self.data()
-            .join("bin")
-            .join(version())
-            .join("compact-guardian")
-    }
-
-    /// Runs a plugin script as Claude Code would: no terminal, a clean environment whose PATH has
-    /// the system tools but no cargo (it lives in ~/.cargo/bin, and HOME is a fresh folder), and
-    /// a release URL nothing answers at unless `env` names one (tests never reach the internet).
-    fn run(&self, script: &str, args: &[&str], env: &[(&str, &str)], stdin: &str) -> Output {
-        let mut c = Command::new("sh");
-        c.arg(self.root().join("bin").join(script))
-            .args(args)
-            .env_clear()
-            .env("PATH", self.path("tools"))
-            .env("HOME", self.path("home"))
-            .env("CLAUDE_PLUGIN_ROOT", self.root())
-            .env("CLAUDE_PLUGIN_DATA", self.data())
-            .env("COMPACT_GUARDIAN_DIR", self.path("store"))
-            .env("COMPACT_GUARDIAN_RELEASE_URL", dead_url())
-            .stdin(Stdio::piped())
-            .stdout(Stdio::piped())
-            .stderr(Stdio::piped());
-        for (k, v) in env {
-            c.env(k, v);
-        }
-        let mut child = c.spawn().unwrap();
-        // A script that exits without reading its input (fail-open) closes the pipe first.
-        let _ = child.stdin.take().unwrap().write_all(stdin.as_bytes());
-        child.wait_with_output().unwrap()
-    }
-
-    /// Waits until the background provisioning job has let go of its lock.
-    fn wait_for_provisioning(&self) {
-        let lock = self.data().join("provision.lock");
-        let start = Instant::now();
-        std::thread::sleep(Duration::from_millis(50));
-        while lock.exists() {
-            assert!(
-                start.elapsed() < Duration::from_secs(60),
-                "provisioning still running; log:\n{}",
-                fs::read_to_string(self.data().join("provision.log")).unwrap_or_default()
-            );
-            std::thread::sleep(Duration::from_millis(20));
-        }
-    }
-
-    fn log(&self) -> String {
-        fs::read_to_string(self.data().join("provision.log")).unwrap_or_default()
-    }
 }
 
 fn text(b: &[u8]) -> String {
@@ -407,12 +310,6 @@ fn tampered_archive_is_refused_never_run_and_reported_once() {
     assert!(!p.installed().exists());
 }
 
-/// A loopback URL nothing listens on (bound, then closed again): connection refused.
-pub(crate) fn dead_url() -> String {
-    let l = TcpListener::bind("127.0.0.1:0").unwrap();
-    format!("http://{}", l.local_addr().unwrap())
-}
-
 #[test]
 fn unreachable_or_unreleased_url_falls_back_and_reports_once() {
     let dead = dead_url();
@@ -527,15 +424,10 @@ fn crlf_checkout_hooks_exit_zero_on_every_input_and_still_protect() {
     for shell in ["sh", "bash"] {
         for input in ["", "{}", "not json", "{\"session_id\":", good.as_str()] {
             for sub in ["save", "restore"] {
-                let o = Command::new(shell)
-                    .arg(p.root().join("bin/compact-guardian"))
-                    .arg(sub)
-                    .env_clear()
-                    .env("PATH", p.path("tools"))
-                    .env("HOME", p.path("home"))
-                    .env("CLAUDE_PLUGIN_ROOT", p.root())
-                    .env("CLAUDE_PLUGIN_DATA", p.data())
-                    .env("COMPACT_GUARDIAN_DIR", p.path("store"))
+                let mut c = Command::new(shell);
+                c.arg(p.root().join("bin/compact-guardian")).arg(sub);
+                let o = p
+                    .as_client(&mut c)
                     .env("COMPACT_GUARDIAN_BIN", bin)
                     .stdin(Stdio::from(fs::File::open(write_input(&p, input)).unwrap()))
                     .output()
@@ -733,7 +625,7 @@ fn an_unprotected_compaction_is_told_where_the_user_looks_each_time() {
     let msg = system_message(&p.run("compact-guardian", &["restore"], &[], "{}").stdout);
     assert!(msg.contains("still being downloaded or built"), "{msg}");
     // Run by Codex (the plugin under its home): the PostCompact hook tells, restore stays quiet.
-    let codex = [("CODEX_HOME", p.tmp.path().to_str().unwrap())];
+    let codex = [("CODEX_HOME", p.dir().to_str().unwrap())];
     let msg = system_message(&p.run("compact-guardian", &["audit"], &codex, "{}").stdout);
     assert!(msg.contains("NOT protected"), "{msg}");
     let o = p.run("compact-guardian", &["restore"], &codex, "{}");
@@ -1419,31 +1311,9 @@ fn folders_the_binary_lives_in_are_private_whatever_the_umask() {
     let server = Server::new(p.path("dist"));
     let t = p.path("t.jsonl");
     fs::write(&t, small_session().join("\n") + "\n").unwrap();
-    let script = p.root().join("bin/compact-guardian");
-    let mut child = Command::new("sh")
-        .arg("-c")
-        .arg("umask 000; exec sh \"$0\" save")
-        .arg(&script)
-        .env_clear()
-        .env("PATH", p.path("tools"))
-        .env("HOME", p.path("home"))
-        .env("CLAUDE_PLUGIN_ROOT", p.root())
-        .env("CLAUDE_PLUGIN_DATA", p.data())
-        .env("COMPACT_GUARDIAN_DIR", p.path("store"))
-        .env("COMPACT_GUARDIAN_RELEASE_URL", &server.url)
-        .stdin(Stdio::piped())
-        .stdout(Stdio::piped())
-        .stderr(Stdio::piped())
-        .spawn()
-        .unwrap();
-    child
-        .stdin
-        .take()
-        .unwrap()
-        .write_all(hook("s1", &t).as_bytes())
-        .unwrap();
-    let o = child.wait_with_output().unwrap();
-    assert!(text(&o.stdout).contains("fix the failing test"), "{o:?}");
+    let url = [("COMPACT_GUARDIAN_RELEASE_URL", server.url.as_str())];
+    let r = p.launch("umask 000", "save", &url, &hook("s1", &t));
+    assert!(r.stdout.contains("fix the failing test"), "{r:?}");
     for dir in [
         p.data(),
         p.data().join("bin"),
@@ -1457,23 +1327,6 @@ fn folders_the_binary_lives_in_are_private_whatever_the_umask() {
 }
 
 // ---- Issue #31: the launcher's fast path.
-
-/// Installs the test build as this version's binary in the plugin's data folder.
-pub(crate) fn install_test_binary(p: &Plugin) -> PathBuf {
-    let installed = p.installed();
-    fs::create_dir_all(installed.parent().unwrap()).unwrap();
-    copy_executable(
-        Path::new(env!("CARGO_BIN_EXE_compact-guardian")),
-        &installed,
-    );
-    installed
-}
-
-/// Where the launcher remembers its binary for the fast path: the data folder, never the plugin
-/// folder (issue #39: Codex trusts hooks by a hash of the plugin's contents).
-pub(crate) fn remembered(p: &Plugin) -> PathBuf {
-    p.data().join("launcher-found")
-}
 
 #[test]
 fn the_launcher_remembers_its_binary_in_the_data_folder_and_then_reaches_it_without_its_library() {
@@ -1671,18 +1524,12 @@ fn run_read_only(p: &Plugin, script: &str, args: &[&str], stdin: &str) -> Output
     } else {
         Command::new("sh")
     };
-    c.arg(root.join("bin").join(script))
-        .args(args)
-        .env_clear()
+    c.arg(root.join("bin").join(script)).args(args);
+    p.as_client(&mut c)
         .env(
             "PATH",
             format!("/usr/sbin:/sbin:{}", p.path("tools").display()),
         )
-        .env("HOME", p.path("home"))
-        .env("CLAUDE_PLUGIN_ROOT", &root)
-        .env("CLAUDE_PLUGIN_DATA", p.data())
-        .env("COMPACT_GUARDIAN_DIR", p.path("store"))
-        .env("COMPACT_GUARDIAN_RELEASE_URL", dead_url())
         .stdin(Stdio::piped())
         .stdout(Stdio::piped())
         .stderr(Stdio::piped());

@@ -1,6 +1,21 @@
-//! Test harness: run the binary with stdin, an isolated HOME and snapshot folder, and a hang guard.
+//! Test harness: run the binary with stdin, an isolated HOME and snapshot folder, and a hang guard;
+//! the transcripts and hook inputs the suites share ([`records`]), processes started through sh
+//! or several at once ([`process`]), and the plugin's sh scripts run as the client runs them
+//! ([`plugin`]).
 
 #![allow(dead_code)] // each test module uses a different part of the harness
+
+#[cfg(unix)]
+pub mod plugin;
+#[cfg(unix)]
+pub mod process;
+pub mod records;
+
+#[cfg(unix)]
+pub use plugin::*;
+#[cfg(unix)]
+pub use process::*;
+pub use records::*;
 
 use std::io::{Read, Write};
 use std::net::TcpListener;
@@ -122,6 +137,26 @@ impl Sandbox {
     pub fn restore(&self, input: &str) -> Run {
         self.cmd(&["restore"]).stdin(input).run().unwrapped()
     }
+
+    /// Claude Code's hooks of one compaction before its PostCompact: `save`, then `restore`,
+    /// each keeping the fail-open contract.
+    pub fn save_and_restore(&self, session: &str, t: &Path) {
+        self.save(&records::hook(session, t)).assert_fail_open();
+        self.restore(&records::start_hook(session, t))
+            .assert_fail_open();
+    }
+
+    /// The same, then the audit of `summary` (Claude Code's PostCompact, `trigger` `manual` or
+    /// `auto`): its run, the fail-open contract kept.
+    pub fn compact(&self, session: &str, t: &Path, trigger: &str, summary: &str) -> Run {
+        self.save_and_restore(session, t);
+        let audit = self
+            .cmd(&["audit"])
+            .stdin(records::post_compact(session, t, trigger, summary))
+            .run();
+        audit.assert_fail_open();
+        audit
+    }
 }
 
 /// A command to run with the binary.
@@ -174,18 +209,7 @@ impl Cmd {
             .stdin(Stdio::piped())
             .stderr(Stdio::piped());
         c.stdout(self.stdout.unwrap_or_else(Stdio::piped));
-        for (k, _) in std::env::vars() {
-            // Nothing of the machine's decides where files go: OpenCode's mark, its config
-            // folder and the XDG folders would move them (a test run from inside OpenCode has
-            // OPENCODE=1).
-            if k.starts_with("COMPACT_GUARDIAN_")
-                || k == "CLAUDE_CONFIG_DIR"
-                || k.starts_with("OPENCODE")
-                || k.starts_with("XDG_")
-            {
-                c.env_remove(k);
-            }
-        }
+        isolate(&mut c);
         c.envs(self.env.iter().map(|(k, v)| (k, v)));
         let start = Instant::now();
         let mut child = spawn(&mut c);
@@ -225,6 +249,21 @@ impl Cmd {
     }
 }
 
+/// Removes from `c`'s environment what of the machine's would decide where files go: the
+/// binary's own settings, Claude Code's config folder, OpenCode's mark and config folder and
+/// the XDG folders (a test run from inside OpenCode has OPENCODE=1).
+pub fn isolate(c: &mut Command) {
+    for (k, _) in std::env::vars() {
+        if k.starts_with("COMPACT_GUARDIAN_")
+            || k == "CLAUDE_CONFIG_DIR"
+            || k.starts_with("OPENCODE")
+            || k.starts_with("XDG_")
+        {
+            c.env_remove(k);
+        }
+    }
+}
+
 /// Starts `c`. Under Wine, process creation fails now and then with ERROR_INTERNAL_ERROR (1359)
 /// when many tests start processes at once (seen in CI: one start in several hundred); that is
 /// the emulator's, not the binary's (which starts no processes), so a start that fails that way
@@ -254,96 +293,30 @@ fn read_all(r: Option<impl std::io::Read>) -> String {
     String::from_utf8_lossy(&buf).into_owned()
 }
 
-/// Hook input JSON.
-pub fn hook(session: &str, transcript: &Path) -> String {
-    serde_json::json!({
-        "session_id": session,
-        "transcript_path": transcript,
-        "cwd": "/work/app",
-        "hook_event_name": "PreCompact",
-        "trigger": "manual",
-        "custom_instructions": "keep the parser work"
-    })
-    .to_string()
+/// Sets `path`'s modification time to `t` (a file another process left, a clock far off).
+pub fn set_mtime(path: &Path, t: std::time::SystemTime) {
+    std::fs::File::options()
+        .write(true)
+        .open(path)
+        .unwrap()
+        .set_modified(t)
+        .unwrap();
 }
 
-/// SessionStart(compact) hook input.
-pub fn start_hook(session: &str, transcript: &Path) -> String {
-    serde_json::json!({
-        "session_id": session,
-        "transcript_path": transcript,
-        "cwd": "/work/app",
-        "hook_event_name": "SessionStart",
-        "source": "compact"
-    })
-    .to_string()
+/// Ages `path` by `secs` seconds: its modification time set that long ago.
+pub fn set_old(path: &Path, secs: u64) {
+    set_mtime(
+        path,
+        std::time::SystemTime::now() - Duration::from_secs(secs),
+    );
 }
 
-/// PostCompact hook input (`trigger`: `manual` or `auto`).
-pub fn post_compact(session: &str, transcript: &Path, trigger: &str, summary: &str) -> String {
-    serde_json::json!({
-        "session_id": session,
-        "transcript_path": transcript,
-        "hook_event_name": "PostCompact",
-        "trigger": trigger,
-        "compact_summary": summary
-    })
-    .to_string()
-}
-
-/// A user prompt record.
-pub fn prompt(uuid: &str, parent: Option<&str>, text: &str) -> String {
-    serde_json::json!({"type":"user","uuid":uuid,"parentUuid":parent,"message":{"role":"user","content":text}}).to_string()
-}
-
-/// An assistant text record.
-pub fn reply(uuid: &str, parent: &str, text: &str) -> String {
-    serde_json::json!({"type":"assistant","uuid":uuid,"parentUuid":parent,"message":{"role":"assistant","content":[{"type":"text","text":text}]}}).to_string()
-}
-
-/// An assistant tool call record.
-pub fn tool_use(
-    uuid: &str,
-    parent: &str,
-    id: &str,
-    name: &str,
-    input: serde_json::Value,
-) -> String {
-    serde_json::json!({"type":"assistant","uuid":uuid,"parentUuid":parent,"message":{"role":"assistant","content":[{"type":"tool_use","id":id,"name":name,"input":input}]}}).to_string()
-}
-
-/// A tool result record.
-pub fn tool_result(uuid: &str, parent: &str, id: &str, content: &str, is_error: bool) -> String {
-    serde_json::json!({"type":"user","uuid":uuid,"parentUuid":parent,"message":{"role":"user","content":[{"type":"tool_result","tool_use_id":id,"content":content,"is_error":is_error}]}}).to_string()
-}
-
-/// A small, ordinary session: two prompts, an edit, a failing test.
-pub fn small_session() -> Vec<String> {
-    vec![
-        prompt("u1", None, "add a parser for the config file"),
-        tool_use(
-            "a1",
-            "u1",
-            "t1",
-            "Edit",
-            serde_json::json!({"file_path":"/work/app/src/parse.rs","old_string":"a","new_string":"b"}),
-        ),
-        tool_result("r1", "a1", "t1", "ok", false),
-        tool_use(
-            "a2",
-            "r1",
-            "t2",
-            "Bash",
-            serde_json::json!({"command":"cargo test"}),
-        ),
-        tool_result("r2", "a2", "t2", "Exit code 101\nfailed", true),
-        prompt(
-            "u2",
-            Some("r2"),
-            "fix the failing test, then stop — ünïcødé ✓",
-        ),
-        reply("a3", "u2", "Working on it.\n- [ ] fix parse_empty"),
-    ]
+#[cfg(unix)]
+/// Makes a FIFO at `path` (and its folder): a file whose open waits for a writer.
+pub fn mkfifo(path: &Path) {
+    std::fs::create_dir_all(path.parent().unwrap()).unwrap();
+    let ok = Command::new("mkfifo").arg(path).status().unwrap().success();
+    assert!(ok, "mkfifo {}", path.display());
 }
 
 #[cfg(unix)]
