@@ -104,6 +104,13 @@ impl Sandbox {
         }
     }
 
+    /// A new sandbox with `lines` as its transcript `t.jsonl`, and that transcript's path.
+    pub fn with_transcript(lines: &[String]) -> (Sandbox, PathBuf) {
+        let sb = Sandbox::new();
+        let t = sb.transcript("t.jsonl", lines);
+        (sb, t)
+    }
+
     pub fn path(&self, name: &str) -> PathBuf {
         self.root.path().join(name)
     }
@@ -136,6 +143,15 @@ impl Sandbox {
     /// unwrapped: its `additionalContext`), `user_line` the `systemMessage` shown to the user.
     pub fn restore(&self, input: &str) -> Run {
         self.cmd(&["restore"]).stdin(input).run().unwrapped()
+    }
+
+    /// Ages by `secs` seconds every file of the snapshot folder whose name holds `containing`.
+    pub fn age(&self, containing: &str, secs: u64) {
+        for e in std::fs::read_dir(&self.store).unwrap().flatten() {
+            if e.file_name().to_string_lossy().contains(containing) {
+                set_old(&e.path(), secs);
+            }
+        }
     }
 
     /// Claude Code's hooks of one compaction before its PostCompact: `save`, then `restore`,
@@ -422,20 +438,40 @@ pub fn tree(dir: &Path) -> std::collections::BTreeMap<PathBuf, (Vec<u8>, u32)> {
     out
 }
 
+#[cfg(unix)]
+/// What differs between two [`tree`]s of one folder: each file changed, added or gone.
+pub fn tree_changes<'a>(
+    before: &'a std::collections::BTreeMap<PathBuf, (Vec<u8>, u32)>,
+    after: &'a std::collections::BTreeMap<PathBuf, (Vec<u8>, u32)>,
+) -> Vec<&'a PathBuf> {
+    after
+        .iter()
+        .filter(|(p, v)| before.get(*p) != Some(v))
+        .map(|(p, _)| p)
+        .chain(before.keys().filter(|p| !after.contains_key(*p)))
+        .collect()
+}
+
 /// `scripts/dist` packaging the test build, as the release workflow packages its builds.
 pub fn dist(out: &Path) -> PathBuf {
-    let o = Command::new("sh")
-        .arg(PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("scripts/dist"))
+    let mut c = Command::new("sh");
+    c.arg(PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("scripts/dist"))
         .args(["--binary", env!("CARGO_BIN_EXE_compact-guardian"), "--out"])
-        .arg(out)
-        .output()
-        .unwrap();
+        .arg(out);
+    let o = succeeded(&mut c, "scripts/dist");
+    PathBuf::from(String::from_utf8_lossy(&o.stdout).trim())
+}
+
+/// Runs `c` to its end, its output captured; it must succeed (else the test fails, naming it
+/// `what`, with its stderr).
+pub fn succeeded(c: &mut Command, what: &str) -> std::process::Output {
+    let o = c.output().unwrap();
     assert!(
         o.status.success(),
-        "scripts/dist: {}",
+        "{what}: {}",
         String::from_utf8_lossy(&o.stderr)
     );
-    PathBuf::from(String::from_utf8_lossy(&o.stdout).trim())
+    o
 }
 
 /// A static file server on 127.0.0.1 for `dir`, answering GET with 200 or 404. Stops when dropped.
@@ -532,6 +568,22 @@ pub fn corpus() -> PathBuf {
         dir.display()
     );
     dir
+}
+
+/// Fails unless `text` holds every one of `parts`, naming the first one missing, with `text`.
+#[track_caller]
+pub fn assert_has_all(text: &str, parts: &[&str]) {
+    for part in parts {
+        assert!(text.contains(part), "{part}:\n{text}");
+    }
+}
+
+/// Fails if `text` holds any of `parts`, naming the first one found, with `text`.
+#[track_caller]
+pub fn assert_lacks_all(text: &str, parts: &[&str]) {
+    for part in parts {
+        assert!(!text.contains(part), "{part}:\n{text}");
+    }
 }
 
 /// What a hook's output tells the user: its `systemMessage` (JSON output), or the plain text it

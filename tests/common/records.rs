@@ -66,6 +66,20 @@ pub fn codex_post_compact(session: &str, transcript: &Path, trigger: &str) -> St
     .to_string()
 }
 
+/// A message's or a tool result's `content` as text: a string as it is, the text parts of a list
+/// joined by lines, anything else nothing.
+pub fn content_text(content: &Value) -> String {
+    match content {
+        Value::String(s) => s.clone(),
+        Value::Array(parts) => parts
+            .iter()
+            .filter_map(|p| p["text"].as_str())
+            .collect::<Vec<_>>()
+            .join("\n"),
+        _ => String::new(),
+    }
+}
+
 /// A user prompt record.
 pub fn prompt(uuid: &str, parent: Option<&str>, text: &str) -> String {
     json!({"type":"user","uuid":uuid,"parentUuid":parent,"message":{"role":"user","content":text}})
