@@ -241,47 +241,44 @@ fn the_hook_after_every_tool_call_reads_its_input_and_prints_nothing_when_nothin
     assert!(r.stderr.is_empty(), "{}", r.stderr);
 }
 
-/// The one real summary in the shared corpus (claude-config, 2.1.1xx): the session before it,
-/// as save would have read it, compared with what the model wrote. Labelled by hand: the summary
-/// lists its open work under "Pending Tasks" and quotes the user under "All user messages"; it
-/// makes no claim the record contradicts, so no correction is right.
-#[test]
-#[cfg_attr(
-    cg_no_corpus,
-    ignore = "needs the shared corpus of real transcripts: ../shared/transcripts, or COMPACT_GUARDIAN_CORPUS=<dir>"
-)]
-fn the_real_summary_in_the_corpus_gets_the_corrections_its_label_says() {
-    let dir = corpus();
-    let file = dir.join("claude-config__02fb0004-79f5-4617-90c8-faa9d1167059.jsonl");
-    let body = std::fs::read_to_string(&file).unwrap();
-    let boundary = body
-        .lines()
-        .position(|l| l.contains("\"isCompactSummary\":true") || l.contains("compact_boundary"))
-        .expect("a compaction in the file");
-    let summary_line = body
-        .lines()
-        .find(|l| l.contains("\"isCompactSummary\":true"))
-        .unwrap();
-    let v: Value = serde_json::from_str(summary_line).unwrap();
-    let summary = v["message"]["content"]
-        .as_str()
-        .map(str::to_owned)
-        .unwrap_or_else(|| {
-            v["message"]["content"][0]["text"]
-                .as_str()
-                .unwrap()
-                .to_owned()
-        });
-    let before: Vec<String> = body.lines().take(boundary).map(str::to_owned).collect();
-    let sb = Sandbox::new();
-    let t = sb.transcript("before.jsonl", &before);
-    sb.save(&hook("real", &t)).assert_fail_open();
-    let digest = std::fs::read(sb.store.join(".compact-snapshot-digest-real.json")).unwrap();
-    let digest: Digest = serde_json::from_slice(&digest).unwrap();
-    let found = compare(&digest, &summary);
-    eprintln!("real summary: {:#?}", found.corrections);
-    assert!(found.corrections.is_empty(), "{:#?}", found.corrections);
-}
+// The one real summary in the shared corpus (claude-config, 2.1.1xx): the session before it,
+// as save would have read it, compared with what the model wrote. Labelled by hand: the summary
+// lists its open work under "Pending Tasks" and quotes the user under "All user messages"; it
+// makes no claim the record contradicts, so no correction is right.
+corpus_test!(
+    the_real_summary_in_the_corpus_gets_the_corrections_its_label_says,
+    |dir| {
+        let file = dir.join("claude-config__02fb0004-79f5-4617-90c8-faa9d1167059.jsonl");
+        let body = std::fs::read_to_string(&file).unwrap();
+        let boundary = body
+            .lines()
+            .position(|l| l.contains("\"isCompactSummary\":true") || l.contains("compact_boundary"))
+            .expect("a compaction in the file");
+        let summary_line = body
+            .lines()
+            .find(|l| l.contains("\"isCompactSummary\":true"))
+            .unwrap();
+        let v: Value = serde_json::from_str(summary_line).unwrap();
+        let summary = v["message"]["content"]
+            .as_str()
+            .map(str::to_owned)
+            .unwrap_or_else(|| {
+                v["message"]["content"][0]["text"]
+                    .as_str()
+                    .unwrap()
+                    .to_owned()
+            });
+        let before: Vec<String> = body.lines().take(boundary).map(str::to_owned).collect();
+        let sb = Sandbox::new();
+        let t = sb.transcript("before.jsonl", &before);
+        sb.save(&hook("real", &t)).assert_fail_open();
+        let digest = std::fs::read(sb.store.join(".compact-snapshot-digest-real.json")).unwrap();
+        let digest: Digest = serde_json::from_slice(&digest).unwrap();
+        let found = compare(&digest, &summary);
+        eprintln!("real summary: {:#?}", found.corrections);
+        assert!(found.corrections.is_empty(), "{:#?}", found.corrections);
+    }
+);
 
 // ---- Issue #28: Codex restores at the next turn, however it comes.
 

@@ -986,10 +986,12 @@ codex_test!(codex_status_tells_trust_and_what_an_uninstall_leaves, |c| {
         assert!(o.status.success(), "{args:?}: {o:?}");
     }
     let (_, out) = status(&tools);
-    assert!(
-        out.contains("Codex: not installed; left behind")
-            && out.contains("config.toml: [hooks.state.\"compact-guardian@compact-guardian:"),
-        "{out}"
+    assert_has_all(
+        &out,
+        &[
+            "Codex: not installed; left behind",
+            "config.toml: [hooks.state.\"compact-guardian@compact-guardian:",
+        ],
     );
     super::sh_in_home(CODEX_CLEANUP, &c.home());
     let (_, out) = status(&tools);
@@ -1100,10 +1102,9 @@ codex_test!(
         c.exec(&["resume", &id, "continue with the renderer"]);
         let out = status(true, 1);
         let unhooked = format!("Codex compacted session {id} at ");
-        assert!(
-            out.contains(&unhooked)
-                && out.contains("Codex refuses the hooks until you approve them"),
-            "{out}"
+        assert_has_all(
+            &out,
+            &[&unhooked, "Codex refuses the hooks until you approve them"],
         );
         // Approved again: Codex runs the hooks, the compaction is history, nothing to do.
         c.trust_hooks();
@@ -1122,10 +1123,7 @@ codex_test!(
         let other = other_session(&c, &id);
         c.exec(&["resume", &other, "continue with the report"]);
         let out = status(false, 0);
-        assert!(
-            out.contains(&unhooked) && out.contains("nothing to do"),
-            "{out}"
-        );
+        assert_has_all(&out, &[&unhooked, "nothing to do"]);
         drop(server);
     }
 );
@@ -1256,10 +1254,9 @@ codex_test!(
         }
         c.exec(&["resume", &id, "continue"]);
         let snapshot = snapshot_after_compaction(&c);
-        assert!(
-            snapshot.contains("The summary says")
-                && snapshot.contains("`sh run_tests.sh billing`, exited 101"),
-            "{snapshot}"
+        assert_has_all(
+            &snapshot,
+            &["The summary says", "`sh run_tests.sh billing`, exited 101"],
         );
     }
 );

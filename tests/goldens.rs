@@ -260,13 +260,7 @@ fn transcript_goldens(dir: &str, path: &Path, problems: &mut Vec<String>) -> Vec
     written
 }
 
-#[test]
-#[cfg_attr(
-    cg_no_corpus,
-    ignore = "needs the shared corpus of real transcripts: ../shared/transcripts, or COMPACT_GUARDIAN_CORPUS=<dir>"
-)]
-fn goldens_of_every_real_transcript() {
-    let dir = corpus();
+corpus_test!(goldens_of_every_real_transcript, |dir| {
     let mut files: Vec<PathBuf> = std::fs::read_dir(&dir)
         .unwrap()
         .flatten()
@@ -287,7 +281,7 @@ fn goldens_of_every_real_transcript() {
     }
     problems.extend(stale("real", &written));
     assert_goldens(problems);
-}
+});
 
 #[test]
 fn goldens_of_the_fixtures_the_real_clis_wrote() {
@@ -321,8 +315,7 @@ fn goldens_of_the_labelled_summaries() {
     let set: Value = serde_json::from_str(&std::fs::read_to_string(path).unwrap()).unwrap();
     let mut out = String::new();
     for case in set["cases"].as_array().unwrap() {
-        let sb = Sandbox::new();
-        let t = sb.transcript("t.jsonl", &small_session());
+        let (sb, t) = Sandbox::with_transcript(&small_session());
         sb.save(&hook("s", &t)).assert_fail_open();
         sb.restore(&start_hook("s", &t)).assert_fail_open();
         let digest = std::fs::read_dir(&sb.store)
@@ -340,10 +333,7 @@ fn goldens_of_the_labelled_summaries() {
         );
         std::fs::write(&digest, planted.to_string()).unwrap();
         let summary = case["summary"].as_str().unwrap();
-        let audit = sb
-            .cmd(&["audit"])
-            .stdin(post_compact("s", &t, "manual", summary))
-            .run();
+        let audit = sb.audit("s", &t, "manual", summary);
         audit.assert_fail_open();
         let prompt = json!({"session_id": "s", "transcript_path": t,
             "hook_event_name": "UserPromptSubmit", "prompt": "go on"});

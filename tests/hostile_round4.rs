@@ -10,7 +10,6 @@ use serde_json::{Value, json};
 use std::fs;
 use std::path::{Path, PathBuf};
 use std::process::{Child, Command, Stdio};
-use std::time::{Duration, SystemTime};
 
 // ---- Helpers.
 
@@ -27,6 +26,11 @@ pub(crate) fn compacted(sb: &Sandbox, session: &str, trigger: &str) -> PathBuf {
 pub(crate) fn pending(sb: &Sandbox, session: &str) -> PathBuf {
     sb.store
         .join(format!(".compact-snapshot-corrections-{session}.json"))
+}
+
+/// No corrections wait for `session` (`why`, when some do).
+fn assert_nothing_waits(sb: &Sandbox, session: &str, why: &str) {
+    assert!(!pending(sb, session).exists(), "{why}");
 }
 
 fn correct_input(session: &str, t: &Path, event: &str) -> String {
@@ -181,38 +185,39 @@ fn long_instruction(n: usize) -> String {
     s
 }
 
-fn saved_snapshot(sb: &Sandbox, lines: &[String]) -> String {
-    let t = sb.transcript("t.jsonl", lines);
+/// The snapshot `save` writes of a session whose older instruction is `older` (answered) and
+/// whose newest record is `newest`.
+fn snapshot_after(older: &str, newest: String) -> String {
+    let lines = [prompt("u1", None, older), reply("a1", "u1", "ok"), newest];
+    let (sb, t) = Sandbox::with_transcript(&lines);
     let r = sb.save(&hook("s1", &t));
     r.assert_fail_open();
     fs::read_to_string(sb.snapshot_path("s1")).unwrap_or_default()
 }
 
-#[test]
-fn sixteen_screenshots_before_the_typed_text_leave_the_instruction_whole() {
-    let image = "iVBORw0KGgo".repeat(28_000); // 308 KB of base64 per screenshot
-    let words = long_instruction(3_952);
+/// A typed prompt (uuid u2, after a1) of sixteen screenshots (308 KB of base64 each), then
+/// `words`.
+fn screenshots_then(words: &str) -> String {
+    let image = "iVBORw0KGgo".repeat(28_000);
     let mut content: Vec<Value> = (0..16)
         .map(|_| json!({"type": "image", "source": {"type": "base64", "media_type": "image/png", "data": image}}))
         .collect();
     content.push(json!({"type": "text", "text": words}));
-    let newest = typed_record(
+    typed_record(
         "u2",
         "a1",
         json!({"role": "user", "content": content}),
         None,
-    );
+    )
+}
+
+#[test]
+fn sixteen_screenshots_before_the_typed_text_leave_the_instruction_whole() {
+    let words = long_instruction(3_952);
+    let newest = screenshots_then(&words);
     assert!(newest.len() > 4 * 1024 * 1024);
-    let sb = Sandbox::new();
-    let snap = saved_snapshot(
-        &sb,
-        &[
-            prompt("u1", None, "an older instruction"),
-            reply("a1", "u1", "ok"),
-            newest,
-        ],
-    );
-    assert!(snap.contains("FINAL-WORDS-OF-THE-INSTRUCTION"), "{snap}");
+    let snap = snapshot_after("an older instruction", newest);
+    assert_has_all(&snap, &["FINAL-WORDS-OF-THE-INSTRUCTION"]);
     let at = snap.find("Refactor the importer").unwrap();
     let shown = &snap[at..at + words.len()];
     assert_eq!(shown, words, "the whole typed text, as typed");
@@ -222,35 +227,18 @@ fn sixteen_screenshots_before_the_typed_text_leave_the_instruction_whole() {
 fn a_typed_text_too_long_to_show_after_screenshots_is_cut_visibly_with_the_way_to_its_record() {
     // Longer than the snapshot can show, beside the screenshots: cut where the reader reads it,
     // and the snapshot says so and where the whole text is.
-    let image = "iVBORw0KGgo".repeat(28_000);
-    let words = long_instruction(120_000);
-    let mut content: Vec<Value> = (0..16)
-        .map(|_| json!({"type": "image", "source": {"type": "base64", "media_type": "image/png", "data": image}}))
-        .collect();
-    content.push(json!({"type": "text", "text": words}));
-    let newest = typed_record(
-        "u2",
-        "a1",
-        json!({"role": "user", "content": content}),
-        None,
+    let snap = snapshot_after(
+        "an older instruction",
+        screenshots_then(&long_instruction(120_000)),
     );
-    let sb = Sandbox::new();
-    let snap = saved_snapshot(
-        &sb,
-        &[
-            prompt("u1", None, "an older instruction"),
-            reply("a1", "u1", "ok"),
-            newest,
-        ],
-    );
-    assert!(snap.contains("Refactor the importer as follows."), "{snap}");
+    assert_has_all(&snap, &["Refactor the importer as follows."]);
     assert!(
         snap.contains("[... cut: at least "),
         "the cut is marked: {snap}"
     );
-    assert!(
-        snap.contains("the whole text is the `message.content` of the record with uuid u2"),
-        "{snap}"
+    assert_has_all(
+        &snap,
+        &["the whole text is the `message.content` of the record with uuid u2"],
     );
 }
 
@@ -283,15 +271,7 @@ fn a_record_whose_text_comes_after_megabytes_of_other_fields_is_still_the_latest
         ("inside message", inner),
         ("after blocks", many),
     ] {
-        let sb = Sandbox::new();
-        let snap = saved_snapshot(
-            &sb,
-            &[
-                prompt("u1", None, "OLDER-INSTRUCTION"),
-                reply("a1", "u1", "ok"),
-                line,
-            ],
-        );
+        let snap = snapshot_after("OLDER-INSTRUCTION", line);
         let latest = snap
             .split("**Latest instruction")
             .nth(1)
@@ -344,12 +324,7 @@ fn codex_status_says_the_corrections_reached_the_model_with_the_snapshot() {
     let sb = Sandbox::new();
     let (t, _) = codex_compacted(&sb, "auto");
     let r = sb.restore(&start_hook("c1", &t));
-    assert!(
-        r.stdout
-            .contains("## Corrections to the compaction summary"),
-        "{}",
-        r.stdout
-    );
+    assert_has_all(&r.stdout, &["## Corrections to the compaction summary"]);
     let v = status_json(&sb);
     let entries = v["compactions"].as_array().unwrap();
     assert_eq!(entries.len(), 1, "{v}");
@@ -406,19 +381,10 @@ fn a_codex_restore_an_hour_after_its_compaction_completes_that_compaction() {
 
 #[test]
 fn a_held_history_lock_costs_no_hook_its_budget_nor_the_user_its_line() {
-    let sb = Sandbox::new();
-    let t = sb.transcript("t.jsonl", &failing_session());
+    let (sb, t) = Sandbox::with_transcript(&failing_session());
     fs::create_dir_all(&sb.store).unwrap();
-    let lock = fs::File::options()
-        .read(true)
-        .write(true)
-        .create(true)
-        .truncate(false)
-        .open(sb.store.join("compact-guardian-history.lock"))
-        .unwrap();
-    lock.lock().unwrap(); // another process holds it (a hung hook, a backup tool)...
-    lock.set_modified(SystemTime::now() - Duration::from_secs(60))
-        .unwrap(); // ... for a while
+    // Another process holds it (a hung hook, a backup tool) for a while.
+    let lock = held_lock(&sb.store.join("compact-guardian-history.lock"), 60);
     let budget = [("COMPACT_GUARDIAN_BUDGET_MS", "1000")];
     let run = |sub: &str, input: String| {
         let mut c = sb.cmd(&[sub]).stdin(input);
@@ -496,20 +462,15 @@ fn a_leftover_corrections_file_never_holds_up_another_sessions_hooks() {
         pending(&sb, "left").exists(),
         "another session's corrections wait"
     );
-    assert!(
-        !pending(&sb, "stale").exists(),
-        "a stale one is removed on the way"
-    );
+    assert_nothing_waits(&sb, "stale", "a stale one is removed on the way");
 }
 
 // ---- 12. A summary over 64 KiB.
 
 #[test]
 fn a_long_summary_is_read_whole_and_a_cut_one_is_never_judged() {
-    let sb = Sandbox::new();
-    let t = sb.transcript("t.jsonl", &failing_session());
-    sb.save(&hook("s1", &t)).assert_fail_open();
-    sb.restore(&start_hook("s1", &t)).assert_fail_open();
+    let (sb, t) = Sandbox::with_transcript(&failing_session());
+    sb.save_and_restore("s1", &t);
     // Files and Code Sections with code, then the open task and the user's last message.
     let code = "    let x = retry(batch, attempt);\n".repeat(3_000);
     let summary = format!(
@@ -519,10 +480,7 @@ fn a_long_summary_is_read_whole_and_a_cut_one_is_never_judged() {
          7. Pending Tasks:\n   - renderer (still pending)\n   - the billing tests failed in the last run\n"
     );
     assert!(summary.len() > 64 * 1024);
-    let audit = sb
-        .cmd(&["audit"])
-        .stdin(post_compact("s1", &t, "manual", &summary))
-        .run();
+    let audit = sb.audit("s1", &t, "manual", &summary);
     audit.assert_fail_open();
     assert!(
         !audit.stdout.contains("left out your latest instruction")
@@ -530,22 +488,15 @@ fn a_long_summary_is_read_whole_and_a_cut_one_is_never_judged() {
         "judged a cut summary: {audit:?}"
     );
     // Over the cap: cut, and then not judged at all.
-    sb.save(&hook("s1", &t)).assert_fail_open();
-    sb.restore(&start_hook("s1", &t)).assert_fail_open();
+    sb.save_and_restore("s1", &t);
     let huge = format!(
         "{}\n{summary}",
         "filler line of the summary\n".repeat(300_000)
     );
-    let audit = sb
-        .cmd(&["audit"])
-        .stdin(post_compact("s1", &t, "manual", &huge))
-        .run();
+    let audit = sb.audit("s1", &t, "manual", &huge);
     audit.assert_fail_open();
     assert!(!audit.stdout.contains("the summary"), "{audit:?}");
-    assert!(
-        !pending(&sb, "s1").exists(),
-        "no corrections from a cut text"
-    );
+    assert_nothing_waits(&sb, "s1", "no corrections from a cut text");
 }
 
 #[test]
@@ -553,16 +504,11 @@ fn a_summary_too_long_to_judge_in_time_is_not_judged_and_not_called_right() {
     // An adversarial 1 MB summary took over 5 s to judge in a release build (the watchdog ended
     // the audit); over `corrections::MAX_SUMMARY` (256 KiB) it is read whole but not judged, and
     // the user is not told that nothing in it contradicts the record.
-    let sb = Sandbox::new();
-    let t = sb.transcript("t.jsonl", &failing_session());
+    let (sb, t) = Sandbox::with_transcript(&failing_session());
     let claims = "7. Current Work:\n   - The renderer is done.\n   - All billing tests pass.\n";
     let judged = |summary: &str| {
-        sb.save(&hook("s1", &t)).assert_fail_open();
-        sb.restore(&start_hook("s1", &t)).assert_fail_open();
-        let audit = sb
-            .cmd(&["audit"])
-            .stdin(post_compact("s1", &t, "manual", summary))
-            .run();
+        sb.save_and_restore("s1", &t);
+        let audit = sb.audit("s1", &t, "manual", summary);
         audit.assert_fail_open();
         audit.stdout
     };
@@ -570,18 +516,15 @@ fn a_summary_too_long_to_judge_in_time_is_not_judged_and_not_called_right() {
     let small = judged(&format!(
         "1. Primary Request and Intent:\n   Retry batches.\n{claims}"
     ));
-    assert!(small.contains("the model is told"), "{small}");
+    assert_has_all(&small, &["the model is told"]);
     let _ = fs::remove_file(pending(&sb, "s1"));
     let filler =
         "   - Looked at the importer's retry loop and its backoff settings.\n".repeat(4_500);
     let long = format!("1. Primary Request and Intent:\n{filler}{claims}");
     assert!(long.len() > 256 * 1024 && long.len() < 4 << 20);
     let out = judged(&long);
-    assert!(!out.contains("the summary"), "{out}");
-    assert!(
-        !pending(&sb, "s1").exists(),
-        "no corrections from an unjudged summary"
-    );
+    assert_lacks_all(&out, &["the summary"]);
+    assert_nothing_waits(&sb, "s1", "no corrections from an unjudged summary");
 }
 
 // ---- 13. A big PostToolUse input.
@@ -635,34 +578,23 @@ fn a_save_that_cannot_write_leaves_no_older_snapshot_to_be_taken_for_its_own() {
         "the older compaction's snapshot: {}",
         restored.stdout
     );
-    assert!(
-        restored.stdout.contains("NEWEST: now add jitter"),
-        "{}",
-        restored.stdout
+    assert_has_all(&restored.stdout, &["NEWEST: now add jitter"]);
+    let audit = sb.audit(
+        "s1",
+        &t,
+        "manual",
+        "The user asked to add jitter to the backoff (NEWEST). The renderer is pending.",
     );
-    let audit = sb
-        .cmd(&["audit"])
-        .stdin(post_compact(
-            "s1",
-            &t,
-            "manual",
-            "The user asked to add jitter to the backoff (NEWEST). The renderer is pending.",
-        ))
-        .run();
     assert!(
         !audit.stdout.contains("left out your latest instruction"),
         "{audit:?}"
     );
-    assert!(
-        !pending(&sb, "s1").exists(),
-        "judged against the older digest"
-    );
+    assert_nothing_waits(&sb, "s1", "judged against the older digest");
 }
 
 #[test]
 fn a_file_size_limit_never_kills_a_hook() {
-    let sb = Sandbox::new();
-    let t = sb.transcript("t.jsonl", &failing_session());
+    let (sb, t) = Sandbox::with_transcript(&failing_session());
     sb.save(&hook("s1", &t)).assert_fail_open();
     let cases = [
         ("save", hook("s2", &t)),
@@ -685,8 +617,7 @@ fn a_file_size_limit_never_kills_a_hook() {
 
 #[test]
 fn a_ttl_of_zero_is_named_and_does_not_disable_snapshots() {
-    let sb = Sandbox::new();
-    let t = sb.transcript("t.jsonl", &small_session());
+    let (sb, t) = Sandbox::with_transcript(&small_session());
     let with_ttl = |c: Cmd| c.env("COMPACT_GUARDIAN_TTL_SECS", "0");
     with_ttl(sb.cmd(&["save"]).stdin(hook("s1", &t)))
         .run()

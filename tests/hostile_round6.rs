@@ -41,19 +41,15 @@ fn a_symlinked_opencode_plugin_counts_as_installed() {
     fs::create_dir_all(home(&sb).join(".local/share/opencode/compact-guardian")).unwrap();
     let s = sb.cmd(&["status"]).env("OPENCODE", "1").run();
     assert_eq!(s.code, Some(0), "{}", s.stderr);
-    assert!(s.stdout.contains("OpenCode: installed ("), "{}", s.stdout);
-    assert!(
-        !s.stdout.contains("OpenCode: not installed"),
-        "{}",
-        s.stdout
-    );
+    assert_has_all(&s.stdout, &["OpenCode: installed ("]);
+    assert_lacks_all(&s.stdout, &["OpenCode: not installed"]);
     assert!(
         s.stdout
             .contains(&format!("OpenCode plugin: {}\n", plugin.display())),
         "{}",
         s.stdout
     );
-    assert!(!s.stdout.contains("NOT found"), "{}", s.stdout);
+    assert_lacks_all(&s.stdout, &["NOT found"]);
 }
 
 // ---- 9. `status` hangs on a FIFO, grows on /dev/zero.
@@ -84,19 +80,14 @@ fn status_reads_no_fifo_and_no_device_in_a_clients_config() {
     }
     let r = via_sh(&sb, "export OPENCODE=1; ulimit -v 1000000", "status", "");
     assert_eq!(r.code, Some(0), "{}", r.stderr);
-    assert!(
-        r.stdout.contains("OpenCode plugin: NOT found"),
-        "{}",
-        r.stdout
-    );
+    assert_has_all(&r.stdout, &["OpenCode plugin: NOT found"]);
 }
 
 // ---- 10. An escaped `custom_instructions` key dropped.
 
 #[test]
 fn a_fully_escaped_custom_instructions_key_is_kept() {
-    let sb = Sandbox::new();
-    let t = sb.transcript("t.jsonl", &small_session());
+    let (sb, t) = Sandbox::with_transcript(&small_session());
     let key: String = "custom_instructions"
         .chars()
         .map(|c| format!("\\u{:04x}", c as u32))
@@ -187,8 +178,7 @@ fn nanos_ago(ago: u64) -> u128 {
 
 #[test]
 fn a_claimed_file_is_never_swept_while_its_claimer_lives() {
-    let sb = Sandbox::new();
-    let t = sb.transcript("t.jsonl", &small_session());
+    let (sb, t) = Sandbox::with_transcript(&small_session());
     sb.save(&hook("first", &t)).assert_fail_open();
     // The interleaving forced: a hook has just claimed (renamed) corrections that waited 15
     // minutes and a deferred snapshot saved an hour ago, and has not read them yet. Claimed
@@ -277,8 +267,7 @@ fn temp_entries(p: &Plugin) -> Vec<std::ffi::OsString> {
 fn the_launcher_survives_a_file_size_limit_and_its_binary_runs() {
     let p = Plugin::new();
     install_test_binary(&p);
-    let t = p.path("t.jsonl");
-    fs::write(&t, small_session().join("\n") + "\n").unwrap();
+    let t = p.transcript();
     for _ in 0..2 {
         // On 854bca9 SIGXFSZ ended the launcher at its memory write: exit 153, nothing ran.
         let r = p.launch("ulimit -f 0", "save", &[], &hook("s1", &t));
@@ -300,8 +289,7 @@ fn the_launcher_survives_a_file_size_limit_and_its_binary_runs() {
 fn a_fifo_at_the_launchers_memory_never_blocks_a_hook_and_is_replaced() {
     let p = Plugin::new();
     install_test_binary(&p);
-    let t = p.path("t.jsonl");
-    fs::write(&t, small_session().join("\n") + "\n").unwrap();
+    let t = p.transcript();
     mkfifo(&remembered(&p));
     // A hang fails the test ([`HANG`]); on 854bca9 the hook waited in the redirection for a
     // writer, until the client's timeout.
@@ -333,8 +321,7 @@ fn audited_within(sb: &Sandbox, t: &Path, budget_ms: Option<&str>, summary: &str
 
 #[test]
 fn a_judgement_not_done_by_the_hooks_deadline_is_never_told() {
-    let sb = Sandbox::new();
-    let t = sb.transcript("t.jsonl", &failing_session());
+    let (sb, t) = Sandbox::with_transcript(&failing_session());
     // A budget already spent when the judge starts: whatever the machine's speed, it stops at
     // its first look at the clock. On 854bca9 the judge never looked: it corrected this summary
     // (and a 256 KiB one ran past the watchdog).
@@ -371,12 +358,9 @@ fn a_summary_nothing_could_be_checked_in_is_never_said_to_keep_the_work() {
         "manual",
         "## 当前工作\n重构了解析器模块。\n## 下一步\n继续。",
     );
-    assert!(out.contains("compact-guardian saved"), "{out}");
-    assert!(!out.contains("kept them"), "{out}");
-    assert!(
-        out.contains("nothing in the summary contradicts the record"),
-        "{out}"
-    );
+    assert_has_all(&out, &["compact-guardian saved"]);
+    assert_lacks_all(&out, &["kept them"]);
+    assert_has_all(&out, &["nothing in the summary contradicts the record"]);
 }
 
 // ---- 8. The OpenCode plugin waits for ever on a binary whose child holds its stdout.

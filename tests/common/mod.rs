@@ -5,6 +5,28 @@
 
 #![allow(dead_code)] // each test module uses a different part of the harness
 
+/// A test on the shared corpus of real transcripts, written once (as the real-CLI tests are,
+/// `tests/e2e/macros.rs`): the `#[test]`, the ignore with what it needs when the build found no
+/// corpus (`build.rs`'s `cg_no_corpus`), and `dir`, the corpus's folder ([`corpus`], which fails
+/// the test when the corpus is gone since the build): `corpus_test!(name, |dir| { .. })`, or
+/// `corpus_test!(name, || { .. })` for a body that finds what it reads itself.
+macro_rules! corpus_test {
+    ($name:ident, || $body:block) => {
+        #[test]
+        #[cfg_attr(
+            cg_no_corpus,
+            ignore = "needs the shared corpus of real transcripts: ../shared/transcripts, or COMPACT_GUARDIAN_CORPUS=<dir>"
+        )]
+        fn $name() $body
+    };
+    ($name:ident, |$dir:ident| $body:block) => {
+        corpus_test!($name, || {
+            let $dir = crate::common::corpus();
+            $body
+        });
+    };
+}
+
 #[cfg(unix)]
 pub mod plugin;
 #[cfg(unix)]
@@ -154,6 +176,13 @@ impl Sandbox {
         }
     }
 
+    /// Runs `audit` (Claude Code's PostCompact, `trigger` `manual` or `auto`) on `summary`.
+    pub fn audit(&self, session: &str, t: &Path, trigger: &str, summary: &str) -> Run {
+        self.cmd(&["audit"])
+            .stdin(records::post_compact(session, t, trigger, summary))
+            .run()
+    }
+
     /// Claude Code's hooks of one compaction before its PostCompact: `save`, then `restore`,
     /// each keeping the fail-open contract.
     pub fn save_and_restore(&self, session: &str, t: &Path) {
@@ -166,10 +195,7 @@ impl Sandbox {
     /// `auto`): its run, the fail-open contract kept.
     pub fn compact(&self, session: &str, t: &Path, trigger: &str, summary: &str) -> Run {
         self.save_and_restore(session, t);
-        let audit = self
-            .cmd(&["audit"])
-            .stdin(records::post_compact(session, t, trigger, summary))
-            .run();
+        let audit = self.audit(session, t, trigger, summary);
         audit.assert_fail_open();
         audit
     }
@@ -325,6 +351,22 @@ pub fn set_old(path: &Path, secs: u64) {
         path,
         std::time::SystemTime::now() - Duration::from_secs(secs),
     );
+}
+
+/// A lock on `path` held by this process (as another process would hold it) until the file is
+/// dropped, its time `secs` seconds ago: how long it has been held, as far as a hook can tell.
+pub fn held_lock(path: &Path, secs: u64) -> std::fs::File {
+    let lock = std::fs::File::options()
+        .read(true)
+        .write(true)
+        .create(true)
+        .truncate(false)
+        .open(path)
+        .unwrap();
+    lock.lock().unwrap();
+    lock.set_modified(std::time::SystemTime::now() - Duration::from_secs(secs))
+        .unwrap();
+    lock
 }
 
 #[cfg(unix)]

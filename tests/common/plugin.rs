@@ -2,7 +2,7 @@
 //! launcher the hooks call and the startup hook that provisions the binary (`tests/launcher.rs`,
 //! and the hostile suites that replay findings against the launcher).
 
-use super::{Run, copy_executable, run_child, tools_without_rust};
+use super::{Run, copy_executable, run_child, small_session, tools_without_rust};
 use std::fs;
 use std::io::Write;
 use std::net::TcpListener;
@@ -74,6 +74,14 @@ impl Plugin {
         self.tmp.path().join(p)
     }
 
+    /// The small session ([`small_session`]) written beside the plugin: a transcript for its
+    /// hooks, and its path.
+    pub fn transcript(&self) -> PathBuf {
+        let t = self.path("t.jsonl");
+        fs::write(&t, small_session().join("\n") + "\n").unwrap();
+        t
+    }
+
     /// Where this version's binary is installed in the data folder.
     pub fn installed(&self) -> PathBuf {
         self.data()
@@ -100,15 +108,13 @@ impl Plugin {
     pub fn run(&self, script: &str, args: &[&str], env: &[(&str, &str)], stdin: &str) -> Output {
         let mut c = Command::new("sh");
         c.arg(self.root().join("bin").join(script)).args(args);
-        self.as_client(&mut c)
-            .envs(env.iter().copied())
-            .stdin(Stdio::piped())
-            .stdout(Stdio::piped())
-            .stderr(Stdio::piped());
-        let mut child = c.spawn().unwrap();
-        // A script that exits without reading its input (fail-open) closes the pipe first.
-        let _ = child.stdin.take().unwrap().write_all(stdin.as_bytes());
-        child.wait_with_output().unwrap()
+        self.as_client(&mut c).envs(env.iter().copied());
+        output_with(c, stdin)
+    }
+
+    /// The launcher run as the client runs the hook `sub`, with `input`.
+    pub fn hook(&self, sub: &str, input: &str) -> Output {
+        self.run("compact-guardian", &[sub], &[], input)
     }
 
     /// Runs the launcher with `args` as the client does, after `prefix` (a resource limit, a
@@ -142,6 +148,17 @@ impl Plugin {
     pub fn log(&self) -> String {
         fs::read_to_string(self.data().join("provision.log")).unwrap_or_default()
     }
+}
+
+/// Runs `c` with `stdin` written to it, its output captured.
+pub fn output_with(mut c: Command, stdin: &str) -> Output {
+    c.stdin(Stdio::piped())
+        .stdout(Stdio::piped())
+        .stderr(Stdio::piped());
+    let mut child = c.spawn().unwrap();
+    // A script that exits without reading its input (fail-open) closes the pipe first.
+    let _ = child.stdin.take().unwrap().write_all(stdin.as_bytes());
+    child.wait_with_output().unwrap()
 }
 
 /// Installs the test build as this version's binary in the plugin's data folder.
