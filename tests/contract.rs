@@ -5,7 +5,6 @@ use crate::common::*;
 use std::fs;
 #[cfg(unix)]
 use std::os::unix::fs::PermissionsExt;
-use std::time::{Duration, SystemTime};
 
 #[test]
 fn round_trip_save_then_restore_prints_snapshot_once() {
@@ -52,10 +51,7 @@ fn snapshot_file_is_private_and_folder_created_0700() {
 fn stale_snapshot_is_not_restored() {
     let (sb, t) = Sandbox::with_transcript(&small_session());
     sb.save(&hook("s1", &t)).assert_fail_open();
-    set_mtime(
-        &sb.snapshot_path("s1"),
-        SystemTime::now() - Duration::from_secs(11 * 60),
-    );
+    set_old(&sb.snapshot_path("s1"), 11 * 60);
     let r = sb.restore(&start_hook("s1", &t));
     r.assert_fail_open();
     assert!(
@@ -76,10 +72,7 @@ fn stale_snapshot_is_not_restored() {
 fn ttl_is_configurable() {
     let (sb, t) = Sandbox::with_transcript(&small_session());
     sb.save(&hook("s1", &t)).assert_fail_open();
-    set_mtime(
-        &sb.snapshot_path("s1"),
-        SystemTime::now() - Duration::from_secs(120),
-    );
+    set_old(&sb.snapshot_path("s1"), 120);
     let r = sb
         .cmd(&["restore"])
         .env("COMPACT_GUARDIAN_TTL_SECS", "90")
@@ -93,10 +86,7 @@ fn ttl_is_configurable() {
 fn save_removes_other_stale_snapshots() {
     let (sb, t) = Sandbox::with_transcript(&small_session());
     sb.save(&hook("old", &t)).assert_fail_open();
-    set_mtime(
-        &sb.snapshot_path("old"),
-        SystemTime::now() - Duration::from_secs(3600),
-    );
+    set_old(&sb.snapshot_path("old"), 3600);
     sb.save(&hook("new", &t)).assert_fail_open();
     assert!(!sb.snapshot_path("old").exists());
     assert!(sb.snapshot_path("new").exists());
@@ -335,12 +325,12 @@ fn debug_mode_explains_on_stderr() {
         .stdin(hook("s1", &t))
         .run();
     assert_eq!(r.code, Some(0));
-    assert!(
-        r.stderr
-            .contains("debug: read 0.0 of 0.0 MB of a Claude Code transcript:")
-            && r.stderr.contains("reached its start"),
-        "{}",
-        r.stderr
+    assert_has_all(
+        &r.stderr,
+        &[
+            "debug: read 0.0 of 0.0 MB of a Claude Code transcript:",
+            "reached its start",
+        ],
     );
     assert!(r.stderr.contains("debug: wrote"));
     // Issue #30 point 5: words, not Rust `Debug` dumps, and a restore that prints nothing says
@@ -431,21 +421,9 @@ fn spec_session() -> (Vec<String>, String) {
     let lines = vec![
         prompt("spec-record", None, &spec),
         task("a1", "spec-record", "t1", "renderer"),
-        tool_result(
-            "r1",
-            "a1",
-            "t1",
-            "Task #1 created successfully: renderer",
-            false,
-        ),
+        task_created("r1", "a1", "t1", 1, "renderer"),
         task("a2", "r1", "t2", "billing tests"),
-        tool_result(
-            "r2",
-            "a2",
-            "t2",
-            "Task #2 created successfully: billing tests",
-            false,
-        ),
+        task_created("r2", "a2", "t2", 2, "billing tests"),
         prompt("u2", Some("r2"), "run the tests"),
         prompt("u3", Some("u2"), "never call unwrap() in the importer"),
     ];
@@ -480,7 +458,7 @@ fn pasted_spec_is_restored_mostly_whole_with_a_way_back_to_the_rest() {
         "(Cut here; the whole text is the `message.content` of the record with uuid spec-record in the transcript {}.)",
         t.display()
     );
-    assert!(out.contains(&way_back), "{out}");
+    assert_has_all(&out, &[&way_back]);
 }
 
 #[test]

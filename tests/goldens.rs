@@ -190,12 +190,7 @@ fn compaction(sb: &Sandbox, transcript: &Path, name: &str) -> String {
         "hook_event_name": "PreCompact", "trigger": "auto", "custom_instructions": null});
     let save = sb.cmd(&["save"]).stdin(pre.to_string()).run();
     save.assert_fail_open();
-    let start = json!({"session_id": session, "transcript_path": transcript,
-        "hook_event_name": "SessionStart", "source": "compact"});
-    let restore = sb.cmd(&["restore"]).stdin(start.to_string()).run();
-    restore.assert_fail_open();
-    let (model, user) = as_client_reads(&restore.stdout);
-    let paths = [(transcript, name), (sb.root.path(), "<sandbox>")];
+    let (model, user) = restored(sb, transcript, session);
     normalized(
         &blocks(&[
             (
@@ -205,24 +200,29 @@ fn compaction(sb: &Sandbox, transcript: &Path, name: &str) -> String {
             ("restore gives the model", &model),
             ("restore tells the user", &user),
         ]),
-        &paths,
+        &[(transcript, name), (sb.root.path(), "<sandbox>")],
     )
+}
+
+/// `restore` of `session` (SessionStart, compact) as the client shows it: what the model gets
+/// and what the user is told.
+fn restored(sb: &Sandbox, transcript: &Path, session: &str) -> (String, String) {
+    let start = json!({"session_id": session, "transcript_path": transcript,
+        "hook_event_name": "SessionStart", "source": "compact"});
+    let restore = sb.cmd(&["restore"]).stdin(start.to_string()).run();
+    restore.assert_fail_open();
+    as_client_reads(&restore.stdout)
 }
 
 /// Restore with no snapshot saved: the context rebuilt from `transcript` as it is.
 fn rebuilt(sb: &Sandbox, transcript: &Path, name: &str) -> String {
-    let start = json!({"session_id": "golden-rebuilt", "transcript_path": transcript,
-        "hook_event_name": "SessionStart", "source": "compact"});
-    let restore = sb.cmd(&["restore"]).stdin(start.to_string()).run();
-    restore.assert_fail_open();
-    let (model, user) = as_client_reads(&restore.stdout);
-    let paths = [(transcript, name), (sb.root.path(), "<sandbox>")];
+    let (model, user) = restored(sb, transcript, "golden-rebuilt");
     normalized(
         &blocks(&[
             ("restore gives the model (nothing saved: rebuilt)", &model),
             ("restore tells the user", &user),
         ]),
-        &paths,
+        &[(transcript, name), (sb.root.path(), "<sandbox>")],
     )
 }
 
@@ -261,13 +261,7 @@ fn transcript_goldens(dir: &str, path: &Path, problems: &mut Vec<String>) -> Vec
 }
 
 corpus_test!(goldens_of_every_real_transcript, |dir| {
-    let mut files: Vec<PathBuf> = std::fs::read_dir(&dir)
-        .unwrap()
-        .flatten()
-        .map(|e| e.path())
-        .filter(|p| p.extension().is_some_and(|e| e == "jsonl"))
-        .collect();
-    files.sort();
+    let files = corpus_files(&dir);
     assert!(
         files.len() >= 18,
         "{} transcripts in {}",

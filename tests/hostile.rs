@@ -765,7 +765,7 @@ fn a_prompt_with_a_memory_tag_closed_by_its_own_closing_tag_is_saved() {
     check(&r, "memory tag");
     assert!(r.stderr.is_empty(), "{}", r.stderr);
     let out = sb.restore(&start_hook("s1", &t));
-    assert!(out.stdout.contains(&format!("> {text}")), "{}", out.stdout);
+    assert_has_all(&out.stdout, &[&format!("> {text}")]);
 }
 
 #[test]

@@ -43,11 +43,9 @@ fn a_symlinked_opencode_plugin_counts_as_installed() {
     assert_eq!(s.code, Some(0), "{}", s.stderr);
     assert_has_all(&s.stdout, &["OpenCode: installed ("]);
     assert_lacks_all(&s.stdout, &["OpenCode: not installed"]);
-    assert!(
-        s.stdout
-            .contains(&format!("OpenCode plugin: {}\n", plugin.display())),
-        "{}",
-        s.stdout
+    assert_has_all(
+        &s.stdout,
+        &[&format!("OpenCode plugin: {}\n", plugin.display())],
     );
     assert_lacks_all(&s.stdout, &["NOT found"]);
 }

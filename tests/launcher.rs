@@ -960,12 +960,12 @@ fn status_tells_a_plugin_loaded_with_plugin_dir_from_one_left_behind() {
     };
     let (code, out) = status();
     assert_eq!(code, Some(0), "{out}");
-    assert!(
-        out.contains(&format!(
+    assert_has_all(
+        &out,
+        &[&format!(
             "Claude Code: loaded with --plugin-dir from {}",
             p.root().display()
-        )),
-        "{out}"
+        )],
     );
     assert_lacks_all(&out, &["left behind"]);
     // The checkout's plugin folder gone: what Claude Code kept of it is left behind.
@@ -1901,11 +1901,12 @@ fn the_network_back_installs_at_the_next_start_without_any_variable() {
     let p = Plugin::new();
     let dead = dead_url();
     let msg = start(&p, &[("COMPACT_GUARDIAN_RELEASE_URL", dead.as_str())]).unwrap();
-    assert!(
-        msg.contains("could not reach the download server")
-            && msg
-                .contains("Fix: check this machine's network connection, then start a new session"),
-        "{msg}"
+    assert_has_all(
+        &msg,
+        &[
+            "could not reach the download server",
+            "Fix: check this machine's network connection, then start a new session",
+        ],
     );
     assert_lacks_all(&msg, &["rustup"]);
     // Still down: tried again, said no more.

@@ -81,7 +81,7 @@ fn prompts_behind_megabytes_of_small_tool_records_are_found() {
     autonomous(&t, 24 << 20, 640, 0);
     let out = save_then_restore(&sb, &t, None);
     for i in 1..=3 {
-        assert!(out.contains(&format!("EARLY PROMPT {i}")), "{out}");
+        assert_has_all(&out, &[&format!("EARLY PROMPT {i}")]);
     }
 }
 

@@ -3,7 +3,7 @@
 //! file: the prompts are each file's latest genuine prompts on the current branch (prefixes),
 //! oldest first.
 
-use crate::common::corpus;
+use crate::common::{assert_has_all, corpus, corpus_files};
 use compact_guardian::extract::tasks::Status;
 use compact_guardian::extract::{Extraction, Extractor, Part, extract};
 use compact_guardian::pipeline::{Built, build, build_with};
@@ -184,9 +184,9 @@ corpus_test!(v1_0_57_last_commit_is_gits_report_of_the_newest, |dir| {
         )
     );
     let text = built.render(&saved(None)).unwrap();
-    assert!(
-        text.contains("## Last commit (as git reported it)\n- [main 3e202eb] chore: remove"),
-        "{text}"
+    assert_has_all(
+        &text,
+        &["## Last commit (as git reported it)\n- [main 3e202eb] chore: remove"],
     );
 });
 
@@ -419,12 +419,7 @@ corpus_test!(
     the_last_reply_found_is_shown_on_every_real_transcript,
     |dir| {
         let root = PathBuf::from(env!("CARGO_MANIFEST_DIR"));
-        let mut files: Vec<PathBuf> = std::fs::read_dir(&dir)
-            .unwrap()
-            .flatten()
-            .map(|e| e.path())
-            .filter(|p| p.extension().is_some_and(|e| e == "jsonl"))
-            .collect();
+        let mut files = corpus_files(&dir);
         files.extend(
             [
                 "tests/fixtures/cli-2.1.328-two-compactions.jsonl",

@@ -325,14 +325,8 @@ fn transcripts(dir: &Path) -> Vec<PathBuf> {
         "{} is absent: without it no run of a check is measured",
         external.display()
     );
-    let mut out: Vec<PathBuf> = [dir.to_path_buf(), external]
-        .iter()
-        .filter_map(|d| std::fs::read_dir(d).ok())
-        .flatten()
-        .flatten()
-        .map(|e| e.path())
-        .filter(|p| p.extension().is_some_and(|e| e == "jsonl"))
-        .collect();
+    let mut out = crate::common::corpus_files(dir);
+    out.extend(crate::common::corpus_files(&external));
     out.sort();
     out
 }

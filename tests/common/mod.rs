@@ -628,6 +628,18 @@ pub fn assert_lacks_all(text: &str, parts: &[&str]) {
     }
 }
 
+/// The transcripts (`.jsonl`) in `dir`, in the order of their names.
+pub fn corpus_files(dir: &Path) -> Vec<PathBuf> {
+    let mut files: Vec<PathBuf> = std::fs::read_dir(dir)
+        .unwrap()
+        .flatten()
+        .map(|e| e.path())
+        .filter(|p| p.extension().is_some_and(|e| e == "jsonl"))
+        .collect();
+    files.sort();
+    files
+}
+
 /// What a hook's output tells the user: its `systemMessage` (JSON output), or the plain text it
 /// printed (Claude Code's PostCompact line), trimmed.
 pub fn user_line(out: &str) -> String {

@@ -107,6 +107,13 @@ pub fn tool_result(uuid: &str, parent: &str, id: &str, content: &str, is_error: 
     json!({"type":"user","uuid":uuid,"parentUuid":parent,"message":{"role":"user","content":[{"type":"tool_result","tool_use_id":id,"content":content,"is_error":is_error}]}}).to_string()
 }
 
+/// Claude Code's result of the `TaskCreate` call `id` (answered by `uuid` after `parent`): task
+/// number `n`, `subject`, created.
+pub fn task_created(uuid: &str, parent: &str, id: &str, n: usize, subject: &str) -> String {
+    let said = format!("Task #{n} created successfully: {subject}");
+    tool_result(uuid, parent, id, &said, false)
+}
+
 /// A small, ordinary session: two prompts, an edit, a failing test.
 pub fn small_session() -> Vec<String> {
     vec![
@@ -145,13 +152,7 @@ pub fn failing_session() -> Vec<String> {
             "TaskCreate",
             json!({"subject": "renderer", "description": "render it"}),
         ),
-        tool_result(
-            "r1",
-            "a1",
-            "t1",
-            "Task #1 created successfully: renderer",
-            false,
-        ),
+        task_created("r1", "a1", "t1", 1, "renderer"),
         tool_use(
             "a2",
             "r1",
