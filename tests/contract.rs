@@ -458,7 +458,7 @@ fn pasted_spec_is_restored_mostly_whole_with_a_way_back_to_the_rest() {
         "(Cut here; the whole text is the `message.content` of the record with uuid spec-record in the transcript {}.)",
         t.display()
     );
-    assert_has_all(&out, &[&way_back]);
+    assert_has_all(out, &[&way_back]);
 }
 
 #[test]

@@ -252,7 +252,7 @@ codex_test!(
             )
         });
         assert_has_all(
-            &snapshot,
+            snapshot,
             &[
                 "> PLAN: make the importer retry failed batches",
                 "> PATCH: add the notes file",
@@ -277,21 +277,21 @@ codex_test!(
             "{snapshot}"
         );
         assert_has_all(
-            &snapshot,
+            snapshot,
             &[
                 "the record still has 2 open tasks: \"write renderer\" (in progress), \"billing tests\" (pending)",
             ],
         );
         // `pytest -q tests/billing; exit 3` exits with `exit`'s status, not pytest's, and prints no
         // runner's report: the record does not say how the tests went, so nothing is said (#38).
-        assert_lacks_all(&snapshot, &["pytest -q tests/billing; exit 3`,"]);
+        assert_lacks_all(snapshot, &["pytest -q tests/billing; exit 3`,"]);
         assert!(
             !snapshot.contains(FALSE_SUMMARY),
             "the summarizer's answer is never taken for the agent's reply"
         );
         // Codex does not hand PreCompact output to its summarizer: nothing is printed for it.
         let summarizer = &requests[compaction].to_string();
-        assert_lacks_all(&summarizer, &["compact-guardian"]);
+        assert_lacks_all(summarizer, &["compact-guardian"]);
     }
 );
 

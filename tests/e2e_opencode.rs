@@ -422,7 +422,7 @@ fn assert_whole(snapshot: &str, latest: &str) {
         let _ = std::fs::write(PathBuf::from(dir).join("opencode-snapshot.md"), snapshot);
     }
     assert_has_all(
-        &snapshot,
+        snapshot,
         &[
             "[in progress] write renderer",
             "[pending] billing tests",
@@ -557,7 +557,7 @@ opencode_test!(
         assert!(prompts.iter().any(|p| p == "go on"), "{prompts:?}");
         for snapshot in &snapshots {
             assert_whole(snapshot, &format!("BIG {LATEST}"));
-            assert_has_all(&snapshot, &["before an automatic compaction"]);
+            assert_has_all(snapshot, &["before an automatic compaction"]);
         }
         let status = oc.status();
         assert_has_all(&status, &["(auto)"]);

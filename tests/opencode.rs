@@ -112,7 +112,7 @@ fn opencode_save_steers_and_restore_binds_the_context_to_its_compaction() {
         first.stdout
     );
     assert_has_all(
-        &ctx,
+        ctx,
         &[
             "## Corrections to the compaction summary",
             "[in progress] write renderer",
@@ -163,7 +163,7 @@ fn a_compaction_without_a_snapshot_asks_for_the_session_then_rebuilds() {
     let (_, answer) = restore(&sb, &ask("msg_7", Some(&excerpt2)));
     let ctx = context(&answer);
     assert_has_all(
-        &ctx,
+        ctx,
         &[
             "Rebuilt by the compact-guardian plugin",
             "> please fix the parser next",

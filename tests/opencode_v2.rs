@@ -103,7 +103,7 @@ fn a_session_through_the_v2_host(runtime: &Runtime) {
     let context = &first[0];
     assert!(context.starts_with(MARKER), "{context}");
     assert_has_all(
-        &context,
+        context,
         &[
             "## Corrections to the compaction summary",
             "[in progress] write renderer",
