@@ -5,21 +5,10 @@ use crate::common::*;
 use std::fs;
 #[cfg(unix)]
 use std::os::unix::fs::PermissionsExt;
-use std::time::{Duration, SystemTime};
-
-fn set_mtime(path: &std::path::Path, t: SystemTime) {
-    fs::File::options()
-        .write(true)
-        .open(path)
-        .unwrap()
-        .set_modified(t)
-        .unwrap();
-}
 
 #[test]
 fn round_trip_save_then_restore_prints_snapshot_once() {
-    let sb = Sandbox::new();
-    let t = sb.transcript("t.jsonl", &small_session());
+    let (sb, t) = Sandbox::with_transcript(&small_session());
     let save = sb.save(&hook("s1", &t));
     save.assert_fail_open();
     assert!(save.stderr.is_empty(), "{}", save.stderr);
@@ -46,8 +35,7 @@ fn round_trip_save_then_restore_prints_snapshot_once() {
 #[cfg(unix)] // file modes; on Windows files take the folder's ACL (README: guarantees)
 #[test]
 fn snapshot_file_is_private_and_folder_created_0700() {
-    let sb = Sandbox::new();
-    let t = sb.transcript("t.jsonl", &small_session());
+    let (sb, t) = Sandbox::with_transcript(&small_session());
     sb.save(&hook("s1", &t)).assert_fail_open();
     let mode = fs::metadata(sb.snapshot_path("s1"))
         .unwrap()
@@ -61,13 +49,9 @@ fn snapshot_file_is_private_and_folder_created_0700() {
 
 #[test]
 fn stale_snapshot_is_not_restored() {
-    let sb = Sandbox::new();
-    let t = sb.transcript("t.jsonl", &small_session());
+    let (sb, t) = Sandbox::with_transcript(&small_session());
     sb.save(&hook("s1", &t)).assert_fail_open();
-    set_mtime(
-        &sb.snapshot_path("s1"),
-        SystemTime::now() - Duration::from_secs(11 * 60),
-    );
+    set_old(&sb.snapshot_path("s1"), 11 * 60);
     let r = sb.restore(&start_hook("s1", &t));
     r.assert_fail_open();
     assert!(
@@ -86,13 +70,9 @@ fn stale_snapshot_is_not_restored() {
 
 #[test]
 fn ttl_is_configurable() {
-    let sb = Sandbox::new();
-    let t = sb.transcript("t.jsonl", &small_session());
+    let (sb, t) = Sandbox::with_transcript(&small_session());
     sb.save(&hook("s1", &t)).assert_fail_open();
-    set_mtime(
-        &sb.snapshot_path("s1"),
-        SystemTime::now() - Duration::from_secs(120),
-    );
+    set_old(&sb.snapshot_path("s1"), 120);
     let r = sb
         .cmd(&["restore"])
         .env("COMPACT_GUARDIAN_TTL_SECS", "90")
@@ -104,13 +84,9 @@ fn ttl_is_configurable() {
 
 #[test]
 fn save_removes_other_stale_snapshots() {
-    let sb = Sandbox::new();
-    let t = sb.transcript("t.jsonl", &small_session());
+    let (sb, t) = Sandbox::with_transcript(&small_session());
     sb.save(&hook("old", &t)).assert_fail_open();
-    set_mtime(
-        &sb.snapshot_path("old"),
-        SystemTime::now() - Duration::from_secs(3600),
-    );
+    set_old(&sb.snapshot_path("old"), 3600);
     sb.save(&hook("new", &t)).assert_fail_open();
     assert!(!sb.snapshot_path("old").exists());
     assert!(sb.snapshot_path("new").exists());
@@ -131,8 +107,7 @@ fn sessions_are_isolated() {
 
 #[test]
 fn hostile_session_ids_never_leave_the_folder() {
-    let sb = Sandbox::new();
-    let t = sb.transcript("t.jsonl", &small_session());
+    let (sb, t) = Sandbox::with_transcript(&small_session());
     let long = "a".repeat(10_000);
     for id in [
         "x/../../escaped",
@@ -183,8 +158,7 @@ fn transcript_without_genuine_prompt_writes_nothing_and_removes_older_snapshot()
 
 #[test]
 fn save_prints_the_summarizer_directive_unless_disabled() {
-    let sb = Sandbox::new();
-    let t = sb.transcript("t.jsonl", &small_session());
+    let (sb, t) = Sandbox::with_transcript(&small_session());
     let r = sb.save(&hook("s1", &t));
     assert!(
         r.stdout.starts_with("compact-guardian: in the summary"),
@@ -210,11 +184,7 @@ fn restore_rebuilds_from_transcript_when_no_snapshot_exists() {
     let t = sb.transcript("t.jsonl", &small_session());
     let r = sb.restore(&start_hook("s1", &t));
     r.assert_fail_open();
-    assert!(
-        r.stdout.contains("Rebuilt by the compact-guardian plugin"),
-        "{}",
-        r.stdout
-    );
+    assert_has_all(&r.stdout, &["Rebuilt by the compact-guardian plugin"]);
     assert!(r.stdout.contains("fix the failing test") && r.stdout.contains("add a parser"));
     // Not after a compaction: no rebuild.
     let startup = start_hook("s1", &t).replace("\"compact\"", "\"startup\"");
@@ -230,7 +200,7 @@ fn rebuild_stops_at_a_boundary_already_written() {
     lines.push(r#"{"type":"assistant","uuid":"a9","parentUuid":"s","message":{"content":[{"type":"text","text":"AFTER-BOUNDARY reply"}]}}"#.into());
     let t = sb.transcript("t.jsonl", &lines);
     let r = sb.restore(&start_hook("s1", &t));
-    assert!(r.stdout.contains("fix the failing test"), "{}", r.stdout);
+    assert_has_all(&r.stdout, &["fix the failing test"]);
     assert!(!r.stdout.contains("AFTER-BOUNDARY") && !r.stdout.contains("Everything is done"));
 }
 
@@ -243,11 +213,7 @@ fn rebuild_crosses_an_older_boundary() {
     lines.push(prompt("u1", Some("s"), "LATER-PROMPT"));
     let t = sb.transcript("t.jsonl", &lines);
     let r = sb.restore(&start_hook("s1", &t));
-    assert!(
-        r.stdout.contains("EARLIER-PROMPT") && r.stdout.contains("LATER-PROMPT"),
-        "{}",
-        r.stdout
-    );
+    assert_has_all(&r.stdout, &["EARLIER-PROMPT", "LATER-PROMPT"]);
 }
 
 #[test]
@@ -267,8 +233,7 @@ fn fresh_snapshot_wins_over_rebuild() {
 
 #[test]
 fn preview_prints_what_restore_would() {
-    let sb = Sandbox::new();
-    let t = sb.transcript("t.jsonl", &small_session());
+    let (sb, t) = Sandbox::with_transcript(&small_session());
     let input = serde_json::json!({"session_id":"s1","transcript_path":t}).to_string();
     sb.save(&input).assert_fail_open();
     let restored = sb.restore(&input).stdout;
@@ -285,8 +250,7 @@ fn preview_prints_what_restore_would() {
 
 #[test]
 fn preview_json_has_the_documented_keys() {
-    let sb = Sandbox::new();
-    let t = sb.transcript("t.jsonl", &small_session());
+    let (sb, t) = Sandbox::with_transcript(&small_session());
     let r = sb.cmd(&["preview", "--json", t.to_str().unwrap()]).run();
     assert_eq!(r.code, Some(0), "{}", r.stderr);
     let v: serde_json::Value = serde_json::from_str(&r.stdout).unwrap();
@@ -315,11 +279,7 @@ fn preview_fails_loudly_on_bad_input() {
     let sb = Sandbox::new();
     let r = sb.cmd(&["preview", "/nonexistent/t.jsonl"]).run();
     assert_ne!(r.code, Some(0));
-    assert!(
-        r.stderr.contains("could not stat transcript"),
-        "{}",
-        r.stderr
-    );
+    assert_has_all(&r.stderr, &["could not stat transcript"]);
     let empty = sb.transcript("e.jsonl", &["{}".to_string()]);
     let r = sb.cmd(&["preview", empty.to_str().unwrap()]).run();
     assert_ne!(r.code, Some(0));
@@ -350,37 +310,32 @@ fn help_version_and_bad_arguments() {
     // Anything else is a person at a terminal: clap's error names the word, suggests, exits 2.
     let typo = Cmd::new(&["previw", "x"]).run();
     assert_eq!(typo.code, Some(2));
-    assert!(
-        typo.stderr.contains("'previw'") && typo.stderr.contains("'preview'"),
-        "{}",
-        typo.stderr
-    );
+    assert_has_all(&typo.stderr, &["'previw'", "'preview'"]);
     let bogus = Cmd::new(&["restorex"]).run();
     assert_eq!(bogus.code, Some(2));
-    assert!(bogus.stderr.contains("'restorex'"), "{}", bogus.stderr);
+    assert_has_all(&bogus.stderr, &["'restorex'"]);
 }
 
 #[test]
 fn debug_mode_explains_on_stderr() {
-    let sb = Sandbox::new();
-    let t = sb.transcript("t.jsonl", &small_session());
+    let (sb, t) = Sandbox::with_transcript(&small_session());
     let r = sb
         .cmd(&["save"])
         .env("COMPACT_GUARDIAN_DEBUG", "1")
         .stdin(hook("s1", &t))
         .run();
     assert_eq!(r.code, Some(0));
-    assert!(
-        r.stderr
-            .contains("debug: read 0.0 of 0.0 MB of a Claude Code transcript:")
-            && r.stderr.contains("reached its start"),
-        "{}",
-        r.stderr
+    assert_has_all(
+        &r.stderr,
+        &[
+            "debug: read 0.0 of 0.0 MB of a Claude Code transcript:",
+            "reached its start",
+        ],
     );
     assert!(r.stderr.contains("debug: wrote"));
     // Issue #30 point 5: words, not Rust `Debug` dumps, and a restore that prints nothing says
     // why.
-    assert!(!r.stderr.contains("ScanStats"), "{}", r.stderr);
+    assert_lacks_all(&r.stderr, &["ScanStats"]);
     let first = sb.restore(&start_hook("s1", &t));
     assert!(first.stdout.contains("Saved by"));
     let again = sb
@@ -399,13 +354,12 @@ fn debug_mode_explains_on_stderr() {
         "{}",
         again.stderr
     );
-    assert!(!again.stderr.contains("Some("), "{}", again.stderr);
+    assert_lacks_all(&again.stderr, &["Some("]);
 }
 
 #[test]
 fn save_is_idempotent() {
-    let sb = Sandbox::new();
-    let t = sb.transcript("t.jsonl", &small_session());
+    let (sb, t) = Sandbox::with_transcript(&small_session());
     for _ in 0..3 {
         sb.save(&hook("s1", &t)).assert_fail_open();
     }
@@ -415,8 +369,7 @@ fn save_is_idempotent() {
 
 #[test]
 fn config_dir_precedence_reaches_the_binary() {
-    let sb = Sandbox::new();
-    let t = sb.transcript("t.jsonl", &small_session());
+    let (sb, t) = Sandbox::with_transcript(&small_session());
     let cfg = sb.path("claude-config");
     let r = Cmd::new(&["save"])
         .env("HOME", sb.path("home").to_str().unwrap())
@@ -468,21 +421,9 @@ fn spec_session() -> (Vec<String>, String) {
     let lines = vec![
         prompt("spec-record", None, &spec),
         task("a1", "spec-record", "t1", "renderer"),
-        tool_result(
-            "r1",
-            "a1",
-            "t1",
-            "Task #1 created successfully: renderer",
-            false,
-        ),
+        task_created("r1", "a1", "t1", 1, "renderer"),
         task("a2", "r1", "t2", "billing tests"),
-        tool_result(
-            "r2",
-            "a2",
-            "t2",
-            "Task #2 created successfully: billing tests",
-            false,
-        ),
+        task_created("r2", "a2", "t2", 2, "billing tests"),
         prompt("u2", Some("r2"), "run the tests"),
         prompt("u3", Some("u2"), "never call unwrap() in the importer"),
     ];
@@ -517,7 +458,7 @@ fn pasted_spec_is_restored_mostly_whole_with_a_way_back_to_the_rest() {
         "(Cut here; the whole text is the `message.content` of the record with uuid spec-record in the transcript {}.)",
         t.display()
     );
-    assert!(out.contains(&way_back), "{out}");
+    assert_has_all(out, &[&way_back]);
 }
 
 #[test]
@@ -526,7 +467,7 @@ fn prompt_longer_than_the_read_bound_says_at_least() {
     let huge = "x".repeat(50_000);
     let t = sb.transcript("huge.jsonl", &[prompt("u1", None, &huge)]);
     let out = sb.cmd(&["preview", t.to_str().unwrap()]).run().stdout;
-    assert!(out.contains("[... cut: at least "), "{out}");
+    assert_has_all(&out, &["[... cut: at least "]);
 }
 
 // ---- Issue #19: after every compaction the user is told what was protected.
@@ -544,19 +485,15 @@ fn tasks_session() -> Vec<String> {
 
 #[test]
 fn post_compact_audit_names_the_open_tasks_the_summary_called_done() {
-    let sb = Sandbox::new();
-    let t = sb.transcript("t.jsonl", &tasks_session());
+    let (sb, t) = Sandbox::with_transcript(&tasks_session());
     sb.save(&hook("s1", &t)).assert_fail_open();
     sb.restore(&start_hook("s1", &t)).assert_fail_open();
-    let run = sb
-        .cmd(&["audit"])
-        .stdin(post_compact(
-            "s1",
-            &t,
-            "manual",
-            "All tasks are completed. There is no remaining work.",
-        ))
-        .run();
+    let run = sb.audit(
+        "s1",
+        &t,
+        "manual",
+        "All tasks are completed. There is no remaining work.",
+    );
     run.assert_fail_open();
     let m = system_message(&run.stdout);
     assert_eq!(
@@ -565,10 +502,7 @@ fn post_compact_audit_names_the_open_tasks_the_summary_called_done() {
     );
     // Used once: the digest is gone, and a repeated audit has nothing to add (restore said what
     // it handed over).
-    let again = sb
-        .cmd(&["audit"])
-        .stdin(post_compact("s1", &t, "manual", "x"))
-        .run();
+    let again = sb.audit("s1", &t, "manual", "x");
     assert_eq!(system_message(&again.stdout), "");
     // The history has the compaction, with counts and no words of the session.
     let history = std::fs::read_to_string(sb.store.join("compact-guardian-history.json")).unwrap();
@@ -579,11 +513,9 @@ fn post_compact_audit_names_the_open_tasks_the_summary_called_done() {
     }
     let status = sb.cmd(&["status"]).run();
     assert_eq!(status.code, Some(0));
-    assert!(status.stdout.contains("session s1"), "{}", status.stdout);
-    assert!(
-        status.stdout.contains("2 of 2 open items called done"),
-        "{}",
-        status.stdout
+    assert_has_all(
+        &status.stdout,
+        &["session s1", "2 of 2 open items called done"],
     );
     let json: serde_json::Value =
         serde_json::from_str(&sb.cmd(&["status", "--json"]).run().stdout).unwrap();
@@ -593,17 +525,11 @@ fn post_compact_audit_names_the_open_tasks_the_summary_called_done() {
 
 #[test]
 fn post_compact_audit_says_when_the_summary_kept_everything() {
-    let sb = Sandbox::new();
-    let t = sb.transcript("t.jsonl", &tasks_session());
+    let (sb, t) = Sandbox::with_transcript(&tasks_session());
     sb.save(&hook("s2", &t)).assert_fail_open();
     sb.restore(&start_hook("s2", &t)).assert_fail_open();
     let summary = "Open: the renderer is in progress and the billing tests are pending. The user said never call unwrap() in the importer.";
-    let m = system_message(
-        &sb.cmd(&["audit"])
-            .stdin(post_compact("s2", &t, "manual", summary))
-            .run()
-            .stdout,
-    );
+    let m = system_message(&sb.audit("s2", &t, "manual", summary).stdout);
     // Restore has told the user what it handed over; a right summary gets one line that says
     // what was checked and agrees, never more (issue #39, D032; #55).
     assert_eq!(
@@ -614,18 +540,9 @@ fn post_compact_audit_says_when_the_summary_kept_everything() {
 
 #[test]
 fn post_compact_without_a_save_says_the_compaction_was_not_protected() {
-    let sb = Sandbox::new();
-    let t = sb.transcript("t.jsonl", &tasks_session());
-    let m = system_message(
-        &sb.cmd(&["audit"])
-            .stdin(post_compact("s3", &t, "manual", ""))
-            .run()
-            .stdout,
-    );
-    assert!(
-        m.contains("NOT protected") && m.contains("PreCompact hook did not run"),
-        "{m}"
-    );
+    let (sb, t) = Sandbox::with_transcript(&tasks_session());
+    let m = system_message(&sb.audit("s3", &t, "manual", "").stdout);
+    assert_has_all(&m, &["NOT protected", "PreCompact hook did not run"]);
 }
 
 // ---- Issue #21: Windows sharing semantics. A virus scanner, the search indexer or an editor
@@ -647,8 +564,7 @@ fn hold_without_sharing_delete(path: &std::path::Path) -> fs::File {
 #[cfg(windows)]
 #[test]
 fn a_snapshot_held_open_by_another_program_is_still_restored() {
-    let sb = Sandbox::new();
-    let t = sb.transcript("t.jsonl", &small_session());
+    let (sb, t) = Sandbox::with_transcript(&small_session());
     sb.save(&hook("held", &t)).assert_fail_open();
     let held = hold_without_sharing_delete(&sb.snapshot_path("held"));
     let r = sb.restore(&start_hook("held", &t));
@@ -668,8 +584,7 @@ fn a_snapshot_held_open_by_another_program_is_still_restored() {
 #[cfg(windows)]
 #[test]
 fn save_waits_briefly_for_a_snapshot_held_open_by_another_program() {
-    let sb = Sandbox::new();
-    let t = sb.transcript("t.jsonl", &small_session());
+    let (sb, t) = Sandbox::with_transcript(&small_session());
     sb.save(&hook("held2", &t)).assert_fail_open();
     let held = hold_without_sharing_delete(&sb.snapshot_path("held2"));
     let release = std::thread::spawn(move || {
@@ -681,9 +596,5 @@ fn save_waits_briefly_for_a_snapshot_held_open_by_another_program() {
     r.assert_fail_open();
     assert!(r.stderr.is_empty(), "{}", r.stderr);
     let restored = sb.restore(&start_hook("held2", &t));
-    assert!(
-        restored.stdout.contains("fix the failing test"),
-        "{}",
-        restored.stdout
-    );
+    assert_has_all(&restored.stdout, &["fix the failing test"]);
 }

@@ -54,60 +54,11 @@ fn labelled_set_precision_is_one_and_recall_is_reported() {
     assert!(tp >= 31 && recall >= 0.93, "recall {recall:.2}: {wrong:#?}");
 }
 
-/// A Claude Code session whose latest work left a failing test and open tasks.
-fn failing_session() -> Vec<String> {
-    vec![
-        prompt(
-            "u1",
-            None,
-            "make the importer retry failed batches with backoff",
-        ),
-        tool_use(
-            "a1",
-            "u1",
-            "t1",
-            "TaskCreate",
-            json!({"subject": "renderer", "description": "render it"}),
-        ),
-        tool_result(
-            "r1",
-            "a1",
-            "t1",
-            "Task #1 created successfully: renderer",
-            false,
-        ),
-        tool_use(
-            "a2",
-            "r1",
-            "t2",
-            "Bash",
-            json!({"command": "cargo test --test billing"}),
-        ),
-        tool_result(
-            "r2",
-            "a2",
-            "t2",
-            "Exit code 101\ntest billing ... FAILED",
-            true,
-        ),
-        prompt(
-            "u2",
-            Some("r2"),
-            "then log every retry with its attempt number and delay",
-        ),
-    ]
-}
-
 /// A Claude Code compaction of [`failing_session`] as the client runs its hooks (save, restore,
 /// then the audit with `summary`): the transcript, with the corrections (if any) waiting.
 fn compacted(sb: &Sandbox, trigger: &str, summary: &str) -> PathBuf {
     let t = sb.transcript("t.jsonl", &failing_session());
-    sb.save(&hook("s1", &t)).assert_fail_open();
-    sb.restore(&start_hook("s1", &t)).assert_fail_open();
-    sb.cmd(&["audit"])
-        .stdin(post_compact("s1", &t, trigger, summary))
-        .run()
-        .assert_fail_open();
+    sb.compact("s1", &t, trigger, summary);
     t
 }
 
@@ -119,8 +70,6 @@ fn correct(sb: &Sandbox, session: &str, t: &Path, event: &str) -> Run {
     r.assert_fail_open();
     r
 }
-
-const FALSE_SUMMARY: &str = "The renderer is done. All billing tests pass.";
 
 #[test]
 fn claude_code_gets_the_corrections_once_at_the_next_prompt_after_its_restore() {
@@ -210,50 +159,31 @@ fn a_planted_corrections_file_is_never_handed_to_the_model() {
 /// A Codex rollout: a plan with open steps, a failing command, the user's latest prompt, and
 /// (after the compaction) the `compacted` line with a false summary.
 fn rollout(compacted: bool) -> Vec<String> {
-    // Codex writes `timestamp` first (how a rollout line is recognised).
-    let line = |ty: &str, payload: Value| {
-        format!(r#"{{"timestamp":"2026-11-24T10:00:00.000Z","type":"{ty}","payload":{payload}}}"#)
-    };
     let mut lines = vec![
-        line(
-            "session_meta",
-            json!({"id": "c1", "cwd": "/work/app", "cli_version": "0.169.0"}),
-        ),
-        line(
+        rollout_meta(),
+        rollout_line(
             "response_item",
             json!({"type": "message", "role": "user",
             "content": [{"type": "input_text", "text": "make the importer retry failed batches"}]}),
         ),
-        line(
-            "event_msg",
-            json!({"type": "user_message", "message": "make the importer retry failed batches"}),
-        ),
-        line(
-            "response_item",
-            json!({"type": "function_call", "name": "update_plan", "call_id": "p1",
-            "arguments": json!({"plan": [{"step": "write renderer", "status": "in_progress"},
-                {"step": "billing tests", "status": "pending"}]}).to_string()}),
-        ),
-        line(
-            "response_item",
-            json!({"type": "function_call_output", "call_id": "p1", "output": "Plan updated"}),
-        ),
-        line(
+        rollout_user_message("make the importer retry failed batches"),
+    ];
+    lines.extend(rollout_open_plan());
+    lines.extend([
+        rollout_line(
             "response_item",
             json!({"type": "function_call", "name": "exec_command", "call_id": "e1",
             "arguments": json!({"cmd": "cargo test --test billing"}).to_string()}),
         ),
-        line(
+        rollout_line(
             "response_item",
             json!({"type": "function_call_output", "call_id": "e1",
             "output": "Process exited with code 101\nFAILED"}),
         ),
-    ];
+    ]);
     if compacted {
-        lines.push(line(
-            "compacted",
-            json!({"message": "All tasks are completed. All tests pass.",
-            "replacement_history": []}),
+        lines.push(rollout_compacted(
+            "All tasks are completed. All tests pass.",
         ));
     }
     lines
@@ -266,10 +196,10 @@ fn codex_audit_runs_before_its_restore_and_the_restore_carries_the_corrections()
     sb.save(&hook("c1", &t)).assert_fail_open();
     // Codex writes the summary into the rollout, then runs PostCompact (no summary field)...
     let t = sb.transcript("rollout-2026-11-24T10-00-00-c1.jsonl", &rollout(true));
-    let post = json!({"session_id": "c1", "turn_id": "x", "transcript_path": t,
-        "hook_event_name": "PostCompact", "trigger": "auto"})
-    .to_string();
-    let audit = sb.cmd(&["audit"]).stdin(post).run();
+    let audit = sb
+        .cmd(&["audit"])
+        .stdin(codex_post_compact("c1", &t, "auto"))
+        .run();
     audit.assert_fail_open();
     let line: Value = serde_json::from_str(audit.stdout.trim()).unwrap();
     let line = line["systemMessage"].as_str().unwrap();
@@ -311,74 +241,56 @@ fn the_hook_after_every_tool_call_reads_its_input_and_prints_nothing_when_nothin
     assert!(r.stderr.is_empty(), "{}", r.stderr);
 }
 
-/// The one real summary in the shared corpus (claude-config, 2.1.1xx): the session before it,
-/// as save would have read it, compared with what the model wrote. Labelled by hand: the summary
-/// lists its open work under "Pending Tasks" and quotes the user under "All user messages"; it
-/// makes no claim the record contradicts, so no correction is right.
-#[test]
-#[cfg_attr(
-    cg_no_corpus,
-    ignore = "needs the shared corpus of real transcripts: ../shared/transcripts, or COMPACT_GUARDIAN_CORPUS=<dir>"
-)]
-fn the_real_summary_in_the_corpus_gets_the_corrections_its_label_says() {
-    let dir = corpus();
-    let file = dir.join("claude-config__02fb0004-79f5-4617-90c8-faa9d1167059.jsonl");
-    let body = std::fs::read_to_string(&file).unwrap();
-    let boundary = body
-        .lines()
-        .position(|l| l.contains("\"isCompactSummary\":true") || l.contains("compact_boundary"))
-        .expect("a compaction in the file");
-    let summary_line = body
-        .lines()
-        .find(|l| l.contains("\"isCompactSummary\":true"))
-        .unwrap();
-    let v: Value = serde_json::from_str(summary_line).unwrap();
-    let summary = v["message"]["content"]
-        .as_str()
-        .map(str::to_owned)
-        .unwrap_or_else(|| {
-            v["message"]["content"][0]["text"]
-                .as_str()
-                .unwrap()
-                .to_owned()
-        });
-    let before: Vec<String> = body.lines().take(boundary).map(str::to_owned).collect();
-    let sb = Sandbox::new();
-    let t = sb.transcript("before.jsonl", &before);
-    sb.save(&hook("real", &t)).assert_fail_open();
-    let digest = std::fs::read(sb.store.join(".compact-snapshot-digest-real.json")).unwrap();
-    let digest: Digest = serde_json::from_slice(&digest).unwrap();
-    let found = compare(&digest, &summary);
-    eprintln!("real summary: {:#?}", found.corrections);
-    assert!(found.corrections.is_empty(), "{:#?}", found.corrections);
-}
+// The one real summary in the shared corpus (claude-config, 2.1.1xx): the session before it,
+// as save would have read it, compared with what the model wrote. Labelled by hand: the summary
+// lists its open work under "Pending Tasks" and quotes the user under "All user messages"; it
+// makes no claim the record contradicts, so no correction is right.
+corpus_test!(
+    the_real_summary_in_the_corpus_gets_the_corrections_its_label_says,
+    |dir| {
+        let file = dir.join("claude-config__02fb0004-79f5-4617-90c8-faa9d1167059.jsonl");
+        let body = std::fs::read_to_string(&file).unwrap();
+        let boundary = body
+            .lines()
+            .position(|l| l.contains("\"isCompactSummary\":true") || l.contains("compact_boundary"))
+            .expect("a compaction in the file");
+        let summary_line = body
+            .lines()
+            .find(|l| l.contains("\"isCompactSummary\":true"))
+            .unwrap();
+        let v: Value = serde_json::from_str(summary_line).unwrap();
+        let summary = v["message"]["content"]
+            .as_str()
+            .map(str::to_owned)
+            .unwrap_or_else(|| {
+                v["message"]["content"][0]["text"]
+                    .as_str()
+                    .unwrap()
+                    .to_owned()
+            });
+        let before: Vec<String> = body.lines().take(boundary).map(str::to_owned).collect();
+        let sb = Sandbox::new();
+        let t = sb.transcript("before.jsonl", &before);
+        sb.save(&hook("real", &t)).assert_fail_open();
+        let digest = std::fs::read(sb.store.join(".compact-snapshot-digest-real.json")).unwrap();
+        let digest: Digest = serde_json::from_slice(&digest).unwrap();
+        let found = compare(&digest, &summary);
+        eprintln!("real summary: {:#?}", found.corrections);
+        assert!(found.corrections.is_empty(), "{:#?}", found.corrections);
+    }
+);
 
 // ---- Issue #28: Codex restores at the next turn, however it comes.
-
-fn set_old(path: &Path, secs: u64) {
-    std::fs::File::options()
-        .write(true)
-        .open(path)
-        .unwrap()
-        .set_modified(std::time::SystemTime::now() - std::time::Duration::from_secs(secs))
-        .unwrap();
-}
 
 fn codex_compacted(sb: &Sandbox) -> PathBuf {
     let t = sb.transcript("rollout-2026-11-24T10-00-00-c1.jsonl", &rollout(false));
     sb.save(&hook("c1", &t)).assert_fail_open();
     let t = sb.transcript("rollout-2026-11-24T10-00-00-c1.jsonl", &rollout(true));
-    let post = json!({"session_id": "c1", "turn_id": "x", "transcript_path": t,
-        "hook_event_name": "PostCompact", "trigger": "manual"})
-    .to_string();
-    sb.cmd(&["audit"]).stdin(post).run().assert_fail_open();
+    sb.cmd(&["audit"])
+        .stdin(codex_post_compact("c1", &t, "manual"))
+        .run()
+        .assert_fail_open();
     t
-}
-
-fn resume_hook(session: &str, t: &Path) -> String {
-    json!({"session_id": session, "transcript_path": t, "hook_event_name": "SessionStart",
-        "source": "resume"})
-    .to_string()
 }
 
 #[test]

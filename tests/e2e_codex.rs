@@ -12,14 +12,13 @@
 //! `COMPACT_GUARDIAN_REQUIRE_E2E=1` (set by `.ci/run`) builds it to run, and its absence fails.
 //! `COMPACT_GUARDIAN_CODEX=<path>` runs another build.
 
-use super::mock_api::read_request;
+use super::mock_api::StandIn;
+use crate::common::{assert_has_all, assert_lacks_all, succeeded};
 use serde_json::{Value, json};
-use std::io::BufRead;
-use std::io::{BufReader, Write};
-use std::net::{TcpListener, TcpStream};
+use std::io::{BufRead, Write};
 use std::path::{Path, PathBuf};
 use std::process::{Child, ChildStdin, ChildStdout, Command, Output, Stdio};
-use std::sync::{Arc, Mutex};
+use std::sync::Arc;
 use std::time::Duration;
 
 fn repo() -> PathBuf {
@@ -28,20 +27,13 @@ fn repo() -> PathBuf {
 
 /// The real Codex CLI's native binary, if installed.
 fn codex() -> Option<PathBuf> {
-    let candidates = [
-        std::env::var_os("COMPACT_GUARDIAN_CODEX").map(PathBuf::from),
-        Some(repo().join(
+    super::installed(
+        "COMPACT_GUARDIAN_CODEX",
+        &[
             ".e2e/codex/node_modules/@openai/codex-linux-x64/vendor/x86_64-unknown-linux-musl/bin/codex",
-        )),
-    ];
-    let found = candidates.into_iter().flatten().find(|p| p.is_file());
-    if found.is_none() {
-        let msg = "the real Codex CLI is not installed (run .ci/run, or: npm install --prefix .e2e/codex @openai/codex@0.169.0)";
-        // The test was built to run (`build.rs` found the CLI, or COMPACT_GUARDIAN_REQUIRE_E2E
-        // is set): gone since, it fails; it never passes without having run.
-        panic!("{msg}; `touch build.rs` so that the tests that need it show as ignored");
-    }
-    found
+        ],
+        "the real Codex CLI is not installed (run .ci/run, or: npm install --prefix .e2e/codex @openai/codex@0.169.0)",
+    )
 }
 
 /// Input tokens the stand-in reports on a `BIG` turn: over the compaction limit the test sets.
@@ -149,73 +141,29 @@ fn answer(req: &Value, n: usize) -> (Vec<Value>, u64) {
 /// A stand-in for the Responses API on a loopback port: `POST /v1/responses` answered with
 /// server-sent events (`response.created`, one `response.output_item.done` per item,
 /// `response.completed` with usage); anything else `{}`. Keeps every request body.
-struct Responses {
-    port: u16,
-    requests: Arc<Mutex<Vec<Value>>>,
+fn responses_api() -> StandIn {
+    StandIn::start(
+        "/responses",
+        br#"{"data":[],"models":[]}"#,
+        Duration::from_secs(60),
+        Arc::new(|n, req| ("text/event-stream", events(n, req).into_bytes())),
+    )
 }
 
-impl Responses {
-    fn start() -> Responses {
-        let listener = TcpListener::bind("127.0.0.1:0").unwrap();
-        let port = listener.local_addr().unwrap().port();
-        let requests = Arc::new(Mutex::new(Vec::new()));
-        let reqs = requests.clone();
-        std::thread::spawn(move || {
-            for conn in listener.incoming() {
-                let Ok(conn) = conn else { continue };
-                let reqs = reqs.clone();
-                std::thread::spawn(move || serve(conn, &reqs));
-            }
-        });
-        Responses { port, requests }
-    }
-
-    fn requests(&self) -> Vec<Value> {
-        self.requests.lock().unwrap().clone()
-    }
-}
-
-fn serve(conn: TcpStream, reqs: &Mutex<Vec<Value>>) {
-    let _ = conn.set_read_timeout(Some(Duration::from_secs(60)));
-    let mut writer = conn.try_clone().unwrap();
-    let mut reader = BufReader::new(conn);
-    while let Some((method, path, body)) = read_request(&mut reader) {
-        let (kind, payload) = if method == "POST" && path.ends_with("/responses") {
-            let req: Value = serde_json::from_slice(&body).unwrap_or(Value::Null);
-            let n = {
-                let mut r = reqs.lock().unwrap();
-                r.push(req.clone());
-                r.len()
-            };
-            let (items, usage) = answer(&req, n);
-            let mut events =
-                vec![json!({"type":"response.created","response":{"id":format!("resp_{n}")}})];
-            events.extend(
-                items
-                    .into_iter()
-                    .map(|item| json!({"type":"response.output_item.done","item":item})),
-            );
-            events.push(json!({"type":"response.completed","response":{"id":format!("resp_{n}"),"usage":{"input_tokens":usage,"input_tokens_details":{"cached_tokens":0},"output_tokens":10,"output_tokens_details":{"reasoning_tokens":0},"total_tokens":usage + 10}}}));
-            let sse: String = events
-                .iter()
-                .map(|e| format!("event: {}\ndata: {e}\n\n", e["type"].as_str().unwrap_or("")))
-                .collect();
-            ("text/event-stream", sse.into_bytes())
-        } else {
-            ("application/json", br#"{"data":[],"models":[]}"#.to_vec())
-        };
-        let head = format!(
-            "HTTP/1.1 200 OK\r\ncontent-type: {kind}\r\ncontent-length: {}\r\nconnection: keep-alive\r\n\r\n",
-            payload.len()
-        );
-        if writer
-            .write_all(head.as_bytes())
-            .and_then(|_| writer.write_all(&payload))
-            .is_err()
-        {
-            return;
-        }
-    }
+/// The server-sent events answering request `n`.
+fn events(n: usize, req: &Value) -> String {
+    let (items, usage) = answer(req, n);
+    let mut events = vec![json!({"type":"response.created","response":{"id":format!("resp_{n}")}})];
+    events.extend(
+        items
+            .into_iter()
+            .map(|item| json!({"type":"response.output_item.done","item":item})),
+    );
+    events.push(json!({"type":"response.completed","response":{"id":format!("resp_{n}"),"usage":{"input_tokens":usage,"input_tokens_details":{"cached_tokens":0},"output_tokens":10,"output_tokens_details":{"reasoning_tokens":0},"total_tokens":usage + 10}}}));
+    events
+        .iter()
+        .map(|e| format!("event: {}\ndata: {e}\n\n", e["type"].as_str().unwrap_or("")))
+        .collect()
 }
 
 /// A model the CLI knows nothing of, described so that it offers `apply_patch` (freeform) and,
@@ -276,97 +224,76 @@ fn text(b: &[u8]) -> String {
     String::from_utf8_lossy(b).into_owned()
 }
 
-#[test]
-#[cfg_attr(
-    cg_no_codex,
-    ignore = "needs the Codex CLI: .ci/run installs it (npm install --prefix .e2e/codex @openai/codex@0.169.0)"
-)]
-fn codex_auto_compaction_restores_prompts_plan_patch_and_failing_command() {
-    let Some(c) = Codex::new() else { return };
-    // Hooks trusted as a user trusts them in the TUI's review.
-    c.trust_hooks();
-    let exec = |extra: &[&str]| c.exec(extra);
-    exec(&["PLAN: make the importer retry failed batches"]);
-    let id = &c.session_id();
-    exec(&["resume", id, "PATCH: add the notes file"]);
-    exec(&["resume", id, "COMMIT: commit the notes file"]);
-    exec(&["resume", id, "FAIL: run the tests"]);
-    exec(&["resume", id, "BIG: read the whole repository"]);
-    let last = exec(&[
-        "resume",
-        id,
-        "continue with the renderer, then the billing tests",
-    ]);
+codex_test!(
+    codex_auto_compaction_restores_prompts_plan_patch_and_failing_command,
+    |c| {
+        // Hooks trusted as a user trusts them in the TUI's review.
+        c.trust_hooks();
+        let exec = |extra: &[&str]| c.exec(extra);
+        exec(&["PLAN: make the importer retry failed batches"]);
+        let id = &c.session_id();
+        exec(&["resume", id, "PATCH: add the notes file"]);
+        exec(&["resume", id, "COMMIT: commit the notes file"]);
+        exec(&["resume", id, "FAIL: run the tests"]);
+        exec(&["resume", id, "BIG: read the whole repository"]);
+        let last = exec(&[
+            "resume",
+            id,
+            "continue with the renderer, then the billing tests",
+        ]);
 
-    let requests = c.api.requests();
-    let compaction = requests
-        .iter()
-        .position(|r| r.to_string().contains("CONTEXT CHECKPOINT COMPACTION"))
-        .expect("Codex compacted automatically");
-    let after = &requests[compaction + 1..];
-    let restored: Vec<String> = after
-        .iter()
-        .flat_map(|r| r["input"].as_array().cloned().unwrap_or_default())
-        .filter(|it| it["role"] == "developer")
-        .flat_map(|it| it["content"].as_array().cloned().unwrap_or_default())
-        .filter_map(|b| b["text"].as_str().map(str::to_owned))
-        .filter(|t| t.starts_with("# [compact-guardian snapshot]"))
-        .collect();
-    let snapshot = restored.first().unwrap_or_else(|| {
-        panic!(
-            "no snapshot in the request after compaction; hook output:\n{}",
-            text(&last.stderr)
-        )
-    });
-    for prompt in [
-        "> PLAN: make the importer retry failed batches",
-        "> PATCH: add the notes file",
-        "> FAIL: run the tests",
-        "> BIG: read the whole repository",
-    ] {
-        assert!(snapshot.contains(prompt), "{prompt}:\n{snapshot}");
+        let requests = c.api.requests();
+        let compaction = compaction_at(&requests);
+        let restored = snapshots_in(&requests[compaction + 1..]);
+        let snapshot = restored.first().unwrap_or_else(|| {
+            panic!(
+                "no snapshot in the request after compaction; hook output:\n{}",
+                text(&last.stderr)
+            )
+        });
+        assert_has_all(
+            snapshot,
+            &[
+                "> PLAN: make the importer retry failed batches",
+                "> PATCH: add the notes file",
+                "> FAIL: run the tests",
+                "> BIG: read the whole repository",
+                "[in progress] write renderer",
+                "[pending] billing tests",
+                "Completed: write parser", // Files grouped by folder, base names (D073).
+                "- ./: notes.txt",
+                "exec_command: pytest -q tests/billing; exit 3  [FAILED]",
+                "## Last commit (as git reported it)\n- [main (root-commit) ",
+            ],
+        );
+        assert!(snapshot.encode_utf16().count() <= 10_000);
+        // Issue #27: the audit ran before this restore (Codex's order) and read the summary from the
+        // rollout; its corrections lead the snapshot.
+        let corrections = snapshot
+            .find("## Corrections to the compaction summary")
+            .unwrap_or_else(|| panic!("no corrections in the snapshot:\n{snapshot}"));
+        assert!(
+            corrections < snapshot.find("## The user").unwrap_or(usize::MAX),
+            "{snapshot}"
+        );
+        assert_has_all(
+            snapshot,
+            &[
+                "the record still has 2 open tasks: \"write renderer\" (in progress), \"billing tests\" (pending)",
+            ],
+        );
+        // `pytest -q tests/billing; exit 3` exits with `exit`'s status, not pytest's, and prints no
+        // runner's report: the record does not say how the tests went, so nothing is said (#38).
+        assert_lacks_all(snapshot, &["pytest -q tests/billing; exit 3`,"]);
+        assert!(
+            !snapshot.contains(FALSE_SUMMARY),
+            "the summarizer's answer is never taken for the agent's reply"
+        );
+        // Codex does not hand PreCompact output to its summarizer: nothing is printed for it.
+        let summarizer = &requests[compaction].to_string();
+        assert_lacks_all(summarizer, &["compact-guardian"]);
     }
-    for item in [
-        "[in progress] write renderer",
-        "[pending] billing tests",
-        "Completed: write parser",
-        // Files grouped by folder, base names (D073).
-        "- ./: notes.txt",
-        "exec_command: pytest -q tests/billing; exit 3  [FAILED]",
-        "## Last commit (as git reported it)\n- [main (root-commit) ",
-    ] {
-        assert!(snapshot.contains(item), "{item}:\n{snapshot}");
-    }
-    assert!(snapshot.encode_utf16().count() <= 10_000);
-    // Issue #27: the audit ran before this restore (Codex's order) and read the summary from the
-    // rollout; its corrections lead the snapshot.
-    let corrections = snapshot
-        .find("## Corrections to the compaction summary")
-        .unwrap_or_else(|| panic!("no corrections in the snapshot:\n{snapshot}"));
-    assert!(
-        corrections < snapshot.find("## The user").unwrap_or(usize::MAX),
-        "{snapshot}"
-    );
-    assert!(
-        snapshot.contains(
-            "the record still has 2 open tasks: \"write renderer\" (in progress), \"billing tests\" (pending)"
-        ),
-        "{snapshot}"
-    );
-    // `pytest -q tests/billing; exit 3` exits with `exit`'s status, not pytest's, and prints no
-    // runner's report: the record does not say how the tests went, so nothing is said (#38).
-    assert!(
-        !snapshot.contains("pytest -q tests/billing; exit 3`,"),
-        "{snapshot}"
-    );
-    assert!(
-        !snapshot.contains(FALSE_SUMMARY),
-        "the summarizer's answer is never taken for the agent's reply"
-    );
-    // Codex does not hand PreCompact output to its summarizer: nothing is printed for it.
-    let summarizer = &requests[compaction].to_string();
-    assert!(!summarizer.contains("compact-guardian"), "{summarizer}");
-}
+);
 
 fn walk(dir: &Path) -> Vec<PathBuf> {
     let mut out = Vec::new();
@@ -385,7 +312,7 @@ fn walk(dir: &Path) -> Vec<PathBuf> {
 struct Codex {
     cli: PathBuf,
     tmp: tempfile::TempDir,
-    api: Responses,
+    api: StandIn,
     /// Run the test build through `COMPACT_GUARDIAN_BIN` (the usual case), or let the installed
     /// launcher find its binary as a user's does ([`Codex::as_a_user`]).
     bin_override: bool,
@@ -399,7 +326,7 @@ impl Codex {
         let c = Codex {
             cli,
             tmp,
-            api: Responses::start(),
+            api: responses_api(),
             bin_override: true,
             env: Vec::new(),
         };
@@ -459,15 +386,19 @@ impl Codex {
 
     /// From now on the hooks run as a user's do: no `COMPACT_GUARDIAN_BIN`, no cargo on PATH, and
     /// this version's release (what `scripts/dist` makes of the test build) served from loopback,
-    /// so the binary is the one the startup hook downloads into the data folder.
-    fn as_a_user(&mut self, release_url: &str) {
+    /// so the binary is the one the startup hook downloads into the data folder. Returns that
+    /// server (it stops when dropped).
+    fn as_a_user(&mut self) -> crate::common::Server {
+        crate::common::dist(&self.path("dist"));
+        let server = crate::common::Server::new(self.path("dist"));
         let tools = self.path("tools");
         crate::common::tools_without_rust(&tools);
         self.bin_override = false;
         self.env = vec![
             ("PATH".into(), tools.display().to_string()),
-            ("COMPACT_GUARDIAN_RELEASE_URL".into(), release_url.into()),
+            ("COMPACT_GUARDIAN_RELEASE_URL".into(), server.url.clone()),
         ];
+        server
     }
 
     /// The installed plugin's folder (Codex's copy of it).
@@ -510,23 +441,12 @@ impl Codex {
 
     /// `codex exec [extra]`, with hooks as the user trusted them (no bypass).
     fn exec(&self, extra: &[&str]) -> Output {
-        let o = self
-            .command()
-            .arg("exec")
-            .args(self.config())
-            .args([
-                "--skip-git-repo-check",
-                "--dangerously-bypass-approvals-and-sandbox",
-            ])
-            .args(extra)
-            .output()
-            .unwrap();
-        assert!(
-            o.status.success(),
-            "codex exec {extra:?}: {}",
-            text(&o.stderr)
-        );
-        o
+        let mut c = self.command();
+        c.arg("exec").args(self.config()).args([
+            "--skip-git-repo-check",
+            "--dangerously-bypass-approvals-and-sandbox",
+        ]);
+        succeeded(c.args(extra), &format!("codex exec {extra:?}"))
     }
 
     fn session_id(&self) -> String {
@@ -679,95 +599,82 @@ impl Drop for AppServer {
     }
 }
 
-/// Issue #28: a manual compaction (the app-server's `thread/compact/start`, what the TUI's
-/// `/compact` sends), the session quit, then resumed with `codex exec resume`: Codex starts the
-/// resumed session with SessionStart(`resume`), never `compact`, and the snapshot it saved must
-/// reach the model there. Hooks run as the user trusted them (no bypass): six are listed.
-#[test]
-#[cfg_attr(
-    cg_no_codex,
-    ignore = "needs the Codex CLI: .ci/run installs it (npm install --prefix .e2e/codex @openai/codex@0.169.0)"
-)]
-fn codex_manual_compact_then_quit_and_resume_hands_the_snapshot_over() {
-    let Some(c) = Codex::new() else { return };
-    let before = c.trust_hooks();
-    let mut events: Vec<&str> = before.iter().map(|(e, _)| e.as_str()).collect();
-    events.sort();
-    assert_eq!(
-        events,
-        [
-            "postCompact",
-            "postToolUse",
-            "preCompact",
-            "sessionStart",
-            "sessionStart",
-            "userPromptSubmit"
-        ],
-        "the hooks the README tells Codex users to trust"
-    );
-    assert!(before.iter().all(|(_, s)| s == "untrusted"), "{before:?}");
-    c.exec(&["PLAN: make the importer retry failed batches"]);
-    let id = c.session_id();
-    c.exec(&["resume", &id, "FAIL: run the tests"]);
-    let compacted = {
-        let mut server = c.app_server();
-        server.request("thread/resume", json!({"threadId": id}));
-        server.request("thread/compact/start", json!({"threadId": id}));
-        // Codex runs PreCompact, writes the summary, runs PostCompact; then the user quits.
-        let waited = std::time::Instant::now();
-        loop {
-            let v = c.status();
-            if v["compactions"][0]["audited"] == true {
-                break v;
+// Issue #28: a manual compaction (the app-server's `thread/compact/start`, what the TUI's
+// `/compact` sends), the session quit, then resumed with `codex exec resume`: Codex starts the
+// resumed session with SessionStart(`resume`), never `compact`, and the snapshot it saved must
+// reach the model there. Hooks run as the user trusted them (no bypass): six are listed.
+codex_test!(
+    codex_manual_compact_then_quit_and_resume_hands_the_snapshot_over,
+    |c| {
+        let before = c.trust_hooks();
+        let mut events: Vec<&str> = before.iter().map(|(e, _)| e.as_str()).collect();
+        events.sort();
+        assert_eq!(
+            events,
+            [
+                "postCompact",
+                "postToolUse",
+                "preCompact",
+                "sessionStart",
+                "sessionStart",
+                "userPromptSubmit"
+            ],
+            "the hooks the README tells Codex users to trust"
+        );
+        assert!(before.iter().all(|(_, s)| s == "untrusted"), "{before:?}");
+        c.exec(&["PLAN: make the importer retry failed batches"]);
+        let id = c.session_id();
+        c.exec(&["resume", &id, "FAIL: run the tests"]);
+        let compacted = {
+            let mut server = c.app_server();
+            server.request("thread/resume", json!({"threadId": id}));
+            server.request("thread/compact/start", json!({"threadId": id}));
+            // Codex runs PreCompact, writes the summary, runs PostCompact; then the user quits.
+            let waited = std::time::Instant::now();
+            loop {
+                let v = c.status();
+                if v["compactions"][0]["audited"] == true {
+                    break v;
+                }
+                assert!(waited.elapsed() < Duration::from_secs(60), "no audit: {v}");
+                std::thread::sleep(Duration::from_millis(100));
             }
-            assert!(waited.elapsed() < Duration::from_secs(60), "no audit: {v}");
-            std::thread::sleep(Duration::from_millis(100));
-        }
-    };
-    let last = &compacted["compactions"][0];
-    assert_eq!(last["saved"], true, "{compacted}");
-    assert!(
-        last["restored"].is_null(),
-        "nothing restored yet: {compacted}"
-    );
-    let before_resume = c.api.requests().len();
-    c.exec(&[
-        "resume",
-        &id,
-        "continue with the renderer, then the billing tests",
-    ]);
-    let after = &c.api.requests()[before_resume..];
-    let snapshot = after
-        .iter()
-        .flat_map(|r| r["input"].as_array().cloned().unwrap_or_default())
-        .filter(|it| it["role"] == "developer")
-        .flat_map(|it| it["content"].as_array().cloned().unwrap_or_default())
-        .filter_map(|b| b["text"].as_str().map(str::to_owned))
-        .find(|t| t.starts_with("# [compact-guardian snapshot]"))
-        .expect("the resumed session's first request carries the snapshot");
-    for item in [
-        "> PLAN: make the importer retry failed batches",
-        "[in progress] write renderer",
-        "## Corrections to the compaction summary",
-    ] {
-        assert!(snapshot.contains(item), "{item}:\n{snapshot}");
+        };
+        let last = &compacted["compactions"][0];
+        assert_eq!(last["saved"], true, "{compacted}");
+        assert!(
+            last["restored"].is_null(),
+            "nothing restored yet: {compacted}"
+        );
+        let before_resume = c.api.requests().len();
+        c.exec(&[
+            "resume",
+            &id,
+            "continue with the renderer, then the billing tests",
+        ]);
+        let snapshot = snapshots_in(&c.api.requests()[before_resume..])
+            .into_iter()
+            .next()
+            .expect("the resumed session's first request carries the snapshot");
+        assert_has_all(
+            &snapshot,
+            &[
+                "> PLAN: make the importer retry failed batches",
+                "[in progress] write renderer",
+                "## Corrections to the compaction summary",
+            ],
+        );
+        assert_eq!(c.status()["compactions"][0]["restored"], "snapshot");
+        assert!(
+            !c.home().join(".claude").exists(),
+            "a Codex user gets no ~/.claude folder"
+        );
     }
-    assert_eq!(c.status()["compactions"][0]["restored"], "snapshot");
-    assert!(
-        !c.home().join(".claude").exists(),
-        "a Codex user gets no ~/.claude folder"
-    );
-}
+);
 
-/// Issue #28: after installing a newer version of the plugin, every hook is "modified since last
-/// trusted" and runs no more until trusted again (the README says so and how).
-#[test]
-#[cfg_attr(
-    cg_no_codex,
-    ignore = "needs the Codex CLI: .ci/run installs it (npm install --prefix .e2e/codex @openai/codex@0.169.0)"
-)]
-fn codex_plugin_update_needs_the_hooks_trusted_again() {
-    let Some(c) = Codex::new() else { return };
+// Issue #28: after installing a newer version of the plugin, every hook is "modified since last
+// trusted" and runs no more until trusted again (the README says so and how).
+codex_test!(codex_plugin_update_needs_the_hooks_trusted_again, |c| {
     c.trust_hooks();
     // A newer version in the marketplace, installed as a user updates.
     let market = c.path("market");
@@ -795,83 +702,74 @@ fn codex_plugin_update_needs_the_hooks_trusted_again() {
     for h in hooks {
         assert_eq!(h["trustStatus"], "modified", "{h}");
     }
-}
+});
 
-/// Issue #47: installed from a git marketplace as the README says, Codex re-installs the plugin
-/// from a fresh clone at a start after the user trusted it, and installs upstream commits by
-/// itself. When the plugin was the whole repository (`source: "./"`), that re-install changed
-/// `.git/` and wrote `.codex-marketplace-install.json` into the plugin folder, so the trust taken
-/// at the review no longer matched and every hook of the first session failed ("plugin contents
-/// changed; hook approval required"). The plugin is now `./plugin`, only what runs (D076): the
-/// trust holds over two starts and over an upstream commit outside the plugin, and the folder
-/// Codex hashes holds only the shipped files. A file written into it is refused, as Codex does.
-#[test]
-#[cfg_attr(
-    cg_no_codex,
-    ignore = "needs the Codex CLI: .ci/run installs it (npm install --prefix .e2e/codex @openai/codex@0.169.0)"
-)]
-fn codex_trust_holds_over_the_git_marketplace_reinstall_and_a_commit_outside_the_plugin() {
-    let Some(c) = Codex::new() else { return };
-    c.trust_hooks();
-    for prompt in ["first start", "second start"] {
-        let o = c.exec(&[prompt]);
-        let err = text(&o.stderr);
-        assert!(!err.contains("Failed"), "{prompt}: {err}");
-        assert!(
-            err.contains("hook: SessionStart Completed"),
-            "{prompt}: {err}"
-        );
-    }
-    let market = c.path("market");
-    std::fs::write(
-        market.join("README.md"),
-        "an upstream change outside the plugin\n",
-    )
-    .unwrap();
-    git(&market, &["commit", "-qam", "docs"]);
-    let o = c
-        .command()
-        .args(["plugin", "marketplace", "upgrade", "compact-guardian"])
-        .output()
+// Issue #47: installed from a git marketplace as the README says, Codex re-installs the plugin
+// from a fresh clone at a start after the user trusted it, and installs upstream commits by
+// itself. When the plugin was the whole repository (`source: "./"`), that re-install changed
+// `.git/` and wrote `.codex-marketplace-install.json` into the plugin folder, so the trust taken
+// at the review no longer matched and every hook of the first session failed ("plugin contents
+// changed; hook approval required"). The plugin is now `./plugin`, only what runs (D076): the
+// trust holds over two starts and over an upstream commit outside the plugin, and the folder
+// Codex hashes holds only the shipped files. A file written into it is refused, as Codex does.
+codex_test!(
+    codex_trust_holds_over_the_git_marketplace_reinstall_and_a_commit_outside_the_plugin,
+    |c| {
+        c.trust_hooks();
+        for prompt in ["first start", "second start"] {
+            let o = c.exec(&[prompt]);
+            let err = text(&o.stderr);
+            assert!(!err.contains("Failed"), "{prompt}: {err}");
+            assert!(
+                err.contains("hook: SessionStart Completed"),
+                "{prompt}: {err}"
+            );
+        }
+        let market = c.path("market");
+        std::fs::write(
+            market.join("README.md"),
+            "an upstream change outside the plugin\n",
+        )
         .unwrap();
-    assert!(o.status.success(), "{o:?}");
-    c.exec(&["third start"]);
-    for h in c.hooks() {
-        assert_eq!(h["trustStatus"], "trusted", "{h}");
+        git(&market, &["commit", "-qam", "docs"]);
+        let o = c
+            .command()
+            .args(["plugin", "marketplace", "upgrade", "compact-guardian"])
+            .output()
+            .unwrap();
+        assert!(o.status.success(), "{o:?}");
+        c.exec(&["third start"]);
+        for h in c.hooks() {
+            assert_eq!(h["trustStatus"], "trusted", "{h}");
+        }
+        let mut shipped: Vec<String> = walk(&c.plugin_folder())
+            .iter()
+            .map(|p| {
+                let rel = p.strip_prefix(c.plugin_folder()).unwrap();
+                rel.display().to_string()
+            })
+            .collect();
+        shipped.sort();
+        assert_eq!(
+            shipped,
+            [
+                ".claude-plugin/plugin.json",
+                "bin/compact-guardian",
+                "bin/compact-guardian-provision",
+                "hooks/hooks.json",
+                "lib/provision-job.sh",
+                "lib/provision.sh",
+            ]
+        );
+        std::fs::write(c.plugin_folder().join("stray"), "x").unwrap();
+        for h in c.hooks() {
+            assert_eq!(h["trustStatus"], "modified", "{h}");
+        }
     }
-    let mut shipped: Vec<String> = walk(&c.plugin_folder())
-        .iter()
-        .map(|p| {
-            let rel = p.strip_prefix(c.plugin_folder()).unwrap();
-            rel.display().to_string()
-        })
-        .collect();
-    shipped.sort();
-    assert_eq!(
-        shipped,
-        [
-            ".claude-plugin/plugin.json",
-            "bin/compact-guardian",
-            "bin/compact-guardian-provision",
-            "hooks/hooks.json",
-            "lib/provision-job.sh",
-            "lib/provision.sh",
-        ]
-    );
-    std::fs::write(c.plugin_folder().join("stray"), "x").unwrap();
-    for h in c.hooks() {
-        assert_eq!(h["trustStatus"], "modified", "{h}");
-    }
-}
+);
 
-/// Issue #27: a summary the record agrees with brings no corrections section.
-#[test]
-#[cfg_attr(
-    cg_no_codex,
-    ignore = "needs the Codex CLI: .ci/run installs it (npm install --prefix .e2e/codex @openai/codex@0.169.0)"
-)]
-fn codex_a_right_summary_brings_no_corrections() {
-    let Some(c) = Codex::new() else { return };
+// Issue #27: a summary the record agrees with brings no corrections section.
+codex_test!(codex_a_right_summary_brings_no_corrections, |c| {
     c.trust_hooks();
     c.exec(&["PLAN: make the importer retry failed batches RIGHTSUMMARY"]);
     let id = c.session_id();
@@ -883,11 +781,10 @@ fn codex_a_right_summary_brings_no_corrections() {
         "continue with the renderer, then the billing tests",
     ]);
     let all = c.api.requests();
-    let compaction = all
+    let after: String = all[compaction_at(&all) + 1..]
         .iter()
-        .position(|r| r.to_string().contains("CONTEXT CHECKPOINT COMPACTION"))
-        .expect("Codex compacted automatically");
-    let after: String = all[compaction + 1..].iter().map(Value::to_string).collect();
+        .map(Value::to_string)
+        .collect();
     assert!(
         after.contains("# [compact-guardian snapshot]"),
         "the snapshot arrived"
@@ -898,111 +795,93 @@ fn codex_a_right_summary_brings_no_corrections() {
         "{}",
         &after[at.unwrap_or(0)..][..900.min(after.len() - at.unwrap_or(0))]
     );
-}
+});
 
-/// Issue #39 (critical): Codex trusts a plugin's hooks by a hash of the plugin's contents, so a
-/// hook that writes into the installed plugin folder (the launcher's old `bin/.found`) made Codex
-/// refuse every later hook. Installed from a clone through the real CLI, hooks trusted once, the
-/// binary downloaded by the startup hook from a loopback release (no `COMPACT_GUARDIAN_BIN`, no
-/// cargo): three automatic compactions each run save, audit and restore through the installed
-/// launcher, and the plugin folder is byte-identical afterwards.
-#[test]
-#[cfg_attr(
-    cg_no_codex,
-    ignore = "needs the Codex CLI: .ci/run installs it (npm install --prefix .e2e/codex @openai/codex@0.169.0)"
-)]
-fn codex_runs_the_installed_launcher_at_every_compaction_and_its_folder_stays_byte_identical() {
-    let Some(mut c) = Codex::new() else { return };
-    crate::common::dist(&c.path("dist"));
-    let server = crate::common::Server::new(c.path("dist"));
-    c.as_a_user(&server.url);
-    c.trust_hooks();
-    let folder = c.plugin_folder();
-    let before = crate::common::tree(&folder);
-    assert!(
-        before.keys().any(|p| p.ends_with("bin/compact-guardian")),
-        "{}",
-        folder.display()
-    );
-    c.exec(&["PLAN: make the importer retry failed batches"]);
-    let id = c.session_id();
-    let binary = c
-        .data_folder()
-        .join("bin")
-        .join(env!("CARGO_PKG_VERSION"))
-        .join("compact-guardian");
-    let waited = std::time::Instant::now();
-    while !binary.is_file() {
-        let log = std::fs::read_to_string(c.data_folder().join("provision.log"));
+// Issue #39 (critical): Codex trusts a plugin's hooks by a hash of the plugin's contents, so a
+// hook that writes into the installed plugin folder (the launcher's old `bin/.found`) made Codex
+// refuse every later hook. Installed from a clone through the real CLI, hooks trusted once, the
+// binary downloaded by the startup hook from a loopback release (no `COMPACT_GUARDIAN_BIN`, no
+// cargo): three automatic compactions each run save, audit and restore through the installed
+// launcher, and the plugin folder is byte-identical afterwards.
+codex_test!(
+    codex_runs_the_installed_launcher_at_every_compaction_and_its_folder_stays_byte_identical,
+    |mut c| {
+        let server = c.as_a_user();
+        c.trust_hooks();
+        let folder = c.plugin_folder();
+        let before = crate::common::tree(&folder);
         assert!(
-            waited.elapsed() < Duration::from_secs(60),
-            "the startup hook installed no binary: {log:?}"
+            before.keys().any(|p| p.ends_with("bin/compact-guardian")),
+            "{}",
+            folder.display()
         );
-        std::thread::sleep(Duration::from_millis(100));
-    }
-    let mut outputs = Vec::new();
-    for n in 1..=3 {
-        c.exec(&[
-            "resume",
-            &id,
-            &format!("BIG: read part {n} of the repository"),
-        ]);
-        let before_turn = c.api.requests().len();
-        let o = c.exec(&["resume", &id, &format!("continue with step {n}")]);
-        let requests = c.api.requests();
-        let turn = &requests[before_turn..];
-        assert!(
-            turn.iter()
-                .any(|r| r.to_string().contains("CONTEXT CHECKPOINT COMPACTION")),
-            "compaction {n} did not happen"
-        );
-        let restored = turn
-            .iter()
-            .flat_map(|r| r["input"].as_array().cloned().unwrap_or_default())
-            .filter(|it| it["role"] == "developer")
-            .flat_map(|it| it["content"].as_array().cloned().unwrap_or_default())
-            .filter_map(|b| b["text"].as_str().map(str::to_owned))
-            .any(|t| {
-                t.starts_with("# [compact-guardian snapshot]")
-                    && t.contains(&format!("> BIG: read part {n} of the repository"))
-            });
-        assert!(
-            restored,
-            "compaction {n}: no snapshot reached the model; hooks said:\n{}",
-            text(&o.stderr)
-        );
-        outputs.push(text(&o.stderr));
-    }
-    for (n, err) in outputs.iter().enumerate() {
-        for refused in ["approval required", "Failed", "not trusted"] {
-            assert!(!err.contains(refused), "compaction {}: {err}", n + 1);
+        c.exec(&["PLAN: make the importer retry failed batches"]);
+        let id = c.session_id();
+        let binary = c
+            .data_folder()
+            .join("bin")
+            .join(env!("CARGO_PKG_VERSION"))
+            .join("compact-guardian");
+        let waited = std::time::Instant::now();
+        while !binary.is_file() {
+            let log = std::fs::read_to_string(c.data_folder().join("provision.log"));
+            assert!(
+                waited.elapsed() < Duration::from_secs(60),
+                "the startup hook installed no binary: {log:?}"
+            );
+            std::thread::sleep(Duration::from_millis(100));
         }
-    }
-    let status = c.status();
-    let compactions = status["compactions"].as_array().unwrap();
-    assert_eq!(compactions.len(), 3, "{status}");
-    for e in compactions {
-        assert_eq!(
-            (&e["saved"], &e["audited"], &e["restored"]),
-            (&json!(true), &json!(true), &json!("snapshot")),
-            "{status}"
+        let mut outputs = Vec::new();
+        for n in 1..=3 {
+            c.exec(&[
+                "resume",
+                &id,
+                &format!("BIG: read part {n} of the repository"),
+            ]);
+            let before_turn = c.api.requests().len();
+            let o = c.exec(&["resume", &id, &format!("continue with step {n}")]);
+            let requests = c.api.requests();
+            let turn = &requests[before_turn..];
+            assert!(
+                turn.iter().any(is_compaction),
+                "compaction {n} did not happen"
+            );
+            let restored = snapshots_in(turn)
+                .iter()
+                .any(|t| t.contains(&format!("> BIG: read part {n} of the repository")));
+            assert!(
+                restored,
+                "compaction {n}: no snapshot reached the model; hooks said:\n{}",
+                text(&o.stderr)
+            );
+            outputs.push(text(&o.stderr));
+        }
+        for (n, err) in outputs.iter().enumerate() {
+            for refused in ["approval required", "Failed", "not trusted"] {
+                assert!(!err.contains(refused), "compaction {}: {err}", n + 1);
+            }
+        }
+        let status = c.status();
+        let compactions = status["compactions"].as_array().unwrap();
+        assert_eq!(compactions.len(), 3, "{status}");
+        for e in compactions {
+            assert_eq!(
+                (&e["saved"], &e["audited"], &e["restored"]),
+                (&json!(true), &json!(true), &json!("snapshot")),
+                "{status}"
+            );
+        }
+        let after = crate::common::tree(&folder);
+        let changed = crate::common::tree_changes(&before, &after);
+        assert!(
+            changed.is_empty(),
+            "the installed plugin changed: {changed:?}"
         );
+        // The fast path's memory is in the data folder, which is Codex's to give and not hashed.
+        assert!(c.data_folder().join("launcher-found").is_file());
+        drop(server);
     }
-    let after = crate::common::tree(&folder);
-    let changed: Vec<_> = after
-        .iter()
-        .filter(|(p, v)| before.get(*p) != Some(v))
-        .map(|(p, _)| p)
-        .chain(before.keys().filter(|p| !after.contains_key(*p)))
-        .collect();
-    assert!(
-        changed.is_empty(),
-        "the installed plugin changed: {changed:?}"
-    );
-    // The fast path's memory is in the data folder, which is Codex's to give and not hashed.
-    assert!(c.data_folder().join("launcher-found").is_file());
-    drop(server);
-}
+);
 
 /// The README's uninstall for Codex, after `codex plugin remove` and `codex plugin marketplace
 /// remove`: the folders Codex leaves and the hooks' trust records in config.toml.
@@ -1022,16 +901,10 @@ fn the_readme_gives_the_codex_uninstall_the_tests_run() {
     );
 }
 
-/// Issue #39: `status`, run by a Codex user, speaks of Codex: its folder, whether Codex trusts
-/// the hooks (installed but untrusted: nothing is protected, exit 1), and, after an uninstall,
-/// everything left; the README's uninstall leaves nothing.
-#[test]
-#[cfg_attr(
-    cg_no_codex,
-    ignore = "needs the Codex CLI: .ci/run installs it (npm install --prefix .e2e/codex @openai/codex@0.169.0)"
-)]
-fn codex_status_tells_trust_and_what_an_uninstall_leaves() {
-    let Some(c) = Codex::new() else { return };
+// Issue #39: `status`, run by a Codex user, speaks of Codex: its folder, whether Codex trusts
+// the hooks (installed but untrusted: nothing is protected, exit 1), and, after an uninstall,
+// everything left; the README's uninstall leaves nothing.
+codex_test!(codex_status_tells_trust_and_what_an_uninstall_leaves, |c| {
     // The `codex` status asks is the one on PATH (D077): none at first, then this CLI.
     let tools = c.path("status-path");
     std::fs::create_dir_all(&tools).unwrap();
@@ -1067,19 +940,18 @@ fn codex_status_tells_trust_and_what_an_uninstall_leaves() {
     let (code, out) = status(&tools);
     assert_eq!(code, Some(0), "{out}");
     // Codex's own answer, not the records' count beside it (issue #55).
-    assert!(!out.contains("hooks with a trust record"), "{out}");
-    assert!(
-        out.contains("Codex's own hook list: all 6 trusted"),
-        "{out}"
-    );
+    assert_lacks_all(&out, &["hooks with a trust record"]);
+    assert_has_all(&out, &["Codex's own hook list: all 6 trusted"]);
     // Issue #47: a record that no longer matches the plugin's files looks like any other in
     // config.toml; Codex refuses the hooks, and status says so and exits 1.
     std::fs::write(c.plugin_folder().join("stray"), "x").unwrap();
     let (code, out) = status(&tools);
     assert_eq!(code, Some(1), "{out}");
-    assert!(
-        out.contains("6 changed since trusted and 0 never trusted, of 6: NOT protected: Codex refuses the hooks until you approve them again"),
-        "{out}"
+    assert_has_all(
+        &out,
+        &[
+            "6 changed since trusted and 0 never trusted, of 6: NOT protected: Codex refuses the hooks until you approve them again",
+        ],
     );
     // A compaction while Codex refuses the hooks leaves only Codex's own record of it: status
     // finds it in the rollout and says it was not protected.
@@ -1087,10 +959,7 @@ fn codex_status_tells_trust_and_what_an_uninstall_leaves() {
     c.exec(&["resume", &id, "BIG: read the whole repository"]);
     c.exec(&["resume", &id, "continue with the renderer"]);
     assert!(
-        c.api
-            .requests()
-            .iter()
-            .any(|r| r.to_string().contains("CONTEXT CHECKPOINT COMPACTION")),
+        c.api.requests().iter().any(is_compaction),
         "Codex compacted"
     );
     let (code, out) = status(&tools);
@@ -1117,27 +986,22 @@ fn codex_status_tells_trust_and_what_an_uninstall_leaves() {
         assert!(o.status.success(), "{args:?}: {o:?}");
     }
     let (_, out) = status(&tools);
-    assert!(
-        out.contains("Codex: not installed; left behind")
-            && out.contains("config.toml: [hooks.state.\"compact-guardian@compact-guardian:"),
-        "{out}"
+    assert_has_all(
+        &out,
+        &[
+            "Codex: not installed; left behind",
+            "config.toml: [hooks.state.\"compact-guardian@compact-guardian:",
+        ],
     );
-    let o = Command::new("sh")
-        .arg("-c")
-        .arg(CODEX_CLEANUP)
-        .env("HOME", c.home())
-        .output()
-        .unwrap();
-    assert!(o.status.success(), "{o:?}");
+    super::sh_in_home(CODEX_CLEANUP, &c.home());
     let (_, out) = status(&tools);
     assert!(
         !out.contains("Codex:"),
         "left behind after the README's uninstall:\n{out}"
     );
     let config = std::fs::read_to_string(c.home().join(".codex/config.toml")).unwrap();
-    assert!(!config.contains("compact-guardian"), "{config}");
-    assert!(!config.contains("[hooks.state]"), "{config}");
-}
+    assert_lacks_all(&config, &["compact-guardian", "[hooks.state]"]);
+});
 
 /// The id of the newest session other than `not`, from its rollout's name.
 fn other_session(c: &Codex, not: &str) -> String {
@@ -1156,242 +1020,243 @@ fn other_session(c: &Codex, not: &str) -> String {
     rollouts.pop().expect("another session").1
 }
 
-/// Issue #55: `status` as a Codex user from the marketplace has it (the installed launcher, by
-/// hand: nothing on PATH but `codex`), in each state Codex's own hook list puts the plugin in:
-/// never trusted, trusted before the first prompt, every hook changed (an update) with no binary
-/// for it yet, a compaction while refused, approved again; and, without `codex` to ask, green
-/// again once a later compaction of another session was protected. Each says what is true and
-/// the one thing to do, and exits 0 once the user is protected.
-#[test]
-#[cfg_attr(
-    cg_no_codex,
-    ignore = "needs the Codex CLI: .ci/run installs it (npm install --prefix .e2e/codex @openai/codex@0.169.0)"
-)]
-fn codex_status_from_the_installed_launcher_in_each_state_of_trust() {
-    let Some(mut c) = Codex::new() else { return };
-    crate::common::dist(&c.path("dist"));
-    let server = crate::common::Server::new(c.path("dist"));
-    c.as_a_user(&server.url);
-    let ask = c.path("status-path");
-    std::fs::create_dir_all(&ask).unwrap();
-    std::os::unix::fs::symlink(&c.cli, ask.join("codex")).unwrap();
-    let launcher = c.plugin_folder().join("bin/compact-guardian");
-    let status = |with_codex: bool| {
-        let tools = c.path("tools").display().to_string();
-        let path = if with_codex {
-            format!("{}:{tools}", ask.display())
-        } else {
-            tools
+// Issue #55: `status` as a Codex user from the marketplace has it (the installed launcher, by
+// hand: nothing on PATH but `codex`), in each state Codex's own hook list puts the plugin in:
+// never trusted, trusted before the first prompt, every hook changed (an update) with no binary
+// for it yet, a compaction while refused, approved again; and, without `codex` to ask, green
+// again once a later compaction of another session was protected. Each says what is true and
+// the one thing to do, and exits 0 once the user is protected.
+codex_test!(
+    codex_status_from_the_installed_launcher_in_each_state_of_trust,
+    |mut c| {
+        let server = c.as_a_user();
+        let ask = c.path("status-path");
+        std::fs::create_dir_all(&ask).unwrap();
+        std::os::unix::fs::symlink(&c.cli, ask.join("codex")).unwrap();
+        let launcher = c.plugin_folder().join("bin/compact-guardian");
+        // `status` by hand, with or without `codex` on PATH; it must exit with `code`.
+        let status = |with_codex: bool, code: i32| {
+            let tools = c.path("tools").display().to_string();
+            let path = if with_codex {
+                format!("{}:{tools}", ask.display())
+            } else {
+                tools
+            };
+            let o = Command::new("sh")
+                .arg(&launcher)
+                .arg("status")
+                .env_clear()
+                .env("HOME", c.home())
+                .env("PATH", path)
+                .env("COMPACT_GUARDIAN_RELEASE_URL", &server.url)
+                .current_dir(c.project())
+                .output()
+                .unwrap();
+            let out = format!("{}{}", text(&o.stdout), text(&o.stderr));
+            assert!(
+                !out.contains("installed at the next session start"),
+                "false while Codex refuses the hooks:\n{out}"
+            );
+            assert_eq!(o.status.code(), Some(code), "{out}");
+            out
         };
-        let o = Command::new("sh")
-            .arg(&launcher)
-            .arg("status")
-            .env_clear()
-            .env("HOME", c.home())
-            .env("PATH", path)
-            .env("COMPACT_GUARDIAN_RELEASE_URL", &server.url)
-            .current_dir(c.project())
-            .output()
-            .unwrap();
-        let out = format!("{}{}", text(&o.stdout), text(&o.stderr));
-        assert!(
-            !out.contains("installed at the next session start"),
-            "false while Codex refuses the hooks:\n{out}"
+        let binary = c
+            .data_folder()
+            .join("bin")
+            .join(env!("CARGO_PKG_VERSION"))
+            .join("compact-guardian");
+        // Never trusted: no hook has run, so no binary; `status` fetches it and Codex says.
+        let out = status(true, 1);
+        assert!(binary.is_file(), "status fetched no binary");
+        assert_has_all(
+            &out,
+            &[
+                "Codex's own hook list: 6 of 6 never trusted: NOT protected",
+                "choose \"Trust all and continue\"",
+            ],
         );
-        (o.status.code(), out)
-    };
-    let binary = c
-        .data_folder()
-        .join("bin")
-        .join(env!("CARGO_PKG_VERSION"))
-        .join("compact-guardian");
-    // Never trusted: no hook has run, so no binary; `status` fetches it and Codex says.
-    let (code, out) = status(true);
-    assert_eq!(code, Some(1), "{out}");
-    assert!(
-        out.contains("Codex's own hook list: 6 of 6 never trusted: NOT protected")
-            && out.contains("choose \"Trust all and continue\""),
-        "{out}"
-    );
-    assert!(!out.contains("hooks with a trust record"), "{out}");
-    assert!(binary.is_file(), "status fetched no binary");
-    // Trusted before the first prompt.
-    c.trust_hooks();
-    let (code, out) = status(true);
-    assert_eq!(code, Some(0), "{out}");
-    assert!(
-        out.contains("Codex's own hook list: all 6 trusted") && !out.contains("NOT protected"),
-        "{out}"
-    );
-    // An update: every hook changed since trusted, and no binary for it yet.
-    std::fs::write(c.plugin_folder().join("stray"), "x").unwrap();
-    std::fs::remove_dir_all(c.data_folder().join("bin")).unwrap();
-    let (code, out) = status(true);
-    assert_eq!(code, Some(1), "{out}");
-    assert!(
-        out.contains("6 changed since trusted and 0 never trusted, of 6: NOT protected: Codex refuses the hooks until you approve them again")
-            && out.contains("Trust all and continue"),
-        "{out}"
-    );
-    assert!(!out.contains("hooks with a trust record: 6 of 6"), "{out}");
-    // A compaction while Codex refuses the hooks.
-    c.exec(&["PLAN: make the importer retry failed batches"]);
-    let id = c.session_id();
-    c.exec(&["resume", &id, "BIG: read the whole repository"]);
-    c.exec(&["resume", &id, "continue with the renderer"]);
-    let (code, out) = status(true);
-    assert_eq!(code, Some(1), "{out}");
-    let unhooked = format!("Codex compacted session {id} at ");
-    assert!(
-        out.contains(&unhooked) && out.contains("Codex refuses the hooks until you approve them"),
-        "{out}"
-    );
-    // Approved again: Codex runs the hooks, the compaction is history, nothing to do.
-    c.trust_hooks();
-    let (code, out) = status(true);
-    assert_eq!(code, Some(0), "{out}");
-    assert!(
-        out.contains(&unhooked) && out.contains("nothing to do") && !out.contains("NOT protected:"),
-        "{out}"
-    );
-    // Without `codex` to ask, the records cannot say the cause is gone: until a later compaction,
-    // of another session here, is protected.
-    let (code, out) = status(false);
-    assert_eq!(code, Some(1), "{out}");
-    assert!(out.contains("Codex's own hook list: not known"), "{out}");
-    c.exec(&["BIG: start on the billing report"]);
-    let other = other_session(&c, &id);
-    c.exec(&["resume", &other, "continue with the report"]);
-    let (code, out) = status(false);
-    assert_eq!(code, Some(0), "{out}");
-    assert!(
-        out.contains(&unhooked) && out.contains("nothing to do"),
-        "{out}"
-    );
-    drop(server);
-}
-
-/// Issue #39: Codex 0.169 forks a thread (`thread/fork`, what `codex fork` does) with the
-/// parent's history, in which the snapshot restored after its compaction already is; the fork's
-/// first request carries that one and no second (D034).
-#[test]
-#[cfg_attr(
-    cg_no_codex,
-    ignore = "needs the Codex CLI: .ci/run installs it (npm install --prefix .e2e @openai/codex@0.169.0)"
-)]
-fn codex_a_forked_thread_keeps_the_snapshot_it_inherits_and_gets_no_second() {
-    let Some(c) = Codex::new() else { return };
-    c.trust_hooks();
-    c.exec(&["PLAN: make the importer retry failed batches"]);
-    let id = c.session_id();
-    c.exec(&["resume", &id, "BIG: read the whole repository"]);
-    c.exec(&["resume", &id, "continue with the renderer"]);
-    let before = c.api.requests().len();
-    let mut server = c.app_server();
-    let forked = server.request("thread/fork", json!({"threadId": id}));
-    let fork_id = forked["thread"]["id"]
-        .as_str()
-        .expect("a forked thread")
-        .to_owned();
-    assert_ne!(fork_id, id);
-    server.request(
-        "turn/start",
-        json!({"threadId": fork_id, "input": [{"type": "text", "text": "continue in the fork"}]}),
-    );
-    let waited = std::time::Instant::now();
-    while c.api.requests().len() == before {
+        assert_lacks_all(&out, &["hooks with a trust record"]);
+        // Trusted before the first prompt.
+        c.trust_hooks();
+        let out = status(true, 0);
         assert!(
-            waited.elapsed() < Duration::from_secs(60),
-            "the fork sent nothing"
+            out.contains("Codex's own hook list: all 6 trusted") && !out.contains("NOT protected"),
+            "{out}"
         );
-        std::thread::sleep(Duration::from_millis(100));
+        // An update: every hook changed since trusted, and no binary for it yet.
+        std::fs::write(c.plugin_folder().join("stray"), "x").unwrap();
+        std::fs::remove_dir_all(c.data_folder().join("bin")).unwrap();
+        let out = status(true, 1);
+        assert_has_all(
+            &out,
+            &[
+                "6 changed since trusted and 0 never trusted, of 6: NOT protected: Codex refuses the hooks until you approve them again",
+                "Trust all and continue",
+            ],
+        );
+        assert_lacks_all(&out, &["hooks with a trust record: 6 of 6"]);
+        // A compaction while Codex refuses the hooks.
+        c.exec(&["PLAN: make the importer retry failed batches"]);
+        let id = c.session_id();
+        c.exec(&["resume", &id, "BIG: read the whole repository"]);
+        c.exec(&["resume", &id, "continue with the renderer"]);
+        let out = status(true, 1);
+        let unhooked = format!("Codex compacted session {id} at ");
+        assert_has_all(
+            &out,
+            &[&unhooked, "Codex refuses the hooks until you approve them"],
+        );
+        // Approved again: Codex runs the hooks, the compaction is history, nothing to do.
+        c.trust_hooks();
+        let out = status(true, 0);
+        assert!(
+            out.contains(&unhooked)
+                && out.contains("nothing to do")
+                && !out.contains("NOT protected:"),
+            "{out}"
+        );
+        // Without `codex` to ask, the records cannot say the cause is gone: until a later compaction,
+        // of another session here, is protected.
+        let out = status(false, 1);
+        assert_has_all(&out, &["Codex's own hook list: not known"]);
+        c.exec(&["BIG: start on the billing report"]);
+        let other = other_session(&c, &id);
+        c.exec(&["resume", &other, "continue with the report"]);
+        let out = status(false, 0);
+        assert_has_all(&out, &[&unhooked, "nothing to do"]);
+        drop(server);
     }
-    let first = c.api.requests()[before].to_string();
-    assert_eq!(
-        first.matches("# [compact-guardian snapshot]").count(),
-        1,
-        "the fork's first request: the inherited snapshot, and only it"
-    );
+);
+
+// Issue #39: Codex 0.169 forks a thread (`thread/fork`, what `codex fork` does) with the
+// parent's history, in which the snapshot restored after its compaction already is; the fork's
+// first request carries that one and no second (D034).
+codex_test!(
+    codex_a_forked_thread_keeps_the_snapshot_it_inherits_and_gets_no_second,
+    |c| {
+        c.trust_hooks();
+        c.exec(&["PLAN: make the importer retry failed batches"]);
+        let id = c.session_id();
+        c.exec(&["resume", &id, "BIG: read the whole repository"]);
+        c.exec(&["resume", &id, "continue with the renderer"]);
+        let before = c.api.requests().len();
+        let mut server = c.app_server();
+        let forked = server.request("thread/fork", json!({"threadId": id}));
+        let fork_id = forked["thread"]["id"]
+            .as_str()
+            .expect("a forked thread")
+            .to_owned();
+        assert_ne!(fork_id, id);
+        server.request(
+            "turn/start",
+            json!({"threadId": fork_id, "input": [{"type": "text", "text": "continue in the fork"}]}),
+        );
+        let waited = std::time::Instant::now();
+        while c.api.requests().len() == before {
+            assert!(
+                waited.elapsed() < Duration::from_secs(60),
+                "the fork sent nothing"
+            );
+            std::thread::sleep(Duration::from_millis(100));
+        }
+        let first = c.api.requests()[before].to_string();
+        assert_eq!(
+            first.matches("# [compact-guardian snapshot]").count(),
+            1,
+            "the fork's first request: the inherited snapshot, and only it"
+        );
+    }
+);
+
+/// Where Codex's first compaction request is among `requests` (the test fails without one).
+fn compaction_at(requests: &[Value]) -> usize {
+    requests
+        .iter()
+        .position(is_compaction)
+        .expect("Codex compacted")
 }
 
-/// The snapshot text in the requests after the first compaction request.
-fn snapshot_after_compaction(c: &Codex) -> String {
-    let all = c.api.requests();
-    let compaction = all
-        .iter()
-        .position(|r| r.to_string().contains("CONTEXT CHECKPOINT COMPACTION"))
-        .expect("Codex compacted");
-    all[compaction + 1..]
+/// Whether a request is Codex's compaction (its summarizer's).
+fn is_compaction(req: &Value) -> bool {
+    req.to_string().contains("CONTEXT CHECKPOINT COMPACTION")
+}
+
+/// The snapshots the model was handed in `requests`: the developer messages that are one.
+fn snapshots_in(requests: &[Value]) -> Vec<String> {
+    requests
         .iter()
         .flat_map(|r| r["input"].as_array().cloned().unwrap_or_default())
         .filter(|it| it["role"] == "developer")
         .flat_map(|it| it["content"].as_array().cloned().unwrap_or_default())
         .filter_map(|b| b["text"].as_str().map(str::to_owned))
-        .find(|t| t.starts_with("# [compact-guardian snapshot]"))
+        .filter(|t| t.starts_with("# [compact-guardian snapshot]"))
+        .collect()
+}
+
+/// The snapshot text in the requests after the first compaction request.
+fn snapshot_after_compaction(c: &Codex) -> String {
+    let all = c.api.requests();
+    snapshots_in(&all[compaction_at(&all) + 1..])
+        .into_iter()
+        .next()
         .expect("the snapshot after the compaction")
 }
 
-/// Issue #38 in Codex: the project's own test script fails, the handoff says the billing tests
-/// pass; after the automatic compaction the snapshot leads with the run's evidence. A handoff
-/// true to the record gets nothing.
-#[test]
-#[cfg_attr(
-    cg_no_codex,
-    ignore = "needs the Codex CLI: .ci/run installs it (npm install --prefix .e2e/codex @openai/codex@0.169.0)"
-)]
-fn codex_project_script_claim_is_corrected_after_an_automatic_compaction() {
-    for truthful in [false, true] {
-        let Some(c) = Codex::new() else { return };
-        c.trust_hooks();
-        std::fs::write(c.project().join("run_tests.sh"), RUN_TESTS_SH).unwrap();
-        let tag = if truthful { " TRUEBILLING" } else { "" };
-        c.exec(&[&format!("SCRIPT: run the billing tests{tag}")]);
-        let id = c.session_id();
-        c.exec(&["resume", &id, "BIG: read the whole repository"]);
-        c.exec(&["resume", &id, "continue"]);
-        let snapshot = snapshot_after_compaction(&c);
-        assert!(
-            snapshot.contains("exec_command: sh run_tests.sh billing  [FAILED]"),
-            "{snapshot}"
-        );
-        let corrected = snapshot.contains("`sh run_tests.sh billing`, exited 101");
-        assert_eq!(corrected, !truthful, "{snapshot}");
-        assert_eq!(
-            snapshot.contains("## Corrections to the compaction summary"),
-            !truthful,
-            "{snapshot}"
-        );
-    }
-}
-
-/// The same after a manual compaction (the app-server's `thread/compact/start`): the restore at
-/// the next turn carries the correction.
-#[test]
-#[cfg_attr(
-    cg_no_codex,
-    ignore = "needs the Codex CLI: .ci/run installs it (npm install --prefix .e2e/codex @openai/codex@0.169.0)"
-)]
-fn codex_project_script_claim_is_corrected_after_a_manual_compaction() {
-    let Some(c) = Codex::new() else { return };
-    c.trust_hooks();
-    std::fs::write(c.project().join("run_tests.sh"), RUN_TESTS_SH).unwrap();
-    c.exec(&["SCRIPT: run the billing tests"]);
-    let id = c.session_id();
-    {
-        let mut server = c.app_server();
-        server.request("thread/resume", json!({"threadId": id}));
-        server.request("thread/compact/start", json!({"threadId": id}));
-        let waited = std::time::Instant::now();
-        while c.status()["compactions"][0]["audited"] != true {
-            assert!(waited.elapsed() < Duration::from_secs(60), "no audit");
-            std::thread::sleep(Duration::from_millis(100));
+// Issue #38 in Codex: the project's own test script fails, the handoff says the billing tests
+// pass; after the automatic compaction the snapshot leads with the run's evidence. A handoff
+// true to the record gets nothing.
+codex_test!(
+    codex_project_script_claim_is_corrected_after_an_automatic_compaction,
+    || {
+        for truthful in [false, true] {
+            let Some(c) = Codex::new() else { return };
+            c.trust_hooks();
+            std::fs::write(c.project().join("run_tests.sh"), RUN_TESTS_SH).unwrap();
+            let tag = if truthful { " TRUEBILLING" } else { "" };
+            c.exec(&[&format!("SCRIPT: run the billing tests{tag}")]);
+            let id = c.session_id();
+            c.exec(&["resume", &id, "BIG: read the whole repository"]);
+            c.exec(&["resume", &id, "continue"]);
+            let snapshot = snapshot_after_compaction(&c);
+            assert_has_all(
+                &snapshot,
+                &["exec_command: sh run_tests.sh billing  [FAILED]"],
+            );
+            let corrected = snapshot.contains("`sh run_tests.sh billing`, exited 101");
+            assert_eq!(corrected, !truthful, "{snapshot}");
+            assert_eq!(
+                snapshot.contains("## Corrections to the compaction summary"),
+                !truthful,
+                "{snapshot}"
+            );
         }
     }
-    c.exec(&["resume", &id, "continue"]);
-    let snapshot = snapshot_after_compaction(&c);
-    assert!(
-        snapshot.contains("The summary says")
-            && snapshot.contains("`sh run_tests.sh billing`, exited 101"),
-        "{snapshot}"
-    );
-}
+);
+
+// The same after a manual compaction (the app-server's `thread/compact/start`): the restore at
+// the next turn carries the correction.
+codex_test!(
+    codex_project_script_claim_is_corrected_after_a_manual_compaction,
+    |c| {
+        c.trust_hooks();
+        std::fs::write(c.project().join("run_tests.sh"), RUN_TESTS_SH).unwrap();
+        c.exec(&["SCRIPT: run the billing tests"]);
+        let id = c.session_id();
+        {
+            let mut server = c.app_server();
+            server.request("thread/resume", json!({"threadId": id}));
+            server.request("thread/compact/start", json!({"threadId": id}));
+            let waited = std::time::Instant::now();
+            while c.status()["compactions"][0]["audited"] != true {
+                assert!(waited.elapsed() < Duration::from_secs(60), "no audit");
+                std::thread::sleep(Duration::from_millis(100));
+            }
+        }
+        c.exec(&["resume", &id, "continue"]);
+        let snapshot = snapshot_after_compaction(&c);
+        assert_has_all(
+            &snapshot,
+            &["The summary says", "`sh run_tests.sh billing`, exited 101"],
+        );
+    }
+);

@@ -13,13 +13,14 @@
 //! `COMPACT_GUARDIAN_OPENCODE=<path>` runs another
 //! build (the newest, say).
 
-use super::mock_api::read_request;
+use super::mock_api::{StandIn, read_message};
+use crate::common::assert_has_all;
 use serde_json::{Value, json};
-use std::io::{BufRead, BufReader, Read, Write};
-use std::net::{TcpListener, TcpStream};
+use std::io::{BufRead, BufReader, Write};
+use std::net::TcpStream;
 use std::path::{Path, PathBuf};
 use std::process::{Child, Command, Output, Stdio};
-use std::sync::{Arc, Mutex};
+use std::sync::Arc;
 use std::time::Duration;
 
 const MARKER: &str = "# [compact-guardian snapshot]";
@@ -40,18 +41,11 @@ fn repo() -> PathBuf {
 
 /// The real OpenCode's native binary, if installed.
 pub(crate) fn opencode() -> Option<PathBuf> {
-    let candidates = [
-        std::env::var_os("COMPACT_GUARDIAN_OPENCODE").map(PathBuf::from),
-        Some(repo().join(".e2e/opencode/node_modules/opencode-linux-x64/bin/opencode")),
-    ];
-    let found = candidates.into_iter().flatten().find(|p| p.is_file());
-    if found.is_none() {
-        let msg = "OpenCode is not installed (run .ci/run, or: npm install --prefix .e2e/opencode opencode-ai@1.18.33)";
-        // The test was built to run (`build.rs` found the CLI, or COMPACT_GUARDIAN_REQUIRE_E2E
-        // is set): gone since, it fails; it never passes without having run.
-        panic!("{msg}; `touch build.rs` so that the tests that need it show as ignored");
-    }
-    found
+    super::installed(
+        "COMPACT_GUARDIAN_OPENCODE",
+        &[".e2e/opencode/node_modules/opencode-linux-x64/bin/opencode"],
+        "OpenCode is not installed (run .ci/run, or: npm install --prefix .e2e/opencode opencode-ai@1.18.33)",
+    )
 }
 
 /// A request's messages as (role, text) pairs, text parts joined.
@@ -61,16 +55,8 @@ fn messages(req: &Value) -> Vec<(String, String)> {
         .into_iter()
         .flatten()
         .map(|m| {
-            let text = match &m["content"] {
-                Value::String(s) => s.clone(),
-                Value::Array(parts) => parts
-                    .iter()
-                    .filter_map(|p| p["text"].as_str())
-                    .collect::<Vec<_>>()
-                    .join("\n"),
-                _ => String::new(),
-            };
-            (m["role"].as_str().unwrap_or_default().to_owned(), text)
+            let role = m["role"].as_str().unwrap_or_default().to_owned();
+            (role, super::mock_api::message_text(m))
         })
         .collect()
 }
@@ -154,79 +140,35 @@ fn answer(req: &Value, project: &Path) -> (Result<String, (String, Value)>, u64)
 /// A stand-in for an OpenAI-compatible chat completions API on a loopback port:
 /// `POST /v1/chat/completions` answered with server-sent events (chunks, then one with the
 /// finish reason and usage, then `[DONE]`); anything else `{"data":[]}`. Keeps every request.
-struct ChatApi {
-    port: u16,
-    requests: Arc<Mutex<Vec<Value>>>,
+fn chat_api(project: PathBuf) -> StandIn {
+    StandIn::start(
+        "/chat/completions",
+        br#"{"data":[]}"#,
+        Duration::from_secs(120),
+        Arc::new(move |n, req| ("text/event-stream", chunks(n, req, &project).into_bytes())),
+    )
 }
 
-impl ChatApi {
-    fn start(project: PathBuf) -> ChatApi {
-        let listener = TcpListener::bind("127.0.0.1:0").unwrap();
-        let port = listener.local_addr().unwrap().port();
-        let requests = Arc::new(Mutex::new(Vec::new()));
-        let reqs = requests.clone();
-        std::thread::spawn(move || {
-            for conn in listener.incoming() {
-                let Ok(conn) = conn else { continue };
-                let (reqs, project) = (reqs.clone(), project.clone());
-                std::thread::spawn(move || serve(conn, &reqs, &project));
-            }
-        });
-        ChatApi { port, requests }
-    }
-
-    fn requests(&self) -> Vec<Value> {
-        self.requests.lock().unwrap().clone()
-    }
-}
-
-fn serve(conn: TcpStream, reqs: &Mutex<Vec<Value>>, project: &Path) {
-    let _ = conn.set_read_timeout(Some(Duration::from_secs(120)));
-    let mut writer = conn.try_clone().unwrap();
-    let mut reader = BufReader::new(conn);
-    while let Some((method, path, body)) = read_request(&mut reader) {
-        let (kind, payload) = if method == "POST" && path.ends_with("/chat/completions") {
-            let req: Value = serde_json::from_slice(&body).unwrap_or(Value::Null);
-            let n = {
-                let mut r = reqs.lock().unwrap();
-                r.push(req.clone());
-                r.len()
-            };
-            let (reply, usage) = answer(&req, project);
-            let chunk = |delta: Value, finish: Value| json!({"id":format!("chatcmpl-{n}"),"object":"chat.completion.chunk","created":1,"model":"mock-model","choices":[{"index":0,"delta":delta,"finish_reason":finish}]});
-            let (first, finish) = match reply {
-                Ok(text) => (
-                    chunk(json!({"role":"assistant","content":text}), Value::Null),
-                    "stop",
-                ),
-                Err((name, args)) => (
-                    chunk(
-                        json!({"role":"assistant","tool_calls":[{"index":0,"id":format!("call_{n}"),"type":"function","function":{"name":name,"arguments":args.to_string()}}]}),
-                        Value::Null,
-                    ),
-                    "tool_calls",
-                ),
-            };
-            let mut last = chunk(json!({}), json!(finish));
-            last["usage"] =
-                json!({"prompt_tokens":usage,"completion_tokens":10,"total_tokens":usage + 10});
-            let sse = format!("data: {first}\n\ndata: {last}\n\ndata: [DONE]\n\n");
-            ("text/event-stream", sse.into_bytes())
-        } else {
-            ("application/json", br#"{"data":[]}"#.to_vec())
-        };
-        let head = format!(
-            "HTTP/1.1 200 OK\r\ncontent-type: {kind}\r\ncontent-length: {}\r\nconnection: keep-alive\r\n\r\n",
-            payload.len()
-        );
-        if writer
-            .write_all(head.as_bytes())
-            .and_then(|_| writer.write_all(&payload))
-            .is_err()
-        {
-            return;
-        }
-    }
+/// The server-sent events answering request `n`.
+fn chunks(n: usize, req: &Value, project: &Path) -> String {
+    let (reply, usage) = answer(req, project);
+    let chunk = |delta: Value, finish: Value| json!({"id":format!("chatcmpl-{n}"),"object":"chat.completion.chunk","created":1,"model":"mock-model","choices":[{"index":0,"delta":delta,"finish_reason":finish}]});
+    let (first, finish) = match reply {
+        Ok(text) => (
+            chunk(json!({"role":"assistant","content":text}), Value::Null),
+            "stop",
+        ),
+        Err((name, args)) => (
+            chunk(
+                json!({"role":"assistant","tool_calls":[{"index":0,"id":format!("call_{n}"),"type":"function","function":{"name":name,"arguments":args.to_string()}}]}),
+                Value::Null,
+            ),
+            "tool_calls",
+        ),
+    };
+    let mut last = chunk(json!({}), json!(finish));
+    last["usage"] = json!({"prompt_tokens":usage,"completion_tokens":10,"total_tokens":usage + 10});
+    format!("data: {first}\n\ndata: {last}\n\ndata: [DONE]\n\n")
 }
 
 /// One HTTP request to `opencode serve` (loopback, `Connection: close`): the response's body.
@@ -241,44 +183,8 @@ fn http(port: u16, method: &str, path: &str, body: Option<&Value>) -> Value {
         body.len()
     )
     .unwrap();
-    let mut r = BufReader::new(s);
-    let mut status = String::new();
-    r.read_line(&mut status).unwrap();
-    let (mut length, mut chunked) = (None, false);
-    loop {
-        let mut h = String::new();
-        r.read_line(&mut h).unwrap();
-        let h = h.trim_end();
-        if h.is_empty() {
-            break;
-        }
-        if let Some((k, v)) = h.split_once(':') {
-            match k.trim().to_ascii_lowercase().as_str() {
-                "content-length" => length = v.trim().parse::<usize>().ok(),
-                "transfer-encoding" => chunked = v.to_ascii_lowercase().contains("chunked"),
-                _ => {}
-            }
-        }
-    }
-    let mut bytes = Vec::new();
-    if chunked {
-        loop {
-            let mut size = String::new();
-            r.read_line(&mut size).unwrap();
-            let n = usize::from_str_radix(size.trim(), 16).unwrap_or(0);
-            let mut chunk = vec![0; n + 2];
-            r.read_exact(&mut chunk).unwrap();
-            if n == 0 {
-                break;
-            }
-            bytes.extend_from_slice(&chunk[..n]);
-        }
-    } else if let Some(n) = length {
-        bytes.resize(n, 0);
-        r.read_exact(&mut bytes).unwrap();
-    } else {
-        r.read_to_end(&mut bytes).unwrap();
-    }
+    let (status, bytes) =
+        read_message(&mut BufReader::new(s), true).expect("an answer from opencode serve");
     assert!(
         status.contains(" 200 "),
         "{method} {path}: {status} {}",
@@ -292,7 +198,7 @@ fn http(port: u16, method: &str, path: &str, body: Option<&Value>) -> Value {
 struct OpenCode {
     cli: PathBuf,
     tmp: tempfile::TempDir,
-    api: ChatApi,
+    api: StandIn,
 }
 
 impl OpenCode {
@@ -303,7 +209,7 @@ impl OpenCode {
         std::fs::create_dir_all(&project).unwrap();
         let oc = OpenCode {
             cli,
-            api: ChatApi::start(project),
+            api: chat_api(project),
             tmp,
         };
         let config = json!({
@@ -389,6 +295,15 @@ impl OpenCode {
         }
     }
 
+    /// A session in one `opencode serve` process (ended afterwards): the work every scenario
+    /// starts with ([`Server::work`]), then `more`. Returns the session's id.
+    fn worked(&self, more: impl FnOnce(&Server, &str)) -> String {
+        let server = self.serve();
+        let session = server.work();
+        more(&server, &session);
+        session
+    }
+
     /// `opencode run --session <id> <prompt>`: a new OpenCode process for one prompt.
     fn run(&self, session: &str, prompt: &str) -> Output {
         let o = self
@@ -433,6 +348,16 @@ impl Server {
     fn new_session(&self) -> String {
         let s = http(self.port, "POST", &self.at("/session"), Some(&json!({})));
         s["id"].as_str().expect("a session id").to_owned()
+    }
+
+    /// A new session and the work each scenario starts with: a todo list, a file written, a
+    /// failing test run. Returns the session's id.
+    fn work(&self) -> String {
+        let session = self.new_session();
+        self.prompt(&session, "TODO: plan the billing work");
+        self.prompt(&session, "WRITE: note what the parser does");
+        self.prompt(&session, "FAIL: run the billing tests");
+        session
     }
 
     /// One prompt, answered (the turn's steps all ran).
@@ -496,24 +421,25 @@ fn assert_whole(snapshot: &str, latest: &str) {
     if let Some(dir) = std::env::var_os("COMPACT_GUARDIAN_E2E_KEEP") {
         let _ = std::fs::write(PathBuf::from(dir).join("opencode-snapshot.md"), snapshot);
     }
-    for item in [
-        "[in progress] write renderer",
-        "[pending] billing tests",
-        "Completed: write parser",
-        &format!("> {latest}"),
-        "Bash: pytest -q tests/test_billing.py  [FAILED]",
-        "## Files changed",
-        // Grouped by folder, base names (D073).
-        ": notes.txt\n",
-        "Last reply from the agent",
-        // The summary's false claims, corrected under the same rules as in the other clients.
-        "## Corrections to the compaction summary",
-        "the record still has 2 open tasks: \"write renderer\" (in progress), \"billing tests\" (pending)",
-        "the last test run in the record, `pytest -q tests/test_billing.py`, exited",
-        "(End of snapshot.)",
-    ] {
-        assert!(snapshot.contains(item), "{item}:\n{snapshot}");
-    }
+    assert_has_all(
+        snapshot,
+        &[
+            "[in progress] write renderer",
+            "[pending] billing tests",
+            "Completed: write parser",
+            &format!("> {latest}"),
+            "Bash: pytest -q tests/test_billing.py  [FAILED]",
+            "## Files changed",
+            // Grouped by folder, base names (D073).
+            ": notes.txt\n",
+            "Last reply from the agent",
+            // The summary's false claims, corrected under the same rules as in the other clients.
+            "## Corrections to the compaction summary",
+            "the record still has 2 open tasks: \"write renderer\" (in progress), \"billing tests\" (pending)",
+            "the last test run in the record, `pytest -q tests/test_billing.py`, exited",
+            "(End of snapshot.)",
+        ],
+    );
     assert!(snapshot.encode_utf16().count() <= 10_000);
 }
 
@@ -522,6 +448,28 @@ fn agent_requests(all: &[Value]) -> Vec<&Value> {
     all.iter()
         .filter(|r| !is_summarizer(r) && !is_title(r))
         .collect()
+}
+
+/// Where OpenCode's summarizer request is among `requests` (the test fails without one).
+fn summarizer_at(requests: &[Value]) -> usize {
+    requests
+        .iter()
+        .position(is_summarizer)
+        .expect("OpenCode ran its summarizer")
+}
+
+/// The requests to the main agent among `requests` (those after a compaction): the prompt each
+/// answers and the snapshot it carries (the test fails on a request without one).
+fn after_compaction(requests: &[Value]) -> (Vec<String>, Vec<String>) {
+    agent_requests(requests)
+        .into_iter()
+        .map(|r| {
+            let prompt = prompt_of(r);
+            let snapshot = snapshot_in(r)
+                .unwrap_or_else(|| panic!("no snapshot in the request for {prompt:?}"));
+            (prompt, snapshot)
+        })
+        .unzip()
 }
 
 /// The user's prompt a request answers.
@@ -534,120 +482,87 @@ fn prompt_of(req: &Value) -> String {
         .unwrap_or_default()
 }
 
-#[test]
-#[cfg_attr(
-    cg_no_opencode,
-    ignore = "needs OpenCode: .ci/run installs it (npm install --prefix .e2e/opencode opencode-ai@1.18.33)"
-)]
-fn opencode_manual_compaction_keeps_the_snapshot_in_every_later_request() {
-    let Some(oc) = OpenCode::new() else { return };
-    let session;
-    {
-        let server = oc.serve();
-        session = server.new_session();
-        server.prompt(&session, "TODO: plan the billing work");
-        server.prompt(&session, "WRITE: note what the parser does");
-        server.prompt(&session, "FAIL: run the billing tests");
-        server.prompt(&session, LATEST);
-        server.compact(&session);
-        server.prompt(&session, "what is next? FAIL: run them again");
-        server.prompt(&session, "and after that?");
-    }
-    // A new OpenCode process on the same session: the snapshot is still in the model's context.
-    {
-        let server = oc.serve();
-        server.prompt(&session, "one more step");
-    }
-    let all = oc.api.requests();
-    let summarizer = all
-        .iter()
-        .position(is_summarizer)
-        .expect("OpenCode ran its summarizer");
-    let summarizer_text = all[summarizer].to_string();
-    assert!(summarizer_text.contains(STEER), "the summarizer is steered");
-    assert!(
-        !summarizer_text.contains(MARKER),
-        "the summarizer's own request is no request after a compaction"
-    );
-    let before = agent_requests(&all[..summarizer]);
-    assert!(before.iter().all(|r| snapshot_in(r).is_none()));
-    let after = agent_requests(&all[summarizer + 1..]);
-    // Every step of every later turn: the next one, the tool step of the turn after it, the
-    // turn after that, and the first one of a new process.
-    let prompts: Vec<String> = after.iter().map(|r| prompt_of(r)).collect();
-    assert!(after.len() >= 4, "{prompts:?}");
-    for (req, prompt) in after.iter().zip(&prompts) {
-        let snapshot =
-            snapshot_in(req).unwrap_or_else(|| panic!("no snapshot in the request for {prompt:?}"));
-        assert_whole(&snapshot, LATEST);
-    }
-    assert!(prompts.iter().any(|p| p == "one more step"), "{prompts:?}");
-    // Issue #43: `status` speaks of OpenCode to an OpenCode user.
-    let status = oc.status();
-    for said in [
-        "OpenCode plugin: ",
-        "Plugin last ran: save (before a summary)",
-        "snapshot restored",
-        "(manual)",
-    ] {
-        assert!(status.contains(said), "{said}:\n{status}");
-    }
-    assert!(oc.store().is_dir());
-}
-
-#[test]
-#[cfg_attr(
-    cg_no_opencode,
-    ignore = "needs OpenCode: .ci/run installs it (npm install --prefix .e2e/opencode opencode-ai@1.18.33)"
-)]
-fn opencode_automatic_compaction_restores_then_a_new_process_keeps_it() {
-    let Some(oc) = OpenCode::new() else { return };
-    let session;
-    {
-        let server = oc.serve();
-        session = server.new_session();
-        server.prompt(&session, "TODO: plan the billing work");
-        server.prompt(&session, "WRITE: note what the parser does");
-        server.prompt(&session, "FAIL: run the billing tests");
-        // Reports a nearly full context: OpenCode compacts right after this turn and continues
-        // on its own.
-        server.prompt(&session, &format!("BIG {LATEST}"));
-        server.prompt(&session, "go on");
-    }
-    // The next prompt in a new process (`opencode run`, as a script would send it).
-    oc.run(&session, "and now?");
-    let all = oc.api.requests();
-    let summarizer = all
-        .iter()
-        .position(is_summarizer)
-        .expect("OpenCode compacted automatically");
-    assert!(all[summarizer].to_string().contains(STEER));
-    let after = agent_requests(&all[summarizer + 1..]);
-    let prompts: Vec<String> = after.iter().map(|r| prompt_of(r)).collect();
-    assert!(
-        prompts
-            .first()
-            .is_some_and(|p| p.starts_with("Continue if you have next steps")),
-        "OpenCode continued on its own after the compaction: {prompts:?}"
-    );
-    // `opencode run` quotes a prompt that has spaces.
-    assert!(
-        prompts.iter().any(|p| p.contains("and now?")),
-        "{prompts:?}"
-    );
-    assert!(prompts.iter().any(|p| p == "go on"), "{prompts:?}");
-    for (req, prompt) in after.iter().zip(&prompts) {
-        let snapshot =
-            snapshot_in(req).unwrap_or_else(|| panic!("no snapshot in the request for {prompt:?}"));
-        assert_whole(&snapshot, &format!("BIG {LATEST}"));
+opencode_test!(
+    opencode_manual_compaction_keeps_the_snapshot_in_every_later_request,
+    |oc| {
+        let session = oc.worked(|server, session| {
+            server.prompt(session, LATEST);
+            server.compact(session);
+            server.prompt(session, "what is next? FAIL: run them again");
+            server.prompt(session, "and after that?");
+        });
+        // A new OpenCode process on the same session: the snapshot is still in the model's context.
+        {
+            let server = oc.serve();
+            server.prompt(&session, "one more step");
+        }
+        let all = oc.api.requests();
+        let summarizer = summarizer_at(&all);
+        let summarizer_text = all[summarizer].to_string();
+        assert!(summarizer_text.contains(STEER), "the summarizer is steered");
         assert!(
-            snapshot.contains("before an automatic compaction"),
-            "{snapshot}"
+            !summarizer_text.contains(MARKER),
+            "the summarizer's own request is no request after a compaction"
         );
+        let before = agent_requests(&all[..summarizer]);
+        assert!(before.iter().all(|r| snapshot_in(r).is_none()));
+        // Every step of every later turn: the next one, the tool step of the turn after it, the
+        // turn after that, and the first one of a new process.
+        let (prompts, snapshots) = after_compaction(&all[summarizer + 1..]);
+        assert!(prompts.len() >= 4, "{prompts:?}");
+        for snapshot in &snapshots {
+            assert_whole(snapshot, LATEST);
+        }
+        assert!(prompts.iter().any(|p| p == "one more step"), "{prompts:?}");
+        // Issue #43: `status` speaks of OpenCode to an OpenCode user.
+        let status = oc.status();
+        assert_has_all(
+            &status,
+            &[
+                "OpenCode plugin: ",
+                "Plugin last ran: save (before a summary)",
+                "snapshot restored",
+                "(manual)",
+            ],
+        );
+        assert!(oc.store().is_dir());
     }
-    let status = oc.status();
-    assert!(status.contains("(auto)"), "{status}");
-}
+);
+
+opencode_test!(
+    opencode_automatic_compaction_restores_then_a_new_process_keeps_it,
+    |oc| {
+        let session = oc.worked(|server, session| {
+            // Reports a nearly full context: OpenCode compacts right after this turn and
+            // continues on its own.
+            server.prompt(session, &format!("BIG {LATEST}"));
+            server.prompt(session, "go on");
+        });
+        // The next prompt in a new process (`opencode run`, as a script would send it).
+        oc.run(&session, "and now?");
+        let all = oc.api.requests();
+        let summarizer = summarizer_at(&all);
+        assert!(all[summarizer].to_string().contains(STEER));
+        let (prompts, snapshots) = after_compaction(&all[summarizer + 1..]);
+        let first = prompts.first().map_or("", String::as_str);
+        assert!(
+            first.starts_with("Continue if you have next steps"),
+            "OpenCode continued on its own after the compaction: {prompts:?}"
+        );
+        // `opencode run` quotes a prompt that has spaces.
+        assert!(
+            prompts.iter().any(|p| p.contains("and now?")),
+            "{prompts:?}"
+        );
+        assert!(prompts.iter().any(|p| p == "go on"), "{prompts:?}");
+        for snapshot in &snapshots {
+            assert_whole(snapshot, &format!("BIG {LATEST}"));
+            assert_has_all(snapshot, &["before an automatic compaction"]);
+        }
+        let status = oc.status();
+        assert_has_all(&status, &["(auto)"]);
+    }
+);
 
 /// Runs the plugin in OpenCode's own runtime (`BUN_BE_BUN=1` makes the OpenCode binary Bun) with
 /// a stand-in `client`: the compaction hook, the `session.compacted` event and two requests after
@@ -707,58 +622,56 @@ fn plugin_in_bun(bin: Option<&str>, storage: &str) -> Value {
     serde_json::from_slice(&o.stdout).unwrap_or_else(|_| panic!("{o:?}"))
 }
 
-#[test]
-#[cfg_attr(
-    cg_no_opencode,
-    ignore = "needs OpenCode: .ci/run installs it (npm install --prefix .e2e/opencode opencode-ai@1.18.33)"
-)]
-fn opencode_plugin_fails_open_without_a_binary_a_known_format_or_a_sane_answer() {
-    if opencode().is_none() {
-        return;
-    }
-    // It works: the directive reaches the summarizer, each request gets the snapshot once.
-    let ok = plugin_in_bun(Some(env!("CARGO_BIN_EXE_compact-guardian")), "known");
-    assert!(
-        ok["context"][0]
-            .as_str()
-            .is_some_and(|c| c.starts_with(STEER)),
-        "{ok}"
-    );
-    assert_eq!(ok["lengths"], json!([4, 4]), "{ok}");
-    // Whatever fails, the session is left as OpenCode made it, and the user is told why, in one
-    // line each time (a toast in the TUI; the binary missing: once per process).
-    for (bin, storage, said) in [
-        (None, "known", "no binary found"),
-        (
-            Some("/nonexistent/compact-guardian"),
-            "known",
-            "could not run /nonexistent/compact-guardian",
-        ),
-        (
-            Some(env!("CARGO_BIN_EXE_compact-guardian")),
-            "unknown",
-            "this compaction was NOT protected: OpenCode did not list the session's messages",
-        ),
-        // Another program at the binary's path: what it prints never reaches the model.
-        (Some("/bin/echo"), "known", ""),
-    ] {
-        let got = plugin_in_bun(bin, storage);
-        assert_eq!(got["context"], json!([]), "{bin:?}: {got}");
-        assert_eq!(got["lengths"], json!([3, 3]), "{bin:?}: {got}");
-        let toasts: Vec<&str> = got["toasts"]
-            .as_array()
-            .unwrap()
-            .iter()
-            .filter_map(Value::as_str)
-            .collect();
-        if said.is_empty() {
-            assert!(toasts.is_empty(), "{got}");
-        } else {
-            assert!(toasts[0].contains(said), "{said}: {got}");
-            assert!(
-                toasts.iter().all(|t| !t.contains('\n')),
-                "one line each: {got}"
-            );
+opencode_test!(
+    opencode_plugin_fails_open_without_a_binary_a_known_format_or_a_sane_answer,
+    || {
+        if opencode().is_none() {
+            return;
+        }
+        // It works: the directive reaches the summarizer, each request gets the snapshot once.
+        let ok = plugin_in_bun(Some(env!("CARGO_BIN_EXE_compact-guardian")), "known");
+        assert!(
+            ok["context"][0]
+                .as_str()
+                .is_some_and(|c| c.starts_with(STEER)),
+            "{ok}"
+        );
+        assert_eq!(ok["lengths"], json!([4, 4]), "{ok}");
+        // Whatever fails, the session is left as OpenCode made it, and the user is told why, in one
+        // line each time (a toast in the TUI; the binary missing: once per process).
+        for (bin, storage, said) in [
+            (None, "known", "no binary found"),
+            (
+                Some("/nonexistent/compact-guardian"),
+                "known",
+                "could not run /nonexistent/compact-guardian",
+            ),
+            (
+                Some(env!("CARGO_BIN_EXE_compact-guardian")),
+                "unknown",
+                "this compaction was NOT protected: OpenCode did not list the session's messages",
+            ),
+            // Another program at the binary's path: what it prints never reaches the model.
+            (Some("/bin/echo"), "known", ""),
+        ] {
+            let got = plugin_in_bun(bin, storage);
+            assert_eq!(got["context"], json!([]), "{bin:?}: {got}");
+            assert_eq!(got["lengths"], json!([3, 3]), "{bin:?}: {got}");
+            let toasts: Vec<&str> = got["toasts"]
+                .as_array()
+                .unwrap()
+                .iter()
+                .filter_map(Value::as_str)
+                .collect();
+            if said.is_empty() {
+                assert!(toasts.is_empty(), "{got}");
+            } else {
+                assert!(toasts[0].contains(said), "{said}: {got}");
+                assert!(
+                    toasts.iter().all(|t| !t.contains('\n')),
+                    "one line each: {got}"
+                );
+            }
         }
     }
-}
+);

@@ -57,29 +57,23 @@ fn half(name: &str, floor: f64) {
     );
 }
 
-#[test]
-#[cfg_attr(
-    cg_no_corpus,
-    ignore = "needs the shared corpus of real transcripts: ../shared/transcripts, or COMPACT_GUARDIAN_CORPUS=<dir>"
-)]
-fn the_tune_half_gets_no_false_correction_and_keeps_its_recall() {
-    half("tune", 0.93);
-}
+corpus_test!(
+    the_tune_half_gets_no_false_correction_and_keeps_its_recall,
+    || {
+        half("tune", 0.93);
+    }
+);
 
-#[test]
-#[cfg_attr(
-    cg_no_corpus,
-    ignore = "needs the shared corpus of real transcripts: ../shared/transcripts, or COMPACT_GUARDIAN_CORPUS=<dir>"
-)]
-fn the_tune2_half_gets_no_false_correction_and_keeps_its_recall() {
-    half("tune2", 0.87);
-}
+corpus_test!(
+    the_tune2_half_gets_no_false_correction_and_keeps_its_recall,
+    || {
+        half("tune2", 0.87);
+    }
+);
 
-#[test]
-#[cfg_attr(
-    cg_no_corpus,
-    ignore = "needs the shared corpus of real transcripts: ../shared/transcripts, or COMPACT_GUARDIAN_CORPUS=<dir>"
-)]
-fn the_tune3_half_gets_no_false_correction_and_keeps_its_recall() {
-    half("tune3", 0.86);
-}
+corpus_test!(
+    the_tune3_half_gets_no_false_correction_and_keeps_its_recall,
+    || {
+        half("tune3", 0.86);
+    }
+);

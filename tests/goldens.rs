@@ -190,12 +190,7 @@ fn compaction(sb: &Sandbox, transcript: &Path, name: &str) -> String {
         "hook_event_name": "PreCompact", "trigger": "auto", "custom_instructions": null});
     let save = sb.cmd(&["save"]).stdin(pre.to_string()).run();
     save.assert_fail_open();
-    let start = json!({"session_id": session, "transcript_path": transcript,
-        "hook_event_name": "SessionStart", "source": "compact"});
-    let restore = sb.cmd(&["restore"]).stdin(start.to_string()).run();
-    restore.assert_fail_open();
-    let (model, user) = as_client_reads(&restore.stdout);
-    let paths = [(transcript, name), (sb.root.path(), "<sandbox>")];
+    let (model, user) = restored(sb, transcript, session);
     normalized(
         &blocks(&[
             (
@@ -205,24 +200,29 @@ fn compaction(sb: &Sandbox, transcript: &Path, name: &str) -> String {
             ("restore gives the model", &model),
             ("restore tells the user", &user),
         ]),
-        &paths,
+        &[(transcript, name), (sb.root.path(), "<sandbox>")],
     )
+}
+
+/// `restore` of `session` (SessionStart, compact) as the client shows it: what the model gets
+/// and what the user is told.
+fn restored(sb: &Sandbox, transcript: &Path, session: &str) -> (String, String) {
+    let start = json!({"session_id": session, "transcript_path": transcript,
+        "hook_event_name": "SessionStart", "source": "compact"});
+    let restore = sb.cmd(&["restore"]).stdin(start.to_string()).run();
+    restore.assert_fail_open();
+    as_client_reads(&restore.stdout)
 }
 
 /// Restore with no snapshot saved: the context rebuilt from `transcript` as it is.
 fn rebuilt(sb: &Sandbox, transcript: &Path, name: &str) -> String {
-    let start = json!({"session_id": "golden-rebuilt", "transcript_path": transcript,
-        "hook_event_name": "SessionStart", "source": "compact"});
-    let restore = sb.cmd(&["restore"]).stdin(start.to_string()).run();
-    restore.assert_fail_open();
-    let (model, user) = as_client_reads(&restore.stdout);
-    let paths = [(transcript, name), (sb.root.path(), "<sandbox>")];
+    let (model, user) = restored(sb, transcript, "golden-rebuilt");
     normalized(
         &blocks(&[
             ("restore gives the model (nothing saved: rebuilt)", &model),
             ("restore tells the user", &user),
         ]),
-        &paths,
+        &[(transcript, name), (sb.root.path(), "<sandbox>")],
     )
 }
 
@@ -260,20 +260,8 @@ fn transcript_goldens(dir: &str, path: &Path, problems: &mut Vec<String>) -> Vec
     written
 }
 
-#[test]
-#[cfg_attr(
-    cg_no_corpus,
-    ignore = "needs the shared corpus of real transcripts: ../shared/transcripts, or COMPACT_GUARDIAN_CORPUS=<dir>"
-)]
-fn goldens_of_every_real_transcript() {
-    let dir = corpus();
-    let mut files: Vec<PathBuf> = std::fs::read_dir(&dir)
-        .unwrap()
-        .flatten()
-        .map(|e| e.path())
-        .filter(|p| p.extension().is_some_and(|e| e == "jsonl"))
-        .collect();
-    files.sort();
+corpus_test!(goldens_of_every_real_transcript, |dir| {
+    let files = corpus_files(&dir);
     assert!(
         files.len() >= 18,
         "{} transcripts in {}",
@@ -287,7 +275,7 @@ fn goldens_of_every_real_transcript() {
     }
     problems.extend(stale("real", &written));
     assert_goldens(problems);
-}
+});
 
 #[test]
 fn goldens_of_the_fixtures_the_real_clis_wrote() {
@@ -321,8 +309,7 @@ fn goldens_of_the_labelled_summaries() {
     let set: Value = serde_json::from_str(&std::fs::read_to_string(path).unwrap()).unwrap();
     let mut out = String::new();
     for case in set["cases"].as_array().unwrap() {
-        let sb = Sandbox::new();
-        let t = sb.transcript("t.jsonl", &small_session());
+        let (sb, t) = Sandbox::with_transcript(&small_session());
         sb.save(&hook("s", &t)).assert_fail_open();
         sb.restore(&start_hook("s", &t)).assert_fail_open();
         let digest = std::fs::read_dir(&sb.store)
@@ -340,10 +327,7 @@ fn goldens_of_the_labelled_summaries() {
         );
         std::fs::write(&digest, planted.to_string()).unwrap();
         let summary = case["summary"].as_str().unwrap();
-        let audit = sb
-            .cmd(&["audit"])
-            .stdin(post_compact("s", &t, "manual", summary))
-            .run();
+        let audit = sb.audit("s", &t, "manual", summary);
         audit.assert_fail_open();
         let prompt = json!({"session_id": "s", "transcript_path": t,
             "hook_event_name": "UserPromptSubmit", "prompt": "go on"});

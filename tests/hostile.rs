@@ -13,24 +13,6 @@ use std::path::Path;
 use std::process::{Command, Stdio};
 use std::time::{Duration, Instant, SystemTime};
 
-/// Starts the binary in the sandbox with `input` written to its stdin (which is then closed).
-fn spawn_with(sb: &Sandbox, sub: &str, input: &str, stdout: Stdio) -> std::process::Child {
-    let mut c = Command::new(bin());
-    c.arg(sub)
-        .stdin(Stdio::piped())
-        .stdout(stdout)
-        .stderr(Stdio::piped());
-    c.envs(sb.env.iter().map(|(k, v)| (k, v)));
-    let mut child = c.spawn().unwrap();
-    child
-        .stdin
-        .take()
-        .unwrap()
-        .write_all(input.as_bytes())
-        .unwrap();
-    child
-}
-
 fn check(run: &Run, case: &str) {
     assert_eq!(
         run.code,
@@ -48,8 +30,7 @@ fn check(run: &Run, case: &str) {
 
 #[test]
 fn hostile_hook_inputs() {
-    let sb = Sandbox::new();
-    let t = sb.transcript("t.jsonl", &small_session());
+    let (sb, t) = Sandbox::with_transcript(&small_session());
     let tp = t.display().to_string();
     let mut whitespace = vec![b' '; 64 * 1024 * 1024];
     whitespace.extend_from_slice(b"{}");
@@ -200,20 +181,23 @@ fn damaged_transcripts_keep_the_good_prompts() {
             out.stdout
         );
         if *name == "lone surrogates" {
-            assert!(
-                out.stdout.contains("lone \u{fffd} and \u{fffd} here"),
-                "{}",
-                out.stdout
-            );
+            assert_has_all(&out.stdout, &["lone \u{fffd} and \u{fffd} here"]);
         }
     }
     eprintln!("damaged transcripts: {} cases", cases.len());
 }
 
+/// Runs the hook `sub` with `input` and `dir` as the snapshot folder.
+fn in_folder(sb: &Sandbox, dir: &str, sub: &str, input: String) -> Run {
+    sb.cmd(&[sub])
+        .env("COMPACT_GUARDIAN_DIR", dir)
+        .stdin(input)
+        .run()
+}
+
 #[test]
 fn store_folder_missing_unwritable_or_a_file() {
-    let sb = Sandbox::new();
-    let t = sb.transcript("t.jsonl", &small_session());
+    let (sb, t) = Sandbox::with_transcript(&small_session());
     let file = sb.path("a-file");
     fs::write(&file, "").unwrap();
     for (name, dir) in [
@@ -225,24 +209,14 @@ fn store_folder_missing_unwritable_or_a_file() {
         ("below a file", format!("{}/sub", file.display())),
         ("unwritable (/proc)", "/proc/compact-guardian-test".into()),
     ] {
-        let r = sb
-            .cmd(&["save"])
-            .env("COMPACT_GUARDIAN_DIR", &dir)
-            .stdin(hook("s", &t))
-            .run();
-        check(&r, name);
+        check(&in_folder(&sb, &dir, "save", hook("s", &t)), name);
         if name.starts_with("missing") {
             assert!(
                 sb.path("deep/er/store/compact-snapshot-s.md").exists(),
                 "missing folder is created"
             );
         }
-        let r = sb
-            .cmd(&["restore"])
-            .env("COMPACT_GUARDIAN_DIR", &dir)
-            .stdin(start_hook("s", &t))
-            .run();
-        check(&r, name);
+        check(&in_folder(&sb, &dir, "restore", start_hook("s", &t)), name);
     }
     assert_eq!(
         fs::metadata(sb.path("deep/er/store"))
@@ -256,8 +230,7 @@ fn store_folder_missing_unwritable_or_a_file() {
 
 #[test]
 fn planted_symlink_is_neither_written_through_nor_printed() {
-    let sb = Sandbox::new();
-    let t = sb.transcript("t.jsonl", &small_session());
+    let (sb, t) = Sandbox::with_transcript(&small_session());
     fs::create_dir_all(&sb.store).unwrap();
     let victim = sb.path("victim.txt");
     fs::write(&victim, "VICTIM-CONTENT").unwrap();
@@ -279,20 +252,17 @@ fn planted_symlink_is_neither_written_through_nor_printed() {
 
 #[test]
 fn snapshot_that_is_a_directory_or_from_the_future() {
-    let sb = Sandbox::new();
-    let t = sb.transcript("t.jsonl", &small_session());
+    let (sb, t) = Sandbox::with_transcript(&small_session());
     fs::create_dir_all(sb.snapshot_path("dir")).unwrap();
     check(&sb.restore(&start_hook("dir", &t)), "restore dir");
     check(&sb.save(&hook("dir", &t)), "save onto dir");
     assert!(sb.snapshot_path("dir").is_dir(), "never deleted");
 
     sb.save(&hook("future", &t));
-    let f = fs::File::options()
-        .write(true)
-        .open(sb.snapshot_path("future"))
-        .unwrap();
-    f.set_modified(SystemTime::now() + Duration::from_secs(86_400))
-        .unwrap();
+    set_mtime(
+        &sb.snapshot_path("future"),
+        SystemTime::now() + Duration::from_secs(86_400),
+    );
     let r = sb.restore(&start_hook("future", &t));
     check(&r, "future mtime");
     assert!(
@@ -303,17 +273,16 @@ fn snapshot_that_is_a_directory_or_from_the_future() {
 
 #[test]
 fn sixteen_racing_restores_print_the_snapshot_exactly_once() {
-    let sb = Sandbox::new();
-    let t = sb.transcript("t.jsonl", &small_session());
+    let (sb, t) = Sandbox::with_transcript(&small_session());
     for round in 0..5 {
         check(&sb.save(&hook("race", &t)), "save");
         let input = start_hook("race", &t);
         let children: Vec<_> = (0..16)
-            .map(|_| spawn_with(&sb, "restore", &input, Stdio::piped()))
+            .map(|_| start_in(&sb, "restore", input.as_bytes(), Stdio::piped()))
             .collect();
         let outputs: Vec<String> = children
             .into_iter()
-            .map(|c| c.wait_with_output().unwrap())
+            .map(wait_bounded)
             .inspect(|o| assert!(o.status.success()))
             .map(|o| String::from_utf8_lossy(&o.stdout).into_owned())
             .collect();
@@ -351,13 +320,13 @@ fn save_racing_restore_never_yields_a_torn_snapshot() {
     );
     for i in 0..30 {
         check(&sb.save(&hook("torn", &a)), "save a");
-        let saver = spawn_with(&sb, "save", &hook("torn", &b), Stdio::null());
+        let saver = start_in(&sb, "save", hook("torn", &b).as_bytes(), Stdio::null());
         let r = sb
             .cmd(&["restore"])
             .stdin(start_hook("torn", &a))
             .run()
             .unwrapped();
-        saver.wait_with_output().unwrap();
+        wait_bounded(saver);
         check(&r, "restore during save");
         let out = r.stdout;
         assert!(
@@ -374,8 +343,7 @@ fn save_racing_restore_never_yields_a_torn_snapshot() {
 
 #[test]
 fn closed_stdout_keeps_the_snapshot() {
-    let sb = Sandbox::new();
-    let t = sb.transcript("t.jsonl", &small_session());
+    let (sb, t) = Sandbox::with_transcript(&small_session());
     check(&sb.save(&hook("s", &t)), "save");
     let (reader, writer) = std::io::pipe().unwrap();
     drop(reader);
@@ -398,10 +366,7 @@ fn closed_stdout_keeps_the_snapshot() {
 fn assert_kept_for_the_next_restore(sb: &Sandbox, t: &Path) {
     assert!(sb.snapshot_path("s").exists(), "kept for the next restore");
     let out = sb.restore(&start_hook("s", t)).stdout;
-    assert!(
-        out.contains("Saved by") && out.contains("fix the failing test"),
-        "{out}"
-    );
+    assert_has_all(&out, &["Saved by", "fix the failing test"]);
 }
 
 #[test]
@@ -414,7 +379,7 @@ fn panics_end_in_exit_zero_with_one_line_and_no_content() {
             .stdin("{}")
             .run();
         check(&r, "forced panic");
-        assert!(r.stderr.contains("internal error"), "{}", r.stderr);
+        assert_has_all(&r.stderr, &["internal error"]);
         assert!(
             !r.stderr.contains("SECRET-PROMPT-TEXT"),
             "panic message may quote a prompt"
@@ -435,7 +400,7 @@ fn a_refused_watchdog_thread_does_not_fail_the_hook() {
         .run();
     check(&r, "no watchdog");
     let r = sb.restore(&hook("s1", &t));
-    assert!(r.stdout.contains("fix the failing test"), "{}", r.stdout);
+    assert_has_all(&r.stdout, &["fix the failing test"]);
 }
 
 #[test]
@@ -472,7 +437,7 @@ fn stdin_that_never_closes_cannot_hold_the_hook() {
     assert_eq!(status.code(), Some(0));
     // Nothing but the watchdog can end a hook whose stdin stays open: its one line says so.
     assert_eq!(err.lines().count(), 1, "{err}");
-    assert!(err.contains("gave up after 3 s"), "{err}");
+    assert_has_all(&err, &["gave up after 3 s"]);
 }
 
 #[test]
@@ -543,8 +508,7 @@ fn utf16(s: &str) -> usize {
 
 #[test]
 fn restore_marker_planted_symlink_is_never_written_through() {
-    let sb = Sandbox::new();
-    let t = sb.transcript("t.jsonl", &small_session());
+    let (sb, t) = Sandbox::with_transcript(&small_session());
     fs::create_dir_all(&sb.store).unwrap();
     let name = compact_guardian::store::file_name("s");
     let victim = sb.path("victim.txt");
@@ -562,7 +526,7 @@ fn restore_marker_planted_symlink_is_never_written_through() {
         check(&sb.save(&hook(id, &t)), "save");
         let r = sb.restore(&start_hook(id, &t));
         check(&r, "restore");
-        assert!(r.stdout.contains("Saved by"), "{}", r.stdout);
+        assert_has_all(&r.stdout, &["Saved by"]);
     }
     assert_eq!(fs::read_to_string(&victim).unwrap(), "VICTIM-CONTENT");
     assert!(!dangling.exists(), "a file was created outside the folder");
@@ -573,8 +537,7 @@ fn restore_marker_planted_symlink_is_never_written_through() {
 
 #[test]
 fn foreign_file_at_snapshot_path_is_not_printed_and_rebuild_runs() {
-    let sb = Sandbox::new();
-    let t = sb.transcript("t.jsonl", &small_session());
+    let (sb, t) = Sandbox::with_transcript(&small_session());
     fs::create_dir_all(&sb.store).unwrap();
     let older_plugin = "# Context saved by an older plugin\n- line\n".repeat(4_700); // ~198k units
     for (case, body) in [
@@ -595,8 +558,7 @@ fn foreign_file_at_snapshot_path_is_not_printed_and_rebuild_runs() {
 
 #[test]
 fn unusable_snapshot_folder_still_rebuilds() {
-    let sb = Sandbox::new();
-    let t = sb.transcript("t.jsonl", &small_session());
+    let (sb, t) = Sandbox::with_transcript(&small_session());
     let file = sb.path("a-file");
     fs::write(&file, "").unwrap();
     for (case, dir) in [
@@ -604,11 +566,7 @@ fn unusable_snapshot_folder_still_rebuilds() {
         ("a file", file.display().to_string()),
         ("unwritable (/proc)", "/proc/self/compact-guardian".into()),
     ] {
-        let r = sb
-            .cmd(&["restore"])
-            .env("COMPACT_GUARDIAN_DIR", &dir)
-            .stdin(start_hook("s", &t))
-            .run();
+        let r = in_folder(&sb, &dir, "restore", start_hook("s", &t));
         check(&r, case);
         assert!(r.stdout.contains("Rebuilt by"), "{case}: {}", r.stderr);
     }
@@ -624,8 +582,7 @@ fn unusable_snapshot_folder_still_rebuilds() {
 
 #[test]
 fn five_megabyte_focus_text_still_saves_and_restores() {
-    let sb = Sandbox::new();
-    let t = sb.transcript("t.jsonl", &small_session());
+    let (sb, t) = Sandbox::with_transcript(&small_session());
     let focus = "keep the parser work ✓ \"quoted\" \\ ".repeat(150_000); // > 5 MB
     let input = serde_json::json!({
         "session_id": "s", "transcript_path": t, "cwd": "/w", "hook_event_name": "PreCompact",
@@ -650,8 +607,7 @@ fn five_megabyte_focus_text_still_saves_and_restores() {
 #[test]
 fn non_utf8_snapshot_folder_is_used_exactly() {
     use std::os::unix::ffi::OsStrExt;
-    let sb = Sandbox::new();
-    let t = sb.transcript("t.jsonl", &small_session());
+    let (sb, t) = Sandbox::with_transcript(&small_session());
     let dir = sb
         .root
         .path()
@@ -688,49 +644,24 @@ fn non_utf8_snapshot_folder_is_used_exactly() {
 
 #[test]
 fn stdout_closed_at_start_does_not_consume_the_snapshot() {
-    let sb = Sandbox::new();
-    let t = sb.transcript("t.jsonl", &small_session());
+    let (sb, t) = Sandbox::with_transcript(&small_session());
     check(&sb.save(&hook("s", &t)), "save");
     // `>&-` starts restore with fd 1 closed; the runtime puts /dev/null there.
-    let mut c = Command::new("sh");
-    c.args(["-c", "exec \"$0\" restore >&-", bin()])
-        .stdin(Stdio::piped())
-        .stderr(Stdio::piped());
-    c.envs(sb.env.iter().map(|(k, v)| (k, v)));
-    let mut child = c.spawn().unwrap();
-    child
-        .stdin
-        .take()
-        .unwrap()
-        .write_all(start_hook("s", &t).as_bytes())
-        .unwrap();
-    let out = child.wait_with_output().unwrap();
-    assert!(out.status.success());
-    assert_eq!(String::from_utf8_lossy(&out.stderr).lines().count(), 1);
+    let r = via_sh(&sb, "exec >&-", "restore", &start_hook("s", &t));
+    assert_eq!(r.code, Some(0), "{r:?}");
+    assert_eq!(r.stderr.lines().count(), 1, "{r:?}");
     assert_kept_for_the_next_restore(&sb, &t);
 }
 
 #[test]
 fn restore_removes_stale_snapshots_of_compactions_that_never_finished() {
-    let sb = Sandbox::new();
-    let t = sb.transcript("t.jsonl", &small_session());
+    let (sb, t) = Sandbox::with_transcript(&small_session());
     check(&sb.save(&hook("orphan", &t)), "save orphan");
-    let old = SystemTime::now() - Duration::from_secs(3600);
-    fs::File::options()
-        .write(true)
-        .open(sb.snapshot_path("orphan"))
-        .unwrap()
-        .set_modified(old)
-        .unwrap();
+    set_old(&sb.snapshot_path("orphan"), 3600);
     check(&sb.save(&hook("s", &t)), "save");
     // save removed it already; plant another stale one, then only restore runs.
     check(&sb.save(&hook("orphan2", &t)), "save orphan2");
-    fs::File::options()
-        .write(true)
-        .open(sb.snapshot_path("orphan2"))
-        .unwrap()
-        .set_modified(old)
-        .unwrap();
+    set_old(&sb.snapshot_path("orphan2"), 3600);
     check(&sb.restore(&start_hook("s", &t)), "restore");
     assert!(!sb.snapshot_path("orphan2").exists(), "restore cleaned up");
 }
@@ -765,8 +696,7 @@ fn session_ids_differing_only_in_case_never_share_a_file() {
 
 #[test]
 fn audit_survives_huge_and_hostile_summaries_missing_digests_and_planted_links() {
-    let sb = Sandbox::new();
-    let t = sb.transcript("t.jsonl", &small_session());
+    let (sb, t) = Sandbox::with_transcript(&small_session());
     let post = |summary: &str| {
         serde_json::json!({"session_id":"h1","transcript_path":t,"hook_event_name":"PostCompact","compact_summary":summary})
             .to_string()
@@ -801,7 +731,7 @@ fn audit_survives_huge_and_hostile_summaries_missing_digests_and_planted_links()
         .stdin(post("x").replace("h1", "h2"))
         .run();
     check(&run, "planted digest link");
-    assert!(!run.stdout.contains("stolen"), "{}", run.stdout);
+    assert_lacks_all(&run.stdout, &["stolen"]);
     assert!(secret.exists());
     // A corrupt history is replaced, never fatal.
     fs::write(sb.store.join("compact-guardian-history.json"), "{{{{").unwrap();
@@ -835,7 +765,7 @@ fn a_prompt_with_a_memory_tag_closed_by_its_own_closing_tag_is_saved() {
     check(&r, "memory tag");
     assert!(r.stderr.is_empty(), "{}", r.stderr);
     let out = sb.restore(&start_hook("s1", &t));
-    assert!(out.stdout.contains(&format!("> {text}")), "{}", out.stdout);
+    assert_has_all(&out.stdout, &[&format!("> {text}")]);
 }
 
 #[test]
@@ -863,11 +793,11 @@ fn megabytes_of_wrapper_tags_side_by_side_save_at_once() {
     check(&r, "tag soup");
     assert!(r.stderr.is_empty(), "{}", r.stderr);
     let out = sb.restore(&start_hook("s1", &t)).stdout;
-    assert!(
-        out.contains("**Latest instruction:**\n> fix the parser, then run the tests"),
-        "{out}"
+    assert_has_all(
+        &out,
+        &["**Latest instruction:**\n> fix the parser, then run the tests"],
     );
-    assert!(!out.contains("time limit"), "{out}");
+    assert_lacks_all(&out, &["time limit"]);
     assert_eq!(wholeness_error(&out), None);
 }
 
@@ -897,16 +827,14 @@ fn a_prompt_with_megabytes_of_screenshots_is_the_latest_instruction() {
     );
     let r = sb.save(&hook("s1", &t));
     check(&r, "screenshots");
-    assert!(
-        r.stdout
-            .contains("verbatim: \"make the header match these screenshots\""),
-        "{}",
-        r.stdout
+    assert_has_all(
+        &r.stdout,
+        &["verbatim: \"make the header match these screenshots\""],
     );
     let out = sb.restore(&start_hook("s1", &t)).stdout;
-    assert!(
-        out.contains("**Latest instruction:**\n> make the header match these screenshots"),
-        "{out}"
+    assert_has_all(
+        &out,
+        &["**Latest instruction:**\n> make the header match these screenshots"],
     );
 }
 
@@ -924,25 +852,17 @@ fn a_damaged_newer_prompt_is_never_replaced_by_the_one_before_it() {
     );
     let r = sb.save(&hook("s1", &t));
     check(&r, "damaged prompt");
-    assert!(
-        !r.stdout.contains("verbatim: \"the older prompt"),
-        "{}",
-        r.stdout
-    );
-    assert!(
-        r.stdout.contains("newest message could not be read"),
-        "{}",
-        r.stdout
-    );
+    assert_lacks_all(&r.stdout, &["verbatim: \"the older prompt"]);
+    assert_has_all(&r.stdout, &["newest message could not be read"]);
     let out = sb.restore(&start_hook("s1", &t)).stdout;
-    assert!(!out.contains("**Latest instruction:**"), "{out}");
-    assert!(
-        out.contains(
-            "**The user's newest message could not be read** (a damaged record of at least"
-        ),
-        "{out}"
+    assert_lacks_all(&out, &["**Latest instruction:**"]);
+    assert_has_all(
+        &out,
+        &[
+            "**The user's newest message could not be read** (a damaged record of at least",
+            "> the older prompt",
+        ],
     );
-    assert!(out.contains("> the older prompt"), "{out}");
     assert_eq!(wholeness_error(&out), None);
     // A damaged line that is not a prompt (a tool result) changes nothing.
     let result = r#"{"type":"user","message":{"content":[{"type":"tool_result","tool_use_id":"t1","content":"cut"#;
@@ -952,10 +872,7 @@ fn a_damaged_newer_prompt_is_never_replaced_by_the_one_before_it() {
     );
     sb.save(&hook("s2", &t));
     let out = sb.restore(&start_hook("s2", &t)).stdout;
-    assert!(
-        out.contains("**Latest instruction:**\n> the only prompt"),
-        "{out}"
-    );
+    assert_has_all(&out, &["**Latest instruction:**\n> the only prompt"]);
 }
 
 /// A Codex rollout line.
@@ -981,22 +898,23 @@ fn codex_prompts_over_the_line_limit_are_read_and_damaged_ones_are_named() {
     let t = sb.transcript("t.jsonl", &[older.clone(), big.clone()]);
     sb.save(&hook("s1", &t));
     let out = sb.restore(&start_hook("s1", &t)).stdout;
-    assert!(
-        out.contains("**Latest instruction:**\n> why does this fail?\n> log line"),
-        "{out}"
+    assert_has_all(
+        &out,
+        &["**Latest instruction:**\n> why does this fail?\n> log line"],
     );
     // The same line cut off: named as unreadable, the older one not called the latest.
     let t = sb.transcript("t2.jsonl", &[older, big[..big.len() / 2].to_owned()]);
     let r = sb.save(&hook("s2", &t));
-    assert!(
-        !r.stdout.contains("verbatim: \"the older prompt"),
-        "{}",
-        r.stdout
-    );
+    assert_lacks_all(&r.stdout, &["verbatim: \"the older prompt"]);
     let out = sb.restore(&start_hook("s2", &t)).stdout;
-    assert!(out.contains("newest message could not be read"), "{out}");
-    assert!(out.contains("starting \"why does this fail?"), "{out}");
-    assert!(!out.contains("**Latest instruction:**"), "{out}");
+    assert_has_all(
+        &out,
+        &[
+            "newest message could not be read",
+            "starting \"why does this fail?",
+        ],
+    );
+    assert_lacks_all(&out, &["**Latest instruction:**"]);
 }
 
 // ---- Issue #29: the history under load.
@@ -1033,8 +951,13 @@ fn parallel_compactions(sb: &Sandbox, n: usize) -> Vec<serde_json::Value> {
 fn fifty_parallel_compactions_lose_no_history() {
     // Issue #29 case 6: read-modify-write without a lock lost 6 to 15 of 50 entries, and only 5
     // to 10 of 50 compactions ended with save, restore and audit all recorded.
-    let sb = Sandbox::new();
-    let entries = parallel_compactions(&sb, 50);
+    assert_last_fifty_whole(50);
+}
+
+/// `n` compactions at once leave a history of 50 entries, each with its save, restore and
+/// audit, no session twice.
+fn assert_last_fifty_whole(n: usize) {
+    let entries = parallel_compactions(&Sandbox::new(), n);
     assert_eq!(entries.len(), 50);
     assert_eq!(complete_and_distinct(&entries), (50, 50), "{entries:#?}");
 }
@@ -1059,10 +982,7 @@ fn complete_and_distinct(entries: &[serde_json::Value]) -> (usize, usize) {
 fn two_hundred_parallel_compactions_keep_the_last_fifty_whole() {
     // The history keeps the last 50 compactions; under 200 at once, each kept entry must still
     // have its save, restore and audit, and no session twice.
-    let sb = Sandbox::new();
-    let entries = parallel_compactions(&sb, 200);
-    assert_eq!(entries.len(), 50);
-    assert_eq!(complete_and_distinct(&entries), (50, 50), "{entries:#?}");
+    assert_last_fifty_whole(200);
 }
 
 #[test]
@@ -1070,8 +990,7 @@ fn a_planted_digest_cannot_stall_the_audit_or_reach_the_terminal_raw() {
     // Issue #29 case 9: a 64 KiB digest of thousands of items with an escape sequence as its kind, a
     // long summary: the comparison (items x sentences) met the watchdog, and the kind reached the
     // systemMessage uncleaned.
-    let sb = Sandbox::new();
-    let t = sb.transcript("t.jsonl", &small_session());
+    let (sb, t) = Sandbox::with_transcript(&small_session());
     sb.save(&hook("s1", &t)).assert_fail_open();
     let digest = fs::read_dir(&sb.store)
         .unwrap()
@@ -1100,7 +1019,7 @@ fn a_planted_digest_cannot_stall_the_audit_or_reach_the_terminal_raw() {
         "{}",
         r.stdout
     );
-    assert!(r.stdout.contains("compact-guardian"), "{}", r.stdout);
+    assert_has_all(&r.stdout, &["compact-guardian"]);
     let status = sb.cmd(&["status"]).run();
     assert!(
         status.stdout.contains("summary:"),
@@ -1113,8 +1032,7 @@ fn a_planted_digest_cannot_stall_the_audit_or_reach_the_terminal_raw() {
 fn status_survives_impossible_times_and_never_prints_an_escape() {
     // Issue #29 cases 7 and 8: a history time of 2^63 or more panicked `status` (exit 101); a
     // session id or trigger holding terminal escapes was printed raw.
-    let sb = Sandbox::new();
-    let t = sb.transcript("t.jsonl", &small_session());
+    let (sb, t) = Sandbox::with_transcript(&small_session());
     let evil = "\u{1b}[2J\u{1b}[H";
     let input = serde_json::json!({"session_id": evil, "transcript_path": t,
         "hook_event_name": "PreCompact", "trigger": format!("{evil}{}", "x".repeat(5_000))})
@@ -1160,68 +1078,36 @@ fn audit_message(sb: &Sandbox, session: &str, t: &Path, env: &[(&str, &str)]) ->
 fn an_expired_snapshot_is_never_called_unsaved() {
     // Saved, then the session resumed after the freshness limit: the rebuilt header and the
     // audit said "no snapshot was saved" / "its PreCompact hook did not run".
-    let sb = Sandbox::new();
-    let t = sb.transcript("t.jsonl", &small_session());
+    let (sb, t) = Sandbox::with_transcript(&small_session());
     sb.save(&hook("s1", &t)).assert_fail_open();
-    let old = SystemTime::now() - Duration::from_secs(11 * 60);
-    for e in fs::read_dir(&sb.store).unwrap().flatten() {
-        if e.file_name()
-            .to_string_lossy()
-            .contains("compact-snapshot-")
-        {
-            fs::File::options()
-                .write(true)
-                .open(e.path())
-                .unwrap()
-                .set_modified(old)
-                .unwrap();
-        }
-    }
+    sb.age("compact-snapshot-", 11 * 60);
     let out = sb.restore(&start_hook("s1", &t)).stdout;
-    assert!(
-        out.contains("(the snapshot saved beforehand had expired before this session resumed)"),
-        "{out}"
+    assert_has_all(
+        &out,
+        &["(the snapshot saved beforehand had expired before this session resumed)"],
     );
-    assert!(!out.contains("no snapshot was saved"), "{out}");
+    assert_lacks_all(&out, &["no snapshot was saved"]);
     let msg = audit_message(&sb, "s1", &t, &[]);
-    assert!(
-        msg.contains("had expired") && msg.contains("rebuilt"),
-        "{msg}"
-    );
-    assert!(!msg.contains("did not run"), "{msg}");
+    assert_has_all(&msg, &["had expired", "rebuilt"]);
+    assert_lacks_all(&msg, &["did not run"]);
 }
 
 #[test]
 fn a_folder_that_cannot_be_written_is_named_as_the_cause() {
     // Save ran but could not write: the audit said "its PreCompact hook did not run (not
     // installed or not trusted yet...)", and a rebuild went uncredited.
-    let sb = Sandbox::new();
-    let t = sb.transcript("t.jsonl", &small_session());
+    let (sb, t) = Sandbox::with_transcript(&small_session());
     let dir = "/proc/self/compact-guardian"; // unwritable, even for root
     let env = [("COMPACT_GUARDIAN_DIR", dir)];
-    check(
-        &sb.cmd(&["save"])
-            .env(env[0].0, dir)
-            .stdin(hook("s1", &t))
-            .run(),
-        "save",
-    );
-    let r = sb
-        .cmd(&["restore"])
-        .env(env[0].0, dir)
-        .stdin(start_hook("s1", &t))
-        .run();
-    assert!(
-        r.stdout.contains("(the snapshot folder could not be used)"),
-        "{}",
-        r.stdout
-    );
+    check(&in_folder(&sb, dir, "save", hook("s1", &t)), "save");
+    let r = in_folder(&sb, dir, "restore", start_hook("s1", &t));
+    assert_has_all(&r.stdout, &["(the snapshot folder could not be used)"]);
     let msg = audit_message(&sb, "s1", &t, &env);
     assert!(
         msg.contains("cannot be written") || msg.contains("could not be used"),
         "{msg}"
     );
-    assert!(!msg.contains("did not run"), "{msg}");
+    assert_lacks_all(&msg, &["did not run"]);
 }
 
 #[test]
@@ -1229,32 +1115,23 @@ fn a_restore_run_again_never_says_no_snapshot_was_saved() {
     // Issue #30 point 6: a restore run again after the snapshot was printed (past the minute in
     // which it is taken for a duplicate hook) rebuilt with "no snapshot was saved beforehand"
     // and rewrote the history from "snapshot restored" to "rebuilt".
-    let sb = Sandbox::new();
-    let t = sb.transcript("t.jsonl", &small_session());
+    let (sb, t) = Sandbox::with_transcript(&small_session());
     sb.save(&hook("s1", &t)).assert_fail_open();
     assert!(
         sb.restore(&start_hook("s1", &t))
             .stdout
             .contains("Saved by")
     );
-    let two_minutes_ago = SystemTime::now() - Duration::from_secs(120);
-    for e in fs::read_dir(&sb.store).unwrap().flatten() {
-        if e.file_name().to_string_lossy().contains("restored") {
-            fs::File::options()
-                .write(true)
-                .open(e.path())
-                .unwrap()
-                .set_modified(two_minutes_ago)
-                .unwrap();
-        }
-    }
+    sb.age("restored", 120);
     let out = sb.restore(&start_hook("s1", &t)).stdout;
-    assert!(out.contains("Rebuilt by"), "{out}");
-    assert!(
-        out.contains("(no new snapshot was saved since the last one was restored)"),
-        "{out}"
+    assert_has_all(
+        &out,
+        &[
+            "Rebuilt by",
+            "(no new snapshot was saved since the last one was restored)",
+        ],
     );
-    assert!(!out.contains("no snapshot was saved beforehand"), "{out}");
+    assert_lacks_all(&out, &["no snapshot was saved beforehand"]);
     let history: serde_json::Value = serde_json::from_str(
         &fs::read_to_string(sb.store.join("compact-guardian-history.json")).unwrap(),
     )
@@ -1275,18 +1152,12 @@ fn status_tells_the_truth_and_exits_one_when_nothing_can_be_protected() {
         .env("COMPACT_GUARDIAN_TTL_SECS", "abc")
         .run();
     assert_eq!(r.code, Some(1), "{}", r.stdout);
-    assert!(
-        r.stdout
-            .contains("NOT usable: does not exist and cannot be created in /proc/self"),
-        "{}",
-        r.stdout
-    );
-    assert!(
-        r.stdout.contains(
-            "Ignored setting: COMPACT_GUARDIAN_TTL_SECS=abc is not a whole number; 600 is used"
-        ),
-        "{}",
-        r.stdout
+    assert_has_all(
+        &r.stdout,
+        &[
+            "NOT usable: does not exist and cannot be created in /proc/self",
+            "Ignored setting: COMPACT_GUARDIAN_TTL_SECS=abc is not a whole number; 600 is used",
+        ],
     );
     // A healthy folder that does not exist yet: usable, exit 0, and nothing created.
     let fresh = sb.path("not-yet");
@@ -1295,11 +1166,9 @@ fn status_tells_the_truth_and_exits_one_when_nothing_can_be_protected() {
         .env("COMPACT_GUARDIAN_DIR", fresh.to_str().unwrap())
         .run();
     assert_eq!(r.code, Some(0), "{}", r.stdout);
-    assert!(
-        r.stdout
-            .contains("(usable; it is created at the first compaction)"),
-        "{}",
-        r.stdout
+    assert_has_all(
+        &r.stdout,
+        &["(usable; it is created at the first compaction)"],
     );
     assert!(!fresh.exists(), "status created the folder");
     // Each hook's own time, and what the snapshot size is counted in.
@@ -1316,5 +1185,5 @@ fn status_tells_the_truth_and_exits_one_when_nothing_can_be_protected() {
     let restore_ran = v["last_run"]["restore"].as_u64().unwrap();
     assert!(restore_ran > 1_700_000_000, "{v}");
     let text = sb.cmd(&["status"]).run().stdout;
-    assert!(text.contains("-character snapshot in"), "{text}");
+    assert_has_all(&text, &["-character snapshot in"]);
 }

@@ -8,69 +8,16 @@ use crate::common::*;
 use proptest::prelude::*;
 use serde_json::{Value, json};
 use std::fs;
-use std::io::Write;
 use std::path::{Path, PathBuf};
 use std::process::{Child, Command, Stdio};
-use std::time::{Duration, SystemTime};
 
 // ---- Helpers.
-
-/// A Claude Code session whose latest work left a failing test and an open task.
-pub(crate) fn failing_session() -> Vec<String> {
-    vec![
-        prompt(
-            "u1",
-            None,
-            "make the importer retry failed batches with backoff",
-        ),
-        tool_use(
-            "a1",
-            "u1",
-            "t1",
-            "TaskCreate",
-            json!({"subject": "renderer", "description": "render it"}),
-        ),
-        tool_result(
-            "r1",
-            "a1",
-            "t1",
-            "Task #1 created successfully: renderer",
-            false,
-        ),
-        tool_use(
-            "a2",
-            "r1",
-            "t2",
-            "Bash",
-            json!({"command": "cargo test --test billing"}),
-        ),
-        tool_result(
-            "r2",
-            "a2",
-            "t2",
-            "Exit code 101\ntest billing ... FAILED",
-            true,
-        ),
-        prompt(
-            "u2",
-            Some("r2"),
-            "then log every retry with its attempt number and delay",
-        ),
-    ]
-}
-
-pub(crate) const FALSE_SUMMARY: &str = "The renderer is done. All billing tests pass.";
 
 /// Claude Code's order of hooks for one compaction (save, restore, audit with a false summary):
 /// the session's corrections then wait for `correct`.
 pub(crate) fn compacted(sb: &Sandbox, session: &str, trigger: &str) -> PathBuf {
     let t = sb.transcript(&format!("{session}.jsonl"), &failing_session());
-    sb.save(&hook(session, &t)).assert_fail_open();
-    sb.restore(&start_hook(session, &t)).assert_fail_open();
-    sb.cmd(&["audit"])
-        .stdin(post_compact(session, &t, trigger, FALSE_SUMMARY))
-        .run()
-        .assert_fail_open();
+    sb.compact(session, &t, trigger, FALSE_SUMMARY);
     assert!(pending(sb, session).exists(), "corrections wait");
     t
 }
@@ -79,6 +26,11 @@ pub(crate) fn compacted(sb: &Sandbox, session: &str, trigger: &str) -> PathBuf {
 pub(crate) fn pending(sb: &Sandbox, session: &str) -> PathBuf {
     sb.store
         .join(format!(".compact-snapshot-corrections-{session}.json"))
+}
+
+/// No corrections wait for `session` (`why`, when some do).
+fn assert_nothing_waits(sb: &Sandbox, session: &str, why: &str) {
+    assert!(!pending(sb, session).exists(), "{why}");
 }
 
 fn correct_input(session: &str, t: &Path, event: &str) -> String {
@@ -92,78 +44,9 @@ fn delivered(stdout: &str) -> bool {
     stdout.contains("additionalContext")
 }
 
-fn set_old(path: &Path, secs: u64) {
-    fs::File::options()
-        .write(true)
-        .open(path)
-        .unwrap()
-        .set_modified(SystemTime::now() - Duration::from_secs(secs))
-        .unwrap();
-}
-
 fn status_json(sb: &Sandbox) -> Value {
     let r = sb.cmd(&["status", "--json"]).run();
     serde_json::from_str(&r.stdout).unwrap_or_else(|e| panic!("{e}: {r:?}"))
-}
-
-/// Runs `sub` through `sh -c "<prefix>; exec BIN sub"` (a resource limit, a closed stdout), with
-/// the sandbox's environment; stdout and stderr captured.
-fn via_sh(sb: &Sandbox, prefix: &str, sub: &str, input: &str) -> Run {
-    let mut c = Command::new("sh");
-    c.args(["-c", &format!("{prefix}; exec \"$0\" {sub}"), bin()])
-        .stdin(Stdio::piped())
-        .stdout(Stdio::piped())
-        .stderr(Stdio::piped());
-    for (k, _) in std::env::vars() {
-        if k.starts_with("COMPACT_GUARDIAN_") {
-            c.env_remove(k);
-        }
-    }
-    c.envs(sb.env.iter().map(|(k, v)| (k, v)));
-    let started = std::time::Instant::now();
-    let mut child = c.spawn().unwrap();
-    let _ = child.stdin.take().unwrap().write_all(input.as_bytes());
-    let out = wait_bounded(child);
-    Run {
-        code: out.status.code(),
-        stdout: String::from_utf8_lossy(&out.stdout).into_owned(),
-        stderr: String::from_utf8_lossy(&out.stderr).into_owned(),
-        elapsed: started.elapsed(),
-        user_line: None,
-    }
-}
-
-/// Waits for `child`, killing it (and failing) after 20 s: a hang, never a slow machine.
-fn wait_bounded(child: Child) -> std::process::Output {
-    let id = child.id();
-    let (tx, rx) = std::sync::mpsc::channel();
-    std::thread::spawn(move || {
-        let _ = tx.send(child.wait_with_output());
-    });
-    match rx.recv_timeout(Duration::from_secs(20)) {
-        Ok(out) => out.unwrap(),
-        Err(_) => {
-            let _ = Command::new("kill").arg(id.to_string()).status();
-            panic!("hung for 20 s");
-        }
-    }
-}
-
-/// Starts `correct` with `input` on stdin and stdout as given (not yet waited for).
-fn spawn_correct(sb: &Sandbox, input: &[u8], stdout: Stdio) -> Child {
-    let mut c = Command::new(bin());
-    c.arg("correct")
-        .stdin(Stdio::piped())
-        .stdout(stdout)
-        .stderr(Stdio::piped());
-    c.envs(sb.env.iter().map(|(k, v)| (k, v)));
-    let mut child = c.spawn().unwrap();
-    let mut stdin = child.stdin.take().unwrap();
-    let input = input.to_vec();
-    std::thread::spawn(move || {
-        let _ = stdin.write_all(&input);
-    });
-    child
 }
 
 // ---- 1. Corrections handed over twice.
@@ -178,7 +61,7 @@ fn corrections_are_handed_over_exactly_once_in_200_parallel_trials() {
         fs::write(pending(&sb, "s1"), &bytes).unwrap();
         // Parallel tool calls: their PostToolUse hooks start together.
         let children: Vec<Child> = (0..3)
-            .map(|_| spawn_correct(&sb, input.as_bytes(), Stdio::piped()))
+            .map(|_| start_in(&sb, "correct", input.as_bytes(), Stdio::piped()))
             .collect();
         let n = children
             .into_iter()
@@ -254,10 +137,7 @@ fn a_codex_session_resumed_days_after_its_compact_gets_the_snapshot_and_correcti
     ] {
         set_old(&f, days);
     }
-    let resume = json!({"session_id": "c1", "transcript_path": t,
-        "hook_event_name": "SessionStart", "source": "resume"})
-    .to_string();
-    let r = sb.restore(&resume);
+    let r = sb.restore(&resume_hook("c1", &t));
     r.assert_fail_open();
     assert!(
         r.stdout.starts_with("# [compact-guardian snapshot]")
@@ -305,38 +185,39 @@ fn long_instruction(n: usize) -> String {
     s
 }
 
-fn saved_snapshot(sb: &Sandbox, lines: &[String]) -> String {
-    let t = sb.transcript("t.jsonl", lines);
+/// The snapshot `save` writes of a session whose older instruction is `older` (answered) and
+/// whose newest record is `newest`.
+fn snapshot_after(older: &str, newest: String) -> String {
+    let lines = [prompt("u1", None, older), reply("a1", "u1", "ok"), newest];
+    let (sb, t) = Sandbox::with_transcript(&lines);
     let r = sb.save(&hook("s1", &t));
     r.assert_fail_open();
     fs::read_to_string(sb.snapshot_path("s1")).unwrap_or_default()
 }
 
-#[test]
-fn sixteen_screenshots_before_the_typed_text_leave_the_instruction_whole() {
-    let image = "iVBORw0KGgo".repeat(28_000); // 308 KB of base64 per screenshot
-    let words = long_instruction(3_952);
+/// A typed prompt (uuid u2, after a1) of sixteen screenshots (308 KB of base64 each), then
+/// `words`.
+fn screenshots_then(words: &str) -> String {
+    let image = "iVBORw0KGgo".repeat(28_000);
     let mut content: Vec<Value> = (0..16)
         .map(|_| json!({"type": "image", "source": {"type": "base64", "media_type": "image/png", "data": image}}))
         .collect();
     content.push(json!({"type": "text", "text": words}));
-    let newest = typed_record(
+    typed_record(
         "u2",
         "a1",
         json!({"role": "user", "content": content}),
         None,
-    );
+    )
+}
+
+#[test]
+fn sixteen_screenshots_before_the_typed_text_leave_the_instruction_whole() {
+    let words = long_instruction(3_952);
+    let newest = screenshots_then(&words);
     assert!(newest.len() > 4 * 1024 * 1024);
-    let sb = Sandbox::new();
-    let snap = saved_snapshot(
-        &sb,
-        &[
-            prompt("u1", None, "an older instruction"),
-            reply("a1", "u1", "ok"),
-            newest,
-        ],
-    );
-    assert!(snap.contains("FINAL-WORDS-OF-THE-INSTRUCTION"), "{snap}");
+    let snap = snapshot_after("an older instruction", newest);
+    assert_has_all(&snap, &["FINAL-WORDS-OF-THE-INSTRUCTION"]);
     let at = snap.find("Refactor the importer").unwrap();
     let shown = &snap[at..at + words.len()];
     assert_eq!(shown, words, "the whole typed text, as typed");
@@ -346,35 +227,18 @@ fn sixteen_screenshots_before_the_typed_text_leave_the_instruction_whole() {
 fn a_typed_text_too_long_to_show_after_screenshots_is_cut_visibly_with_the_way_to_its_record() {
     // Longer than the snapshot can show, beside the screenshots: cut where the reader reads it,
     // and the snapshot says so and where the whole text is.
-    let image = "iVBORw0KGgo".repeat(28_000);
-    let words = long_instruction(120_000);
-    let mut content: Vec<Value> = (0..16)
-        .map(|_| json!({"type": "image", "source": {"type": "base64", "media_type": "image/png", "data": image}}))
-        .collect();
-    content.push(json!({"type": "text", "text": words}));
-    let newest = typed_record(
-        "u2",
-        "a1",
-        json!({"role": "user", "content": content}),
-        None,
+    let snap = snapshot_after(
+        "an older instruction",
+        screenshots_then(&long_instruction(120_000)),
     );
-    let sb = Sandbox::new();
-    let snap = saved_snapshot(
-        &sb,
-        &[
-            prompt("u1", None, "an older instruction"),
-            reply("a1", "u1", "ok"),
-            newest,
-        ],
-    );
-    assert!(snap.contains("Refactor the importer as follows."), "{snap}");
+    assert_has_all(&snap, &["Refactor the importer as follows."]);
     assert!(
         snap.contains("[... cut: at least "),
         "the cut is marked: {snap}"
     );
-    assert!(
-        snap.contains("the whole text is the `message.content` of the record with uuid u2"),
-        "{snap}"
+    assert_has_all(
+        &snap,
+        &["the whole text is the `message.content` of the record with uuid u2"],
     );
 }
 
@@ -407,15 +271,7 @@ fn a_record_whose_text_comes_after_megabytes_of_other_fields_is_still_the_latest
         ("inside message", inner),
         ("after blocks", many),
     ] {
-        let sb = Sandbox::new();
-        let snap = saved_snapshot(
-            &sb,
-            &[
-                prompt("u1", None, "OLDER-INSTRUCTION"),
-                reply("a1", "u1", "ok"),
-                line,
-            ],
-        );
+        let snap = snapshot_after("OLDER-INSTRUCTION", line);
         let latest = snap
             .split("**Latest instruction")
             .nth(1)
@@ -445,41 +301,20 @@ pub(crate) fn codex_compacted_with(
     trigger: &str,
     summary: &str,
 ) -> (PathBuf, String) {
-    let line = |ty: &str, payload: Value| {
-        format!(r#"{{"timestamp":"2026-11-24T10:00:00.000Z","type":"{ty}","payload":{payload}}}"#)
-    };
     let mut lines = vec![
-        line(
-            "session_meta",
-            json!({"id": "c1", "cwd": "/work/app", "cli_version": "0.169.0"}),
-        ),
-        line(
-            "event_msg",
-            json!({"type": "user_message", "message": "make the importer retry failed batches"}),
-        ),
-        line(
-            "response_item",
-            json!({"type": "function_call", "name": "update_plan", "call_id": "p1",
-            "arguments": json!({"plan": [{"step": "write renderer", "status": "in_progress"},
-                {"step": "billing tests", "status": "pending"}]}).to_string()}),
-        ),
-        line(
-            "response_item",
-            json!({"type": "function_call_output", "call_id": "p1", "output": "Plan updated"}),
-        ),
+        rollout_meta(),
+        rollout_user_message("make the importer retry failed batches"),
     ];
+    lines.extend(rollout_open_plan());
     let name = "rollout-2026-11-24T10-00-00-c1.jsonl";
     let t = sb.transcript(name, &lines);
     sb.save(&hook("c1", &t)).assert_fail_open();
-    lines.push(line(
-        "compacted",
-        json!({"message": summary, "replacement_history": []}),
-    ));
+    lines.push(rollout_compacted(summary));
     let t = sb.transcript(name, &lines);
-    let post = json!({"session_id": "c1", "turn_id": "x", "transcript_path": t,
-        "hook_event_name": "PostCompact", "trigger": trigger})
-    .to_string();
-    let audit = sb.cmd(&["audit"]).stdin(post).run();
+    let audit = sb
+        .cmd(&["audit"])
+        .stdin(codex_post_compact("c1", &t, trigger))
+        .run();
     audit.assert_fail_open();
     (t, audit.stdout)
 }
@@ -489,12 +324,7 @@ fn codex_status_says_the_corrections_reached_the_model_with_the_snapshot() {
     let sb = Sandbox::new();
     let (t, _) = codex_compacted(&sb, "auto");
     let r = sb.restore(&start_hook("c1", &t));
-    assert!(
-        r.stdout
-            .contains("## Corrections to the compaction summary"),
-        "{}",
-        r.stdout
-    );
+    assert_has_all(&r.stdout, &["## Corrections to the compaction summary"]);
     let v = status_json(&sb);
     let entries = v["compactions"].as_array().unwrap();
     assert_eq!(entries.len(), 1, "{v}");
@@ -551,19 +381,10 @@ fn a_codex_restore_an_hour_after_its_compaction_completes_that_compaction() {
 
 #[test]
 fn a_held_history_lock_costs_no_hook_its_budget_nor_the_user_its_line() {
-    let sb = Sandbox::new();
-    let t = sb.transcript("t.jsonl", &failing_session());
+    let (sb, t) = Sandbox::with_transcript(&failing_session());
     fs::create_dir_all(&sb.store).unwrap();
-    let lock = fs::File::options()
-        .read(true)
-        .write(true)
-        .create(true)
-        .truncate(false)
-        .open(sb.store.join("compact-guardian-history.lock"))
-        .unwrap();
-    lock.lock().unwrap(); // another process holds it (a hung hook, a backup tool)...
-    lock.set_modified(SystemTime::now() - Duration::from_secs(60))
-        .unwrap(); // ... for a while
+    // Another process holds it (a hung hook, a backup tool) for a while.
+    let lock = held_lock(&sb.store.join("compact-guardian-history.lock"), 60);
     let budget = [("COMPACT_GUARDIAN_BUDGET_MS", "1000")];
     let run = |sub: &str, input: String| {
         let mut c = sb.cmd(&[sub]).stdin(input);
@@ -641,20 +462,15 @@ fn a_leftover_corrections_file_never_holds_up_another_sessions_hooks() {
         pending(&sb, "left").exists(),
         "another session's corrections wait"
     );
-    assert!(
-        !pending(&sb, "stale").exists(),
-        "a stale one is removed on the way"
-    );
+    assert_nothing_waits(&sb, "stale", "a stale one is removed on the way");
 }
 
 // ---- 12. A summary over 64 KiB.
 
 #[test]
 fn a_long_summary_is_read_whole_and_a_cut_one_is_never_judged() {
-    let sb = Sandbox::new();
-    let t = sb.transcript("t.jsonl", &failing_session());
-    sb.save(&hook("s1", &t)).assert_fail_open();
-    sb.restore(&start_hook("s1", &t)).assert_fail_open();
+    let (sb, t) = Sandbox::with_transcript(&failing_session());
+    sb.save_and_restore("s1", &t);
     // Files and Code Sections with code, then the open task and the user's last message.
     let code = "    let x = retry(batch, attempt);\n".repeat(3_000);
     let summary = format!(
@@ -664,10 +480,7 @@ fn a_long_summary_is_read_whole_and_a_cut_one_is_never_judged() {
          7. Pending Tasks:\n   - renderer (still pending)\n   - the billing tests failed in the last run\n"
     );
     assert!(summary.len() > 64 * 1024);
-    let audit = sb
-        .cmd(&["audit"])
-        .stdin(post_compact("s1", &t, "manual", &summary))
-        .run();
+    let audit = sb.audit("s1", &t, "manual", &summary);
     audit.assert_fail_open();
     assert!(
         !audit.stdout.contains("left out your latest instruction")
@@ -675,22 +488,15 @@ fn a_long_summary_is_read_whole_and_a_cut_one_is_never_judged() {
         "judged a cut summary: {audit:?}"
     );
     // Over the cap: cut, and then not judged at all.
-    sb.save(&hook("s1", &t)).assert_fail_open();
-    sb.restore(&start_hook("s1", &t)).assert_fail_open();
+    sb.save_and_restore("s1", &t);
     let huge = format!(
         "{}\n{summary}",
         "filler line of the summary\n".repeat(300_000)
     );
-    let audit = sb
-        .cmd(&["audit"])
-        .stdin(post_compact("s1", &t, "manual", &huge))
-        .run();
+    let audit = sb.audit("s1", &t, "manual", &huge);
     audit.assert_fail_open();
     assert!(!audit.stdout.contains("the summary"), "{audit:?}");
-    assert!(
-        !pending(&sb, "s1").exists(),
-        "no corrections from a cut text"
-    );
+    assert_nothing_waits(&sb, "s1", "no corrections from a cut text");
 }
 
 #[test]
@@ -698,16 +504,11 @@ fn a_summary_too_long_to_judge_in_time_is_not_judged_and_not_called_right() {
     // An adversarial 1 MB summary took over 5 s to judge in a release build (the watchdog ended
     // the audit); over `corrections::MAX_SUMMARY` (256 KiB) it is read whole but not judged, and
     // the user is not told that nothing in it contradicts the record.
-    let sb = Sandbox::new();
-    let t = sb.transcript("t.jsonl", &failing_session());
+    let (sb, t) = Sandbox::with_transcript(&failing_session());
     let claims = "7. Current Work:\n   - The renderer is done.\n   - All billing tests pass.\n";
     let judged = |summary: &str| {
-        sb.save(&hook("s1", &t)).assert_fail_open();
-        sb.restore(&start_hook("s1", &t)).assert_fail_open();
-        let audit = sb
-            .cmd(&["audit"])
-            .stdin(post_compact("s1", &t, "manual", summary))
-            .run();
+        sb.save_and_restore("s1", &t);
+        let audit = sb.audit("s1", &t, "manual", summary);
         audit.assert_fail_open();
         audit.stdout
     };
@@ -715,18 +516,15 @@ fn a_summary_too_long_to_judge_in_time_is_not_judged_and_not_called_right() {
     let small = judged(&format!(
         "1. Primary Request and Intent:\n   Retry batches.\n{claims}"
     ));
-    assert!(small.contains("the model is told"), "{small}");
+    assert_has_all(&small, &["the model is told"]);
     let _ = fs::remove_file(pending(&sb, "s1"));
     let filler =
         "   - Looked at the importer's retry loop and its backoff settings.\n".repeat(4_500);
     let long = format!("1. Primary Request and Intent:\n{filler}{claims}");
     assert!(long.len() > 256 * 1024 && long.len() < 4 << 20);
     let out = judged(&long);
-    assert!(!out.contains("the summary"), "{out}");
-    assert!(
-        !pending(&sb, "s1").exists(),
-        "no corrections from an unjudged summary"
-    );
+    assert_lacks_all(&out, &["the summary"]);
+    assert_nothing_waits(&sb, "s1", "no corrections from an unjudged summary");
 }
 
 // ---- 13. A big PostToolUse input.
@@ -780,34 +578,23 @@ fn a_save_that_cannot_write_leaves_no_older_snapshot_to_be_taken_for_its_own() {
         "the older compaction's snapshot: {}",
         restored.stdout
     );
-    assert!(
-        restored.stdout.contains("NEWEST: now add jitter"),
-        "{}",
-        restored.stdout
+    assert_has_all(&restored.stdout, &["NEWEST: now add jitter"]);
+    let audit = sb.audit(
+        "s1",
+        &t,
+        "manual",
+        "The user asked to add jitter to the backoff (NEWEST). The renderer is pending.",
     );
-    let audit = sb
-        .cmd(&["audit"])
-        .stdin(post_compact(
-            "s1",
-            &t,
-            "manual",
-            "The user asked to add jitter to the backoff (NEWEST). The renderer is pending.",
-        ))
-        .run();
     assert!(
         !audit.stdout.contains("left out your latest instruction"),
         "{audit:?}"
     );
-    assert!(
-        !pending(&sb, "s1").exists(),
-        "judged against the older digest"
-    );
+    assert_nothing_waits(&sb, "s1", "judged against the older digest");
 }
 
 #[test]
 fn a_file_size_limit_never_kills_a_hook() {
-    let sb = Sandbox::new();
-    let t = sb.transcript("t.jsonl", &failing_session());
+    let (sb, t) = Sandbox::with_transcript(&failing_session());
     sb.save(&hook("s1", &t)).assert_fail_open();
     let cases = [
         ("save", hook("s2", &t)),
@@ -830,8 +617,7 @@ fn a_file_size_limit_never_kills_a_hook() {
 
 #[test]
 fn a_ttl_of_zero_is_named_and_does_not_disable_snapshots() {
-    let sb = Sandbox::new();
-    let t = sb.transcript("t.jsonl", &small_session());
+    let (sb, t) = Sandbox::with_transcript(&small_session());
     let with_ttl = |c: Cmd| c.env("COMPACT_GUARDIAN_TTL_SECS", "0");
     with_ttl(sb.cmd(&["save"]).stdin(hook("s1", &t)))
         .run()
@@ -930,25 +716,20 @@ fn run_one(sb: &Sandbox, t: &Path, r: &Runner) -> Child {
     }
     let input = input.to_string();
     match r.out {
-        Out::Read => spawn_correct(sb, input.as_bytes(), Stdio::piped()),
+        Out::Read => start_in(sb, "correct", input.as_bytes(), Stdio::piped()),
         Out::Broken => {
             let (reader, writer) = std::io::pipe().unwrap();
             drop(reader);
-            spawn_correct(sb, input.as_bytes(), Stdio::from(writer))
+            start_in(sb, "correct", input.as_bytes(), Stdio::from(writer))
         }
         Out::Closed => {
             let mut c = Command::new("sh");
             c.args(["-c", "exec \"$0\" correct >&-", bin()])
-                .stdin(Stdio::piped())
                 .stdout(Stdio::piped())
                 .stderr(Stdio::piped());
+            isolate(&mut c);
             c.envs(sb.env.iter().map(|(k, v)| (k, v)));
-            let mut child = c.spawn().unwrap();
-            let mut stdin = child.stdin.take().unwrap();
-            std::thread::spawn(move || {
-                let _ = stdin.write_all(input.as_bytes());
-            });
-            child
+            start(c, input.as_bytes())
         }
     }
 }

@@ -3,77 +3,14 @@
 //! the built binary, the sh launcher or the OpenCode plugin, as the clients run them.
 
 use crate::common::*;
-use crate::hostile_round4::{
-    FALSE_SUMMARY, codex_compacted, codex_compacted_with, failing_session, pending,
-};
-use crate::launcher::{Plugin, dead_url, install_test_binary, remembered};
+use crate::hostile_round4::{codex_compacted, codex_compacted_with, pending};
 use serde_json::json;
 use std::fs;
-use std::io::Write;
 use std::path::{Path, PathBuf};
-use std::process::{Child, Command, Stdio};
+use std::process::Command;
 use std::time::Duration;
 
 // ---- Helpers.
-
-/// Runs `sh -c "<prefix>; exec BIN <args>"` with the sandbox's environment (a resource limit
-/// before the binary starts), `input` on stdin; fails after [`HANG`].
-fn via_sh(sb: &Sandbox, prefix: &str, args: &str, input: &str) -> Run {
-    let mut c = Command::new("sh");
-    c.args(["-c", &format!("{prefix}; exec \"$0\" {args}"), bin()]);
-    run_child(c, &sb.env, input)
-}
-
-/// Runs `c` with `env` (and nothing of the machine's that moves files), `input` on stdin; kills
-/// it and fails the test after [`HANG`] (a hang, never a slow machine).
-fn run_child(mut c: Command, env: &[(String, String)], input: &str) -> Run {
-    c.stdin(Stdio::piped())
-        .stdout(Stdio::piped())
-        .stderr(Stdio::piped());
-    for (k, _) in std::env::vars() {
-        if k.starts_with("COMPACT_GUARDIAN_") || k == "OPENCODE" || k.starts_with("XDG_") {
-            c.env_remove(k);
-        }
-    }
-    c.envs(env.iter().map(|(k, v)| (k, v)));
-    let started = std::time::Instant::now();
-    let mut child = spawn(&mut c);
-    let mut stdin = child.stdin.take().unwrap();
-    let input = input.as_bytes().to_vec();
-    std::thread::spawn(move || {
-        let _ = stdin.write_all(&input);
-    });
-    let out = wait_bounded(child);
-    Run {
-        code: out.status.code(),
-        stdout: String::from_utf8_lossy(&out.stdout).into_owned(),
-        stderr: String::from_utf8_lossy(&out.stderr).into_owned(),
-        elapsed: started.elapsed(),
-        user_line: None,
-    }
-}
-
-/// Waits for `child`, killing it (and failing) after [`HANG`].
-fn wait_bounded(child: Child) -> std::process::Output {
-    let id = child.id();
-    let (tx, rx) = std::sync::mpsc::channel();
-    std::thread::spawn(move || {
-        let _ = tx.send(child.wait_with_output());
-    });
-    match rx.recv_timeout(HANG) {
-        Ok(out) => out.unwrap(),
-        Err(_) => {
-            let _ = Command::new("kill").arg(id.to_string()).status();
-            panic!("hung for {} s", HANG.as_secs());
-        }
-    }
-}
-
-fn mkfifo(path: &Path) {
-    fs::create_dir_all(path.parent().unwrap()).unwrap();
-    let ok = Command::new("mkfifo").arg(path).status().unwrap().success();
-    assert!(ok, "mkfifo {}", path.display());
-}
 
 fn home(sb: &Sandbox) -> PathBuf {
     sb.path("home")
@@ -104,19 +41,13 @@ fn a_symlinked_opencode_plugin_counts_as_installed() {
     fs::create_dir_all(home(&sb).join(".local/share/opencode/compact-guardian")).unwrap();
     let s = sb.cmd(&["status"]).env("OPENCODE", "1").run();
     assert_eq!(s.code, Some(0), "{}", s.stderr);
-    assert!(s.stdout.contains("OpenCode: installed ("), "{}", s.stdout);
-    assert!(
-        !s.stdout.contains("OpenCode: not installed"),
-        "{}",
-        s.stdout
+    assert_has_all(&s.stdout, &["OpenCode: installed ("]);
+    assert_lacks_all(&s.stdout, &["OpenCode: not installed"]);
+    assert_has_all(
+        &s.stdout,
+        &[&format!("OpenCode plugin: {}\n", plugin.display())],
     );
-    assert!(
-        s.stdout
-            .contains(&format!("OpenCode plugin: {}\n", plugin.display())),
-        "{}",
-        s.stdout
-    );
-    assert!(!s.stdout.contains("NOT found"), "{}", s.stdout);
+    assert_lacks_all(&s.stdout, &["NOT found"]);
 }
 
 // ---- 9. `status` hangs on a FIFO, grows on /dev/zero.
@@ -147,19 +78,14 @@ fn status_reads_no_fifo_and_no_device_in_a_clients_config() {
     }
     let r = via_sh(&sb, "export OPENCODE=1; ulimit -v 1000000", "status", "");
     assert_eq!(r.code, Some(0), "{}", r.stderr);
-    assert!(
-        r.stdout.contains("OpenCode plugin: NOT found"),
-        "{}",
-        r.stdout
-    );
+    assert_has_all(&r.stdout, &["OpenCode plugin: NOT found"]);
 }
 
 // ---- 10. An escaped `custom_instructions` key dropped.
 
 #[test]
 fn a_fully_escaped_custom_instructions_key_is_kept() {
-    let sb = Sandbox::new();
-    let t = sb.transcript("t.jsonl", &small_session());
+    let (sb, t) = Sandbox::with_transcript(&small_session());
     let key: String = "custom_instructions"
         .chars()
         .map(|c| format!("\\u{:04x}", c as u32))
@@ -240,15 +166,6 @@ fn session_ids_read_lossily_never_share_a_snapshot() {
 
 // ---- 1. A claimed file swept by another session's hook.
 
-fn set_old(path: &Path, secs: u64) {
-    fs::File::options()
-        .write(true)
-        .open(path)
-        .unwrap()
-        .set_modified(std::time::SystemTime::now() - Duration::from_secs(secs))
-        .unwrap();
-}
-
 /// Nanoseconds since the epoch, `ago` seconds ago: the time a claim writes into its name.
 fn nanos_ago(ago: u64) -> u128 {
     (std::time::SystemTime::now() - Duration::from_secs(ago))
@@ -259,8 +176,7 @@ fn nanos_ago(ago: u64) -> u128 {
 
 #[test]
 fn a_claimed_file_is_never_swept_while_its_claimer_lives() {
-    let sb = Sandbox::new();
-    let t = sb.transcript("t.jsonl", &small_session());
+    let (sb, t) = Sandbox::with_transcript(&small_session());
     sb.save(&hook("first", &t)).assert_fail_open();
     // The interleaving forced: a hook has just claimed (renamed) corrections that waited 15
     // minutes and a deferred snapshot saved an hour ago, and has not read them yet. Claimed
@@ -335,25 +251,6 @@ fn a_deferred_codex_snapshot_goes_with_its_deleted_rollout() {
 
 // ---- 6 and 7. The launcher's memory under a file-size limit, and a FIFO in its place.
 
-/// Runs the plugin's launcher with `args` as the client does (`Plugin::run`'s environment: the
-/// plugin root and data folder, no cargo, no network), after `prefix` (a resource limit).
-fn launch(p: &Plugin, prefix: &str, args: &str, input: &str) -> Run {
-    let mut c = Command::new("sh");
-    c.args([
-        "-c",
-        &format!("{prefix}; exec sh \"$0\" {args}"),
-        p.root().join("bin/compact-guardian").to_str().unwrap(),
-    ])
-    .env_clear()
-    .env("PATH", p.path("tools"))
-    .env("HOME", p.path("home"))
-    .env("CLAUDE_PLUGIN_ROOT", p.root())
-    .env("CLAUDE_PLUGIN_DATA", p.data())
-    .env("COMPACT_GUARDIAN_DIR", p.path("store"))
-    .env("COMPACT_GUARDIAN_RELEASE_URL", dead_url());
-    run_child(c, &[], input)
-}
-
 /// The launcher's temporary files left in the data folder.
 fn temp_entries(p: &Plugin) -> Vec<std::ffi::OsString> {
     fs::read_dir(p.data())
@@ -368,11 +265,10 @@ fn temp_entries(p: &Plugin) -> Vec<std::ffi::OsString> {
 fn the_launcher_survives_a_file_size_limit_and_its_binary_runs() {
     let p = Plugin::new();
     install_test_binary(&p);
-    let t = p.path("t.jsonl");
-    fs::write(&t, small_session().join("\n") + "\n").unwrap();
+    let t = p.transcript();
     for _ in 0..2 {
         // On 854bca9 SIGXFSZ ended the launcher at its memory write: exit 153, nothing ran.
-        let r = launch(&p, "ulimit -f 0", "save", &hook("s1", &t));
+        let r = p.launch("ulimit -f 0", "save", &[], &hook("s1", &t));
         assert_eq!(r.code, Some(0), "{r:?}");
         assert!(
             r.stdout.contains("fix the failing test"),
@@ -382,7 +278,7 @@ fn the_launcher_survives_a_file_size_limit_and_its_binary_runs() {
         assert!(temp_entries(&p).is_empty(), "{:?}", temp_entries(&p));
     }
     // Without the limit the memory is written as before.
-    let r = launch(&p, "true", "save", &hook("s1", &t));
+    let r = p.launch("true", "save", &[], &hook("s1", &t));
     assert_eq!(r.code, Some(0), "{r:?}");
     assert!(remembered(&p).is_file());
 }
@@ -391,12 +287,11 @@ fn the_launcher_survives_a_file_size_limit_and_its_binary_runs() {
 fn a_fifo_at_the_launchers_memory_never_blocks_a_hook_and_is_replaced() {
     let p = Plugin::new();
     install_test_binary(&p);
-    let t = p.path("t.jsonl");
-    fs::write(&t, small_session().join("\n") + "\n").unwrap();
+    let t = p.transcript();
     mkfifo(&remembered(&p));
     // A hang fails the test ([`HANG`]); on 854bca9 the hook waited in the redirection for a
     // writer, until the client's timeout.
-    let r = launch(&p, "true", "save", &hook("s1", &t));
+    let r = p.launch("true", "save", &[], &hook("s1", &t));
     assert_eq!(r.code, Some(0), "{r:?}");
     assert!(r.stdout.contains("fix the failing test"), "{r:?}");
     assert!(remembered(&p).is_file(), "replaced by the entry");
@@ -424,8 +319,7 @@ fn audited_within(sb: &Sandbox, t: &Path, budget_ms: Option<&str>, summary: &str
 
 #[test]
 fn a_judgement_not_done_by_the_hooks_deadline_is_never_told() {
-    let sb = Sandbox::new();
-    let t = sb.transcript("t.jsonl", &failing_session());
+    let (sb, t) = Sandbox::with_transcript(&failing_session());
     // A budget already spent when the judge starts: whatever the machine's speed, it stops at
     // its first look at the clock. On 854bca9 the judge never looked: it corrected this summary
     // (and a 256 KiB one ran past the watchdog).
@@ -462,12 +356,11 @@ fn a_summary_nothing_could_be_checked_in_is_never_said_to_keep_the_work() {
         "manual",
         "## 当前工作\n重构了解析器模块。\n## 下一步\n继续。",
     );
-    assert!(out.contains("compact-guardian saved"), "{out}");
-    assert!(!out.contains("kept them"), "{out}");
+    assert_has_all(&out, &["compact-guardian saved"]);
     // Nothing in it was checked: the line claims no all-clear (#55).
-    assert!(
-        !out.contains("contradicts") && !out.contains("checked against the record"),
-        "{out}"
+    assert_lacks_all(
+        &out,
+        &["kept them", "contradicts", "checked against the record"],
     );
 }
 

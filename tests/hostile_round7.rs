@@ -4,7 +4,6 @@
 //! binary as the clients run it.
 
 use crate::common::*;
-use crate::hostile_round4::{FALSE_SUMMARY, failing_session};
 use serde_json::json;
 use std::fs;
 use std::path::{Path, PathBuf};
@@ -15,12 +14,6 @@ use std::time::{Duration, SystemTime};
 
 fn home(sb: &Sandbox) -> PathBuf {
     sb.path("home")
-}
-
-fn mkfifo(path: &Path) {
-    fs::create_dir_all(path.parent().unwrap()).unwrap();
-    let ok = Command::new("mkfifo").arg(path).status().unwrap().success();
-    assert!(ok, "mkfifo {}", path.display());
 }
 
 /// A Codex home in which the plugin is installed (what makes `status` ask Codex), and a PATH
@@ -99,17 +92,13 @@ fn status_reads_an_endless_line_from_codex_within_a_bound_and_still_reports() {
         r.code,
         r.stderr
     );
-    assert!(
-        r.stdout
-            .contains("Codex: installed (compact-guardian@compact-guardian)")
-            && r.stdout.contains("Codex's own hook list: not known"),
-        "{}",
-        r.stdout
-    );
-    assert!(
-        r.stdout.contains("gave no hook list in the first 16 MB"),
-        "{}",
-        r.stdout
+    assert_has_all(
+        &r.stdout,
+        &[
+            "Codex: installed (compact-guardian@compact-guardian)",
+            "Codex's own hook list: not known",
+            "gave no hook list in the first 16 MB",
+        ],
     );
 }
 
@@ -125,11 +114,7 @@ fn status_passes_over_a_line_too_long_and_reads_the_answer_after_it() {
         &format!("head -c 6000000 /dev/zero | tr '\\0' x\necho\necho '{answer}'"),
     );
     let r = status_limited(&sb, &path, 512);
-    assert!(
-        r.stdout.contains("Codex's own hook list: all 2 trusted"),
-        "{}",
-        r.stdout
-    );
+    assert_has_all(&r.stdout, &["Codex's own hook list: all 2 trusted"]);
 }
 
 // ---- 3. A reported call vanishes at the compaction boundary.
@@ -196,7 +181,7 @@ fn a_fifo_at_the_transcript_path_never_holds_the_audit() {
         .bounded()
         .run();
     r.assert_fail_open();
-    assert!(!r.stderr.contains("gave up"), "{}", r.stderr);
+    assert_lacks_all(&r.stderr, &["gave up"]);
     assert!(
         r.stdout.contains("compact-guardian"),
         "no line for the user: {r:?}"
@@ -229,7 +214,7 @@ fn the_ledger_is_never_appended_through_a_second_hard_link() {
     assert_eq!(fs::metadata(&current).unwrap().nlink(), 1);
     assert!(old.exists(), "the linked ledger is kept, moved aside");
     let kept = fs::read_to_string(&current).unwrap() + &fs::read_to_string(&old).unwrap();
-    assert!(kept.contains("\"t1\"") && kept.contains("\"t2\""), "{kept}");
+    assert_has_all(&kept, &["\"t1\"", "\"t2\""]);
 }
 
 /// Two hooks that both found the ledger full both moved it aside, the second a younger ledger
@@ -247,18 +232,9 @@ fn the_full_ledger_is_moved_aside_only_under_its_lock() {
             .assert_fail_open();
     };
     report(0);
-    let lock = fs::File::options()
-        .read(true)
-        .write(true)
-        .create(true)
-        .truncate(false)
-        .open(sb.store.join("compact-guardian-ledger.lock"))
-        .unwrap();
-    lock.lock().unwrap();
     // Held an hour, as far as its time says: a hook takes the holder for a stuck one and goes
     // on without it at once, instead of after its whole wait.
-    lock.set_modified(SystemTime::now() - Duration::from_secs(3600))
-        .unwrap();
+    let lock = held_lock(&sb.store.join("compact-guardian-ledger.lock"), 3600);
     // Past the size at which the ledger is moved aside, and one more.
     let mut n = 1;
     while fs::metadata(&current).unwrap().len() <= 64 * 1024 {

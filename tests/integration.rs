@@ -2,6 +2,7 @@
 //! the OpenCode plugin runs it), the library on the real transcripts in `../shared/transcripts/`,
 //! property tests, and the end-to-end suites in the real Claude Code, Codex and OpenCode CLIs.
 
+#[macro_use]
 mod common;
 
 // Unix-only suites: file modes, symlinks, the sh launcher, the real CLI (Linux). On Windows the

@@ -3,8 +3,9 @@
 //! download served from a loopback HTTP server with no cargo on PATH (issue #11).
 
 use crate::common::{
-    Server, copy_executable, dist, hook, post_compact, small_session, start_hook,
-    tools_without_rust, tree, write_executable,
+    Cmd, Plugin, Server, assert_has_all, assert_lacks_all, copy_executable, dead_url, dist, hook,
+    install_test_binary, output_with, post_compact, remembered, start_hook, tree, version,
+    write_executable,
 };
 use std::fs;
 use std::io::{Read, Write};
@@ -18,105 +19,16 @@ fn repo() -> PathBuf {
     PathBuf::from(env!("CARGO_MANIFEST_DIR"))
 }
 
-fn version() -> String {
-    let toml = fs::read_to_string(repo().join("Cargo.toml")).unwrap();
-    toml.lines()
-        .find_map(|l| l.strip_prefix("version = \""))
-        .unwrap()
-        .trim_end_matches('"')
-        .to_owned()
-}
-
-/// A plugin as a marketplace installs it: the repository's plugin folder (`plugin/`, D076), no
-/// `target/`, in a folder that holds the crate's Cargo.toml as a checkout around it does (where
-/// the startup hook's build from source finds the crate).
-pub(crate) struct Plugin {
-    tmp: tempfile::TempDir,
-}
-
-impl Plugin {
-    pub(crate) fn new() -> Plugin {
-        let tmp = tempfile::tempdir().unwrap();
-        let root = tmp.path().join("plugin");
-        for dir in ["bin", "lib", "hooks", ".claude-plugin"] {
-            fs::create_dir_all(root.join(dir)).unwrap();
-            for e in fs::read_dir(repo().join("plugin").join(dir)).unwrap() {
-                let e = e.unwrap();
-                if e.file_name() == ".found" {
-                    continue; // the launcher's memory in a developer's checkout: not the plugin's
-                }
-                fs::copy(e.path(), root.join(dir).join(e.file_name())).unwrap();
-            }
-        }
-        fs::copy(repo().join("Cargo.toml"), tmp.path().join("Cargo.toml")).unwrap();
-        fs::create_dir_all(tmp.path().join("home")).unwrap();
-        tools_without_rust(&tmp.path().join("tools"));
-        Plugin { tmp }
-    }
-    pub(crate) fn root(&self) -> PathBuf {
-        self.tmp.path().join("plugin")
-    }
-    pub(crate) fn data(&self) -> PathBuf {
-        self.tmp.path().join("data")
-    }
-    pub(crate) fn path(&self, p: &str) -> PathBuf {
-        self.tmp.path().join(p)
-    }
-    fn installed(&self) -> PathBuf {
-        self.data()
-            .join("bin")
-            .join(version())
-            .join("compact-guardian")
-    }
-
-    /// Runs a plugin script as Claude Code would: no terminal, a clean environment whose PATH has
-    /// the system tools but no cargo (it lives in ~/.cargo/bin, and HOME is a fresh folder), and
-    /// a release URL nothing answers at unless `env` names one (tests never reach the internet).
-    fn run(&self, script: &str, args: &[&str], env: &[(&str, &str)], stdin: &str) -> Output {
-        let mut c = Command::new("sh");
-        c.arg(self.root().join("bin").join(script))
-            .args(args)
-            .env_clear()
-            .env("PATH", self.path("tools"))
-            .env("HOME", self.path("home"))
-            .env("CLAUDE_PLUGIN_ROOT", self.root())
-            .env("CLAUDE_PLUGIN_DATA", self.data())
-            .env("COMPACT_GUARDIAN_DIR", self.path("store"))
-            .env("COMPACT_GUARDIAN_RELEASE_URL", dead_url())
-            .stdin(Stdio::piped())
-            .stdout(Stdio::piped())
-            .stderr(Stdio::piped());
-        for (k, v) in env {
-            c.env(k, v);
-        }
-        let mut child = c.spawn().unwrap();
-        // A script that exits without reading its input (fail-open) closes the pipe first.
-        let _ = child.stdin.take().unwrap().write_all(stdin.as_bytes());
-        child.wait_with_output().unwrap()
-    }
-
-    /// Waits until the background provisioning job has let go of its lock.
-    fn wait_for_provisioning(&self) {
-        let lock = self.data().join("provision.lock");
-        let start = Instant::now();
-        std::thread::sleep(Duration::from_millis(50));
-        while lock.exists() {
-            assert!(
-                start.elapsed() < Duration::from_secs(60),
-                "provisioning still running; log:\n{}",
-                fs::read_to_string(self.data().join("provision.log")).unwrap_or_default()
-            );
-            std::thread::sleep(Duration::from_millis(20));
-        }
-    }
-
-    fn log(&self) -> String {
-        fs::read_to_string(self.data().join("provision.log")).unwrap_or_default()
-    }
-}
-
 fn text(b: &[u8]) -> String {
     String::from_utf8_lossy(b).into_owned()
+}
+
+/// The test build where `cargo build --release` leaves it in the checkout around the plugin.
+fn built_in_checkout(p: &Plugin) -> PathBuf {
+    let built = p.path("target/release/compact-guardian");
+    fs::create_dir_all(built.parent().unwrap()).unwrap();
+    copy_executable(Path::new(env!("CARGO_BIN_EXE_compact-guardian")), &built);
+    built
 }
 
 /// Installs a stand-in "native binary" at `dir/compact-guardian`: a copy of a small system program,
@@ -186,9 +98,9 @@ fn launcher_search_order() {
     assert_eq!((code, out.as_str()), (Some(0), ""), "fail-open");
     assert_eq!(err.lines().count(), 1, "{err}");
     // 5: the release, fetched at the compaction (here from a URL nothing answers at).
-    assert!(
-        err.contains("could not reach the download server") && err.contains("NOT protected"),
-        "{err}"
+    assert_has_all(
+        &err,
+        &["could not reach the download server", "NOT protected"],
     );
 }
 
@@ -196,8 +108,8 @@ fn launcher_search_order() {
 fn launcher_ignores_another_versions_binary() {
     let p = Plugin::new();
     fake(&p.data().join("bin/0.0.1"), "echo");
-    let o = p.run("compact-guardian", &["save"], &[], "");
-    assert_eq!(text(&o.stdout), "", "an older version's binary is not run");
+    let saved = p.hook("save", "").stdout;
+    assert!(saved.is_empty(), "an older version's binary is not run");
 }
 
 #[test]
@@ -210,7 +122,7 @@ fn launcher_finds_exe_names() {
         dir.join("compact-guardian.exe"),
     )
     .unwrap();
-    let o = p.run("compact-guardian", &["save"], &[], "");
+    let o = p.hook("save", "");
     assert_eq!(text(&o.stdout), "save\n");
 }
 
@@ -219,7 +131,7 @@ fn launcher_skips_a_non_executable_candidate() {
     let p = Plugin::new();
     fs::create_dir_all(p.installed().parent().unwrap()).unwrap();
     fs::write(p.installed(), "not a program").unwrap();
-    let o = p.run("compact-guardian", &["save"], &[], "");
+    let o = p.hook("save", "");
     assert_eq!((o.status.code(), text(&o.stdout)), (Some(0), String::new()));
     assert_eq!(text(&o.stderr).lines().count(), 1);
 }
@@ -264,7 +176,7 @@ fn launcher_says_when_provisioning_is_running() {
         )
         .as_bytes(),
     );
-    let o = p.run("compact-guardian", &["save"], &[], "");
+    let o = p.hook("save", "");
     assert!(
         !slept.exists(),
         "a compaction does not wait for a build: it slept {:?}",
@@ -272,7 +184,7 @@ fn launcher_says_when_provisioning_is_running() {
     );
     let err = text(&o.stderr);
     assert_eq!((o.status.code(), err.lines().count()), (Some(0), 1));
-    assert!(err.contains("still being downloaded or built"), "{err}");
+    assert_has_all(&err, &["still being downloaded or built"]);
     assert!(o.stdout.is_empty());
 }
 
@@ -324,16 +236,15 @@ fn fresh_install_without_cargo_downloads_verifies_and_protects_the_next_compacti
     );
     p.wait_for_provisioning();
     let log = p.log();
-    assert!(log.contains("SHA-256 verified"), "{log}");
+    assert_has_all(&log, &["SHA-256 verified"]);
     let mode = fs::metadata(p.installed()).unwrap().permissions().mode();
     assert_eq!(mode & 0o777, 0o755, "{log}");
 
     // The next compaction is protected, through the launcher, with nothing else installed.
-    let t = p.path("t.jsonl");
-    fs::write(&t, small_session().join("\n") + "\n").unwrap();
-    let o = p.run("compact-guardian", &["save"], &[], &hook("s1", &t));
+    let t = p.transcript();
+    let o = p.hook("save", &hook("s1", &t));
     assert!(text(&o.stdout).contains("fix the failing test"), "{o:?}");
-    let o = p.run("compact-guardian", &["restore"], &[], &start_hook("s1", &t));
+    let o = p.hook("restore", &start_hook("s1", &t));
     assert!(
         text(&o.stdout).contains("Saved by the compact-guardian plugin"),
         "{o:?}"
@@ -357,10 +268,7 @@ fn tampered_archive_is_refused_never_run_and_reported_once() {
     // The job ends within the start's short wait: the first start itself says it, once.
     let o = p.run("compact-guardian-provision", &[], &env, "{}");
     let first = system_message(&o.stdout);
-    assert!(
-        first.contains("SHA-256") && first.contains("rustup.rs"),
-        "{first}"
-    );
+    assert_has_all(&first, &["SHA-256", "rustup.rs"]);
     p.wait_for_provisioning();
     assert!(p.log().contains("SHA-256 mismatch"), "{}", p.log());
     assert!(!p.installed().exists(), "an unverified file was installed");
@@ -374,8 +282,7 @@ fn tampered_archive_is_refused_never_run_and_reported_once() {
 
     // Without a binary, each compaction tells the user where they look (PostCompact), and the
     // next session start once more, with the fix; the start after that stays quiet.
-    let t = p.path("t.jsonl");
-    fs::write(&t, small_session().join("\n") + "\n").unwrap();
+    let t = p.transcript();
     let o = p.run(
         "compact-guardian",
         &["restore"],
@@ -388,10 +295,7 @@ fn tampered_archive_is_refused_never_run_and_reported_once() {
     assert!(v.get("hookSpecificOutput").is_none(), "{v}");
     assert_eq!(text(&o.stderr).lines().count(), 1);
     let msg = system_message(&o.stdout);
-    assert!(
-        msg.contains("SHA-256") && msg.contains("NOT protected"),
-        "{msg}"
-    );
+    assert_has_all(&msg, &["SHA-256", "NOT protected"]);
     let o = p.run("compact-guardian-provision", &[], &env, "{}");
     assert!(o.stdout.is_empty(), "told once per version and failure");
     assert!(
@@ -405,12 +309,6 @@ fn tampered_archive_is_refused_never_run_and_reported_once() {
         p.log()
     );
     assert!(!p.installed().exists());
-}
-
-/// A loopback URL nothing listens on (bound, then closed again): connection refused.
-pub(crate) fn dead_url() -> String {
-    let l = TcpListener::bind("127.0.0.1:0").unwrap();
-    format!("http://{}", l.local_addr().unwrap())
 }
 
 #[test]
@@ -520,22 +418,16 @@ fn crlf_file(path: &Path) {
 fn crlf_checkout_hooks_exit_zero_on_every_input_and_still_protect() {
     let p = Plugin::new();
     to_crlf(&p);
-    let session = p.path("session.jsonl");
-    fs::write(&session, small_session().join("\n") + "\n").unwrap();
+    let session = p.transcript();
     let bin = env!("CARGO_BIN_EXE_compact-guardian");
     let good = hook("crlf", &session);
     for shell in ["sh", "bash"] {
         for input in ["", "{}", "not json", "{\"session_id\":", good.as_str()] {
             for sub in ["save", "restore"] {
-                let o = Command::new(shell)
-                    .arg(p.root().join("bin/compact-guardian"))
-                    .arg(sub)
-                    .env_clear()
-                    .env("PATH", p.path("tools"))
-                    .env("HOME", p.path("home"))
-                    .env("CLAUDE_PLUGIN_ROOT", p.root())
-                    .env("CLAUDE_PLUGIN_DATA", p.data())
-                    .env("COMPACT_GUARDIAN_DIR", p.path("store"))
+                let mut c = Command::new(shell);
+                c.arg(p.root().join("bin/compact-guardian")).arg(sub);
+                let o = p
+                    .as_client(&mut c)
                     .env("COMPACT_GUARDIAN_BIN", bin)
                     .stdin(Stdio::from(fs::File::open(write_input(&p, input)).unwrap()))
                     .output()
@@ -720,22 +612,22 @@ fn an_unprotected_compaction_is_told_where_the_user_looks_each_time() {
     // alike; in Codex it is PostCompact (`audit`).
     let p = Plugin::new();
     for _ in 0..2 {
-        let o = p.run("compact-guardian", &["restore"], &[], "{}");
+        let o = p.hook("restore", "{}");
         assert_eq!(o.status.code(), Some(0));
         let msg = system_message(&o.stdout);
-        assert!(msg.contains("NOT protected"), "{msg}");
+        assert_has_all(&msg, &["NOT protected"]);
     }
     for hook in ["save", "audit", "correct"] {
-        let o = p.run("compact-guardian", &[hook], &[], "{}");
+        let o = p.hook(hook, "{}");
         assert!(o.stdout.is_empty(), "{hook}: {}", text(&o.stdout));
     }
     fs::create_dir_all(p.data().join("provision.lock")).unwrap();
-    let msg = system_message(&p.run("compact-guardian", &["restore"], &[], "{}").stdout);
-    assert!(msg.contains("still being downloaded or built"), "{msg}");
+    let msg = system_message(&p.hook("restore", "{}").stdout);
+    assert_has_all(&msg, &["still being downloaded or built"]);
     // Run by Codex (the plugin under its home): the PostCompact hook tells, restore stays quiet.
-    let codex = [("CODEX_HOME", p.tmp.path().to_str().unwrap())];
+    let codex = [("CODEX_HOME", p.dir().to_str().unwrap())];
     let msg = system_message(&p.run("compact-guardian", &["audit"], &codex, "{}").stdout);
-    assert!(msg.contains("NOT protected"), "{msg}");
+    assert_has_all(&msg, &["NOT protected"]);
     let o = p.run("compact-guardian", &["restore"], &codex, "{}");
     assert!(o.stdout.is_empty(), "{}", text(&o.stdout));
 }
@@ -746,8 +638,7 @@ fn a_compaction_no_binary_ran_for_is_recorded_and_status_shows_it() {
     // show. The launcher notes it in the snapshot folder; `status` lists it and exits 1.
     let p = Plugin::new();
     for _ in 0..25 {
-        let o = p.run("compact-guardian", &["save"], &[], "{}");
-        assert_eq!(o.status.code(), Some(0));
+        assert_eq!(p.hook("save", "{}").status.code(), Some(0));
     }
     let log = fs::read_to_string(p.path("store/compact-guardian-unprotected.log")).unwrap();
     assert_eq!(log.lines().count(), 20, "kept bounded: {log}");
@@ -756,17 +647,17 @@ fn a_compaction_no_binary_ran_for_is_recorded_and_status_shows_it() {
             .all(|l| l.contains("could not reach the download server")),
         "{log}"
     );
-    let status = Command::new(env!("CARGO_BIN_EXE_compact-guardian"))
-        .arg("status")
-        .env("COMPACT_GUARDIAN_DIR", p.path("store"))
-        .output()
-        .unwrap();
-    let shown = text(&status.stdout);
-    assert_eq!(status.status.code(), Some(1), "{shown}");
-    assert!(
-        shown.contains("Compactions NOT protected because no binary ran")
-            && shown.contains("could not reach the download server"),
-        "{shown}"
+    let store = p.path("store");
+    let status = Cmd::new(&["status"])
+        .env("COMPACT_GUARDIAN_DIR", store.to_str().unwrap())
+        .run();
+    assert_eq!(status.code, Some(1), "{}", status.stdout);
+    assert_has_all(
+        &status.stdout,
+        &[
+            "Compactions NOT protected because no binary ran",
+            "could not reach the download server",
+        ],
     );
 }
 
@@ -793,8 +684,7 @@ fn first_compaction_before_any_startup_hook_downloads_now_and_is_protected() {
     dist(&p.path("dist"));
     let server = Server::new(p.path("dist"));
     let env = [("COMPACT_GUARDIAN_RELEASE_URL", server.url.as_str())];
-    let t = p.path("t.jsonl");
-    fs::write(&t, small_session().join("\n") + "\n").unwrap();
+    let t = p.transcript();
 
     let start = Instant::now();
     let o = p.run("compact-guardian", &["save"], &env, &hook("s1", &t));
@@ -832,11 +722,10 @@ fn first_compaction_before_any_startup_hook_downloads_now_and_is_protected() {
 #[test]
 fn a_compaction_does_not_wait_on_a_failed_download_twice_within_the_hour() {
     let p = Plugin::new();
-    let t = p.path("t.jsonl");
-    fs::write(&t, small_session().join("\n") + "\n").unwrap();
+    let t = p.transcript();
     for _ in 0..3 {
         let start = Instant::now();
-        let o = p.run("compact-guardian", &["save"], &[], &hook("s1", &t));
+        let o = p.hook("save", &hook("s1", &t));
         assert!(
             start.elapsed() < Duration::from_secs(9),
             "within the hook's 10 s"
@@ -845,10 +734,10 @@ fn a_compaction_does_not_wait_on_a_failed_download_twice_within_the_hour() {
         assert_eq!(text(&o.stderr).lines().count(), 1, "{}", text(&o.stderr));
     }
     assert_eq!(p.log().matches("downloading").count(), 1, "{}", p.log());
-    let msg = system_message(&p.run("compact-guardian", &["restore"], &[], "{}").stdout);
-    assert!(
-        msg.contains("could not reach the download server") && msg.contains("NOT protected"),
-        "{msg}"
+    let msg = system_message(&p.hook("restore", "{}").stdout);
+    assert_has_all(
+        &msg,
+        &["could not reach the download server", "NOT protected"],
     );
     // An hour later, the next compaction tries again.
     let failed = p.data().join(format!("failed-{}", version()));
@@ -859,7 +748,7 @@ fn a_compaction_does_not_wait_on_a_failed_download_twice_within_the_hour() {
         .unwrap()
         .set_modified(old)
         .unwrap();
-    p.run("compact-guardian", &["save"], &[], &hook("s1", &t));
+    p.hook("save", &hook("s1", &t));
     assert_eq!(p.log().matches("downloading").count(), 2, "{}", p.log());
 }
 
@@ -876,7 +765,7 @@ fn a_compaction_during_the_startup_download_waits_for_it_briefly() {
         fake(&bin_dir, "echo");
         fs::remove_dir(&lock).unwrap();
     });
-    let o = p.run("compact-guardian", &["save"], &[], "");
+    let o = p.hook("save", "");
     finisher.join().unwrap();
     assert_eq!(text(&o.stdout), "save\n", "{}", text(&o.stderr));
     assert!(p.log().is_empty(), "no second download: {}", p.log());
@@ -890,14 +779,14 @@ fn a_failed_download_at_a_compaction_starts_the_build_when_cargo_exists() {
     assert_eq!(o.status.code(), Some(0));
     p.wait_for_provisioning();
     let log = p.log();
-    assert!(log.contains("building compact-guardian"), "{log}");
+    assert_has_all(&log, &["building compact-guardian"]);
     assert_eq!(log.matches("downloading").count(), 2, "{log}");
     // The build failed: that is what the user is told, not the download.
     let msg = system_message(
         &p.run("compact-guardian", &["restore"], &[("PATH", &path)], "{}")
             .stdout,
     );
-    assert!(msg.contains("building") && msg.contains("failed"), "{msg}");
+    assert_has_all(&msg, &["building", "failed"]);
 }
 
 #[test]
@@ -978,6 +867,18 @@ fn installed_in_codex(p: &Plugin) -> PathBuf {
     installed
 }
 
+/// `status` run by hand from the plugin `installed` (a person's shell: the system tools, the
+/// plugin's home), its release at `url`.
+fn status_by_hand(p: &Plugin, installed: &Path, url: &str) -> Output {
+    let url = PathBuf::from(url);
+    let env = [
+        ("PATH", &*p.path("tools")),
+        ("HOME", &*p.path("home")),
+        ("COMPACT_GUARDIAN_RELEASE_URL", &*url),
+    ];
+    by_hand(installed, "status", &env)
+}
+
 /// Issue #55: for a Codex user from the marketplace the installed launcher is the only `status`
 /// there is, and before Codex ran the startup hook (never trusted, or every hook changed by an
 /// update) it said only "not installed yet (it is installed at the next session start)", false
@@ -989,13 +890,7 @@ fn status_by_hand_without_a_binary_fetches_the_release_and_reports() {
     dist(&p.path("dist"));
     let server = Server::new(p.path("dist"));
     let installed = installed_in_codex(&p);
-    let url = PathBuf::from(&server.url);
-    let env = [
-        ("PATH", &*p.path("tools")),
-        ("HOME", &*p.path("home")),
-        ("COMPACT_GUARDIAN_RELEASE_URL", &*url),
-    ];
-    let o = by_hand(&installed, "status", &env);
+    let o = status_by_hand(&p, &installed, &server.url);
     let out = text(&o.stdout);
     assert_eq!(o.status.code(), Some(1), "{out}{}", text(&o.stderr));
     for said in [
@@ -1022,25 +917,18 @@ fn status_by_hand_without_a_binary_fetches_the_release_and_reports() {
 fn status_by_hand_from_codexs_copy_without_any_binary_says_codex_must_trust_the_hooks() {
     let p = Plugin::new();
     let installed = installed_in_codex(&p);
-    let dead = PathBuf::from(dead_url());
-    let env = [
-        ("PATH", &*p.path("tools")),
-        ("HOME", &*p.path("home")),
-        ("COMPACT_GUARDIAN_RELEASE_URL", &*dead),
-    ];
-    let o = by_hand(&installed, "status", &env);
+    let o = status_by_hand(&p, &installed, &dead_url());
     let err = text(&o.stderr);
     assert_eq!(o.status.code(), Some(1), "{err}");
-    assert!(
-        err.contains("no native binary")
-            && err.contains("run only while Codex trusts them")
-            && err.contains("choose \"Trust all and continue\""),
-        "{err}"
+    assert_has_all(
+        &err,
+        &[
+            "no native binary",
+            "run only while Codex trusts them",
+            "choose \"Trust all and continue\"",
+        ],
     );
-    assert!(
-        !err.contains("it is installed at the next session start"),
-        "{err}"
-    );
+    assert_lacks_all(&err, &["it is installed at the next session start"]);
     assert_eq!(err.lines().count(), 1, "{err}");
 }
 
@@ -1051,12 +939,9 @@ fn status_by_hand_from_codexs_copy_without_any_binary_says_codex_must_trust_the_
 #[test]
 fn status_tells_a_plugin_loaded_with_plugin_dir_from_one_left_behind() {
     let p = Plugin::new();
-    let built = p.path("target/release/compact-guardian");
-    fs::create_dir_all(built.parent().unwrap()).unwrap();
-    copy_executable(Path::new(env!("CARGO_BIN_EXE_compact-guardian")), &built);
+    let built = built_in_checkout(&p);
     let data = p.path("home/.claude/plugins/data/compact-guardian-inline");
-    let t = p.path("t.jsonl");
-    fs::write(&t, small_session().join("\n") + "\n").unwrap();
+    let t = p.transcript();
     let store = p.path("home/.claude/compact-guardian");
     let hook_env = [
         ("CLAUDE_PLUGIN_DATA", data.to_str().unwrap()),
@@ -1075,21 +960,18 @@ fn status_tells_a_plugin_loaded_with_plugin_dir_from_one_left_behind() {
     };
     let (code, out) = status();
     assert_eq!(code, Some(0), "{out}");
-    assert!(
-        out.contains(&format!(
+    assert_has_all(
+        &out,
+        &[&format!(
             "Claude Code: loaded with --plugin-dir from {}",
             p.root().display()
-        )),
-        "{out}"
+        )],
     );
-    assert!(!out.contains("left behind"), "{out}");
+    assert_lacks_all(&out, &["left behind"]);
     // The checkout's plugin folder gone: what Claude Code kept of it is left behind.
     fs::rename(p.root(), p.path("moved")).unwrap();
     let (_, out) = status();
-    assert!(
-        out.contains("Claude Code: not installed; left behind"),
-        "{out}"
-    );
+    assert_has_all(&out, &["Claude Code: not installed; left behind"]);
 }
 
 #[test]
@@ -1235,8 +1117,7 @@ fn hostile_release(p: &Plugin, stage: impl FnOnce(&Path)) {
 /// The first compaction after an install, against the release at `url`: the launcher must end
 /// in time with exit 0, print no hook decision, and install nothing it should not.
 fn first_compaction(p: &Plugin, url: &str) -> (Output, Duration) {
-    let t = p.path("t.jsonl");
-    fs::write(&t, small_session().join("\n") + "\n").unwrap();
+    let t = p.transcript();
     let env = [("COMPACT_GUARDIAN_RELEASE_URL", url)];
     let start = Instant::now();
     let o = p.run("compact-guardian", &["save"], &env, &hook("s1", &t));
@@ -1394,8 +1275,8 @@ fn an_endless_download_stops_at_its_size_cap_and_is_named_for_what_it_was() {
         )
         .stdout,
     );
-    assert!(msg.contains("not a release archive"), "{msg}");
-    assert!(!msg.contains("could not reach"), "{msg}");
+    assert_has_all(&msg, &["not a release archive"]);
+    assert_lacks_all(&msg, &["could not reach"]);
 }
 
 #[test]
@@ -1417,33 +1298,10 @@ fn folders_the_binary_lives_in_are_private_whatever_the_umask() {
     let p = Plugin::new();
     dist(&p.path("dist"));
     let server = Server::new(p.path("dist"));
-    let t = p.path("t.jsonl");
-    fs::write(&t, small_session().join("\n") + "\n").unwrap();
-    let script = p.root().join("bin/compact-guardian");
-    let mut child = Command::new("sh")
-        .arg("-c")
-        .arg("umask 000; exec sh \"$0\" save")
-        .arg(&script)
-        .env_clear()
-        .env("PATH", p.path("tools"))
-        .env("HOME", p.path("home"))
-        .env("CLAUDE_PLUGIN_ROOT", p.root())
-        .env("CLAUDE_PLUGIN_DATA", p.data())
-        .env("COMPACT_GUARDIAN_DIR", p.path("store"))
-        .env("COMPACT_GUARDIAN_RELEASE_URL", &server.url)
-        .stdin(Stdio::piped())
-        .stdout(Stdio::piped())
-        .stderr(Stdio::piped())
-        .spawn()
-        .unwrap();
-    child
-        .stdin
-        .take()
-        .unwrap()
-        .write_all(hook("s1", &t).as_bytes())
-        .unwrap();
-    let o = child.wait_with_output().unwrap();
-    assert!(text(&o.stdout).contains("fix the failing test"), "{o:?}");
+    let t = p.transcript();
+    let url = [("COMPACT_GUARDIAN_RELEASE_URL", server.url.as_str())];
+    let r = p.launch("umask 000", "save", &url, &hook("s1", &t));
+    assert!(r.stdout.contains("fix the failing test"), "{r:?}");
     for dir in [
         p.data(),
         p.data().join("bin"),
@@ -1458,51 +1316,38 @@ fn folders_the_binary_lives_in_are_private_whatever_the_umask() {
 
 // ---- Issue #31: the launcher's fast path.
 
-/// Installs the test build as this version's binary in the plugin's data folder.
-pub(crate) fn install_test_binary(p: &Plugin) -> PathBuf {
-    let installed = p.installed();
-    fs::create_dir_all(installed.parent().unwrap()).unwrap();
-    copy_executable(
-        Path::new(env!("CARGO_BIN_EXE_compact-guardian")),
-        &installed,
-    );
-    installed
-}
-
-/// Where the launcher remembers its binary for the fast path: the data folder, never the plugin
-/// folder (issue #39: Codex trusts hooks by a hash of the plugin's contents).
-pub(crate) fn remembered(p: &Plugin) -> PathBuf {
-    p.data().join("launcher-found")
-}
-
-#[test]
-fn the_launcher_remembers_its_binary_in_the_data_folder_and_then_reaches_it_without_its_library() {
-    let p = Plugin::new();
-    let installed = install_test_binary(&p);
-    let t = p.path("t.jsonl");
-    fs::write(&t, small_session().join("\n") + "\n").unwrap();
-    let before = tree(&p.root());
-    let o = p.run("compact-guardian", &["save"], &[], &hook("s1", &t));
-    assert!(text(&o.stdout).contains("fix the failing test"), "{o:?}");
+/// The launcher's memory names this plugin's root and this version's binary in its data folder.
+fn assert_remembers_its_binary(p: &Plugin) {
     assert_eq!(
-        fs::read_to_string(remembered(&p)).unwrap(),
+        fs::read_to_string(remembered(p)).unwrap(),
         format!(
             "{}\nbin/{}/compact-guardian\n",
             p.root().display(),
             version()
         )
     );
+}
+
+#[test]
+fn the_launcher_remembers_its_binary_in_the_data_folder_and_then_reaches_it_without_its_library() {
+    let p = Plugin::new();
+    let installed = install_test_binary(&p);
+    let t = p.transcript();
+    let before = tree(&p.root());
+    let o = p.hook("save", &hook("s1", &t));
+    assert!(text(&o.stdout).contains("fix the failing test"), "{o:?}");
+    assert_remembers_its_binary(&p);
     assert!(tree(&p.root()) == before, "the plugin folder was written");
     // The next run goes straight to it: the provisioning library is not even read.
     fs::remove_file(p.root().join("lib/provision.sh")).unwrap();
-    let o = p.run("compact-guardian", &["restore"], &[], &start_hook("s1", &t));
+    let o = p.hook("restore", &start_hook("s1", &t));
     assert!(
         text(&o.stdout).contains("Saved by the compact-guardian plugin"),
         "{o:?}"
     );
     // Gone (a cleaned data folder): the ordinary search takes over, still exit 0.
     fs::remove_file(&installed).unwrap();
-    let o = p.run("compact-guardian", &["save"], &[], &hook("s2", &t));
+    let o = p.hook("save", &hook("s2", &t));
     assert_eq!(o.status.code(), Some(0));
     assert!(
         text(&o.stderr).contains("lib/provision.sh missing"),
@@ -1514,9 +1359,8 @@ fn the_launcher_remembers_its_binary_in_the_data_folder_and_then_reaches_it_with
 fn the_fast_path_survives_a_crlf_checkout_and_yields_to_an_override() {
     let p = Plugin::new();
     install_test_binary(&p);
-    let t = p.path("t.jsonl");
-    fs::write(&t, small_session().join("\n") + "\n").unwrap();
-    p.run("compact-guardian", &["save"], &[], &hook("s1", &t));
+    let t = p.transcript();
+    p.hook("save", &hook("s1", &t));
     assert!(remembered(&p).exists());
     to_crlf(&p);
     for sub in ["save", "restore", "audit"] {
@@ -1561,12 +1405,12 @@ fn a_remembered_binary_is_not_run_once_the_plugins_version_changed() {
     // remembered binary is the old version's. The entry is older than the manifest: not used.
     let p = Plugin::new();
     install_test_binary(&p);
-    p.run("compact-guardian", &["audit"], &[], "{}");
+    p.hook("audit", "{}");
     assert!(remembered(&p).exists());
     std::thread::sleep(Duration::from_millis(20));
     set_version(&p, "0.0.9");
     fake(&p.data().join("bin/0.0.9"), "echo");
-    let o = p.run("compact-guardian", &["save"], &[], "{}");
+    let o = p.hook("save", "{}");
     assert_eq!(text(&o.stdout), "save\n", "{o:?}");
 }
 
@@ -1584,7 +1428,7 @@ fn a_remembered_binary_of_another_plugin_root_is_not_run() {
         ),
     )
     .unwrap();
-    let o = p.run("compact-guardian", &["audit"], &[], "");
+    let o = p.hook("audit", "");
     assert_eq!(text(&o.stdout), "", "another root's binary ran: {o:?}");
     assert_eq!(o.status.code(), Some(0));
 }
@@ -1596,14 +1440,14 @@ fn a_later_cargo_build_in_a_checkout_wins_over_the_remembered_data_folder_binary
     // launcher's documented order says.
     let p = Plugin::new();
     install_test_binary(&p);
-    p.run("compact-guardian", &["audit"], &[], "{}");
+    p.hook("audit", "{}");
     assert!(
         fs::read_to_string(remembered(&p))
             .unwrap()
             .ends_with(&format!("\nbin/{}/compact-guardian\n", version()))
     );
     fake(&p.path("target/release"), "echo");
-    let o = p.run("compact-guardian", &["save"], &[], "{}");
+    let o = p.hook("save", "{}");
     assert_eq!(text(&o.stdout), "save\n", "{o:?}");
     assert!(
         fs::read_to_string(remembered(&p))
@@ -1671,24 +1515,12 @@ fn run_read_only(p: &Plugin, script: &str, args: &[&str], stdin: &str) -> Output
     } else {
         Command::new("sh")
     };
-    c.arg(root.join("bin").join(script))
-        .args(args)
-        .env_clear()
-        .env(
-            "PATH",
-            format!("/usr/sbin:/sbin:{}", p.path("tools").display()),
-        )
-        .env("HOME", p.path("home"))
-        .env("CLAUDE_PLUGIN_ROOT", &root)
-        .env("CLAUDE_PLUGIN_DATA", p.data())
-        .env("COMPACT_GUARDIAN_DIR", p.path("store"))
-        .env("COMPACT_GUARDIAN_RELEASE_URL", dead_url())
-        .stdin(Stdio::piped())
-        .stdout(Stdio::piped())
-        .stderr(Stdio::piped());
-    let mut child = c.spawn().unwrap();
-    let _ = child.stdin.take().unwrap().write_all(stdin.as_bytes());
-    child.wait_with_output().unwrap()
+    c.arg(root.join("bin").join(script)).args(args);
+    p.as_client(&mut c).env(
+        "PATH",
+        format!("/usr/sbin:/sbin:{}", p.path("tools").display()),
+    );
+    output_with(c, stdin)
 }
 
 #[test]
@@ -1698,8 +1530,7 @@ fn hooks_never_write_into_a_read_only_plugin_folder_nor_say_so_on_stderr() {
     // was reported before its 2>/dev/null applied).
     let p = Plugin::new();
     install_test_binary(&p);
-    let t = p.path("t.jsonl");
-    fs::write(&t, small_session().join("\n") + "\n").unwrap();
+    let t = p.transcript();
     let before = tree(&p.root());
     let as_root = text(&Command::new("id").arg("-u").output().unwrap().stdout).trim() == "0";
     if !as_root {
@@ -1747,14 +1578,11 @@ fn a_data_folder_that_cannot_be_written_costs_the_fast_path_and_nothing_else() {
     // Best effort and silent: a data folder path that is a file (or is read-only) leaves the
     // launcher on its search, with the binary found, the hook's output whole and no stderr.
     let p = Plugin::new();
-    let built = p.path("target/release/compact-guardian");
-    fs::create_dir_all(built.parent().unwrap()).unwrap();
-    copy_executable(Path::new(env!("CARGO_BIN_EXE_compact-guardian")), &built);
+    built_in_checkout(&p);
     fs::write(p.data(), "not a folder").unwrap();
-    let t = p.path("t.jsonl");
-    fs::write(&t, small_session().join("\n") + "\n").unwrap();
+    let t = p.transcript();
     for _ in 0..2 {
-        let o = p.run("compact-guardian", &["save"], &[], &hook("s1", &t));
+        let o = p.hook("save", &hook("s1", &t));
         assert!(text(&o.stdout).contains("fix the failing test"), "{o:?}");
         assert_eq!((o.status.code(), text(&o.stderr)), (Some(0), String::new()));
     }
@@ -1787,14 +1615,7 @@ fn parallel_first_hooks_leave_one_whole_entry() {
             (format!("compact-guardian {}\n", version()), String::new())
         );
     }
-    assert_eq!(
-        fs::read_to_string(remembered(&p)).unwrap(),
-        format!(
-            "{}\nbin/{}/compact-guardian\n",
-            p.root().display(),
-            version()
-        )
-    );
+    assert_remembers_its_binary(&p);
     let left: Vec<_> = fs::read_dir(p.data())
         .unwrap()
         .flatten()
@@ -1851,11 +1672,26 @@ fn attempts(p: &Plugin) -> usize {
 }
 
 /// Runs the startup hook and waits for its job: the `systemMessage` it printed, if any.
-fn start(p: &Plugin, env: &[(&str, &str)]) -> Option<String> {
-    let o = p.run("compact-guardian-provision", &[], env, "{}");
+fn start(p: &Plugin, env: &[(&str, impl AsRef<str>)]) -> Option<String> {
+    let env: Vec<(&str, &str)> = env.iter().map(|(k, v)| (*k, v.as_ref())).collect();
+    let o = p.run("compact-guardian-provision", &[], &env, "{}");
     assert_eq!((o.status.code(), text(&o.stderr)), (Some(0), String::new()));
     p.wait_for_provisioning();
     (!o.stdout.is_empty()).then(|| system_message(&o.stdout))
+}
+
+/// The startup hook's environment offline (its release URL answers nothing) with
+/// [`fake_rust`]'s toolchain first on PATH.
+type Offline = [(&'static str, String); 2];
+
+/// A plugin whose startup hook starts offline with [`fake_rust`]'s toolchain (its arguments):
+/// the plugin, what the first start said (the test fails if nothing), and that environment.
+fn first_start(version: &str, build: &str, rustup: bool) -> (Plugin, String, Offline) {
+    let p = Plugin::new();
+    let path = fake_rust(&p, version, build, rustup);
+    let env = [("COMPACT_GUARDIAN_RELEASE_URL", dead_url()), ("PATH", path)];
+    let msg = start(&p, &env).expect("the first start says what happened");
+    (p, msg, env)
 }
 
 #[test]
@@ -1884,10 +1720,12 @@ fn an_installed_plugin_builds_from_its_marketplace_clone_else_says_to_cargo_inst
         ("PATH", &path),
     ];
     let msg = start(&p, &env).expect("said at the first start");
-    assert!(
-        msg.contains("no source of v")
-            && msg.contains("Fix: run 'cargo install --locked --git https://github.com/compact-guardian/compact-guardian --tag v"),
-        "{msg}"
+    assert_has_all(
+        &msg,
+        &[
+            "no source of v",
+            "Fix: run 'cargo install --locked --git https://github.com/compact-guardian/compact-guardian --tag v",
+        ],
     );
     assert!(!args.exists(), "nothing to build from, nothing built");
     // The marketplace's clone at this version: the next start builds from it.
@@ -1906,19 +1744,14 @@ fn an_installed_plugin_builds_from_its_marketplace_clone_else_says_to_cargo_inst
 
 #[test]
 fn a_rustup_without_a_toolchain_is_told_to_set_one_and_the_next_start_builds() {
-    let p = Plugin::new();
-    let url = dead_url();
-    let path = fake_rust(&p, "", "exit 1", true);
-    let env = [
-        ("COMPACT_GUARDIAN_RELEASE_URL", url.as_str()),
-        ("PATH", &path),
-    ];
     // Said at the first start itself (the job ends within the start's short wait).
-    let msg = start(&p, &env).expect("the first start says what happened");
-    assert!(
-        msg.contains("rustup is installed but has no Rust toolchain")
-            && msg.contains("Fix: run 'rustup default stable', then start a new session."),
-        "{msg}"
+    let (p, msg, env) = first_start("", "exit 1", true);
+    assert_has_all(
+        &msg,
+        &[
+            "rustup is installed but has no Rust toolchain",
+            "Fix: run 'rustup default stable', then start a new session.",
+        ],
     );
     assert_eq!(msg.matches("Fix:").count(), 1, "one action: {msg}");
     assert_eq!(start(&p, &env), None, "said once");
@@ -1926,30 +1759,25 @@ fn a_rustup_without_a_toolchain_is_told_to_set_one_and_the_next_start_builds() {
     // the next compaction is protected.
     let before = attempts(&p);
     let path = fake_rust(&p, "1.95.0", &builds(), true);
-    assert_eq!(start(&p, &[env[0], ("PATH", &path)]), None);
+    assert_eq!(start(&p, &[env[0].clone(), ("PATH", path)]), None);
     assert_eq!(attempts(&p), before + 1, "{}", p.log());
     assert!(p.installed().is_file(), "{}", p.log());
-    let t = p.path("t.jsonl");
-    fs::write(&t, small_session().join("\n") + "\n").unwrap();
-    let o = p.run("compact-guardian", &["save"], &[env[0]], &hook("s1", &t));
+    let t = p.transcript();
+    let url = [(env[0].0, env[0].1.as_str())];
+    let o = p.run("compact-guardian", &["save"], &url, &hook("s1", &t));
     assert!(text(&o.stdout).contains("fix the failing test"), "{o:?}");
 }
 
 #[test]
 fn nobody_without_rustup_is_told_to_run_rustup() {
-    let p = Plugin::new();
-    let url = dead_url();
     // A distribution's Rust, older than the crate's rust-version, and no rustup.
-    let path = fake_rust(&p, "1.65.0", "echo BUILD-RAN >&2; exit 1", false);
-    let env = [
-        ("COMPACT_GUARDIAN_RELEASE_URL", url.as_str()),
-        ("PATH", &path),
-    ];
-    let msg = start(&p, &env).expect("the first start says what happened");
-    assert!(
-        msg.contains("its Rust is 1.65, older than the 1.89 this version needs")
-            && msg.contains("Fix: install a current Rust from https://rustup.rs"),
-        "{msg}"
+    let (p, msg, env) = first_start("1.65.0", "echo BUILD-RAN >&2; exit 1", false);
+    assert_has_all(
+        &msg,
+        &[
+            "its Rust is 1.65, older than the 1.89 this version needs",
+            "Fix: install a current Rust from https://rustup.rs",
+        ],
     );
     assert!(
         !msg.contains("rustup update") && !msg.contains("rustup default"),
@@ -1966,7 +1794,7 @@ fn nobody_without_rustup_is_told_to_run_rustup() {
     let o = p.run(
         "compact-guardian",
         &["restore"],
-        &[env[0], ("PATH", &with_rustup)],
+        &[(env[0].0, &env[0].1), ("PATH", &with_rustup)],
         "{}",
     );
     assert!(
@@ -1975,7 +1803,7 @@ fn nobody_without_rustup_is_told_to_run_rustup() {
     );
     // No cargo at all: never a rustup command, only where to get Rust.
     let q = Plugin::new();
-    let msg = start(&q, &[("COMPACT_GUARDIAN_RELEASE_URL", url.as_str())]).unwrap();
+    let msg = start(&q, &env[..1]).unwrap();
     assert!(
         !msg.contains("rustup update") && !msg.contains("rustup default"),
         "{msg}"
@@ -1986,23 +1814,18 @@ fn nobody_without_rustup_is_told_to_run_rustup() {
 fn an_updated_toolchain_retries_the_build_at_the_next_start() {
     let p = Plugin::new();
     let url = dead_url();
-    let env_with = |path: &str| {
-        vec![
-            ("COMPACT_GUARDIAN_RELEASE_URL", url.clone()),
-            ("PATH", path.to_owned()),
-        ]
-    };
     let run = |path: &str| {
-        let env = env_with(path);
-        let env: Vec<(&str, &str)> = env.iter().map(|(k, v)| (*k, v.as_str())).collect();
-        start(&p, &env)
+        start(
+            &p,
+            &[
+                ("COMPACT_GUARDIAN_RELEASE_URL", url.as_str()),
+                ("PATH", path),
+            ],
+        )
     };
     let old = fake_rust(&p, "1.70.0", "exit 1", true);
     let msg = run(&old).unwrap();
-    assert!(
-        msg.contains("older than the 1.89") && msg.contains("rustup update"),
-        "{msg}"
-    );
+    assert_has_all(&msg, &["older than the 1.89", "rustup update"]);
     // Nothing changed: only the download is tried again (a release may have been published).
     let n = attempts(&p);
     assert_eq!(run(&old), None);
@@ -2026,23 +1849,17 @@ fn an_updated_toolchain_retries_the_build_at_the_next_start() {
 
 #[test]
 fn a_build_that_could_not_reach_crates_io_is_retried_at_the_next_start() {
-    let p = Plugin::new();
-    let url = dead_url();
-    let path = fake_rust(
-        &p,
+    let (p, msg, env) = first_start(
         "1.95.0",
         "echo 'error: failed to download from `https://static.crates.io/api/v1/crates/memchr/2.7.4/download`' >&2; exit 101",
         true,
     );
-    let env = [
-        ("COMPACT_GUARDIAN_RELEASE_URL", url.as_str()),
-        ("PATH", &path),
-    ];
-    let msg = start(&p, &env).unwrap();
-    assert!(
-        msg.contains("needs its dependencies from crates.io, which could not be reached")
-            && msg.contains("Fix: start a new session once the network is back"),
-        "{msg}"
+    assert_has_all(
+        &msg,
+        &[
+            "needs its dependencies from crates.io, which could not be reached",
+            "Fix: start a new session once the network is back",
+        ],
     );
     let n = p.log().matches("building compact-guardian").count();
     assert_eq!(start(&p, &env), None, "said once");
@@ -2056,26 +1873,20 @@ fn a_build_that_could_not_reach_crates_io_is_retried_at_the_next_start() {
 
 #[test]
 fn a_compile_error_is_reported_not_rebuilt_with_the_same_toolchain() {
-    let p = Plugin::new();
-    let url = dead_url();
-    let path = fake_rust(
-        &p,
+    let (p, msg, env) = first_start(
         "1.95.0",
         "echo 'error[E0308]: mismatched types' >&2; exit 101",
         true,
     );
-    let env = [
-        ("COMPACT_GUARDIAN_RELEASE_URL", url.as_str()),
-        ("PATH", &path),
-    ];
-    let msg = start(&p, &env).unwrap();
-    assert!(
-        msg.contains("building v")
-            && msg.contains("error[E0308]: mismatched types")
-            && msg.contains("Fix: please report it at"),
-        "{msg}"
+    assert_has_all(
+        &msg,
+        &[
+            "building v",
+            "error[E0308]: mismatched types",
+            "Fix: please report it at",
+        ],
     );
-    assert!(!msg.contains("rustup"), "{msg}");
+    assert_lacks_all(&msg, &["rustup"]);
     start(&p, &env);
     assert_eq!(
         p.log().matches("building compact-guardian").count(),
@@ -2090,13 +1901,14 @@ fn the_network_back_installs_at_the_next_start_without_any_variable() {
     let p = Plugin::new();
     let dead = dead_url();
     let msg = start(&p, &[("COMPACT_GUARDIAN_RELEASE_URL", dead.as_str())]).unwrap();
-    assert!(
-        msg.contains("could not reach the download server")
-            && msg
-                .contains("Fix: check this machine's network connection, then start a new session"),
-        "{msg}"
+    assert_has_all(
+        &msg,
+        &[
+            "could not reach the download server",
+            "Fix: check this machine's network connection, then start a new session",
+        ],
     );
-    assert!(!msg.contains("rustup"), "{msg}");
+    assert_lacks_all(&msg, &["rustup"]);
     // Still down: tried again, said no more.
     assert_eq!(
         start(&p, &[("COMPACT_GUARDIAN_RELEASE_URL", dead.as_str())]),
@@ -2112,23 +1924,25 @@ fn the_network_back_installs_at_the_next_start_without_any_variable() {
     assert!(p.installed().is_file(), "{}", p.log());
 }
 
+/// What the startup hook tells the user as it starts (before its job ends).
+fn first_words(p: &Plugin, env: &[(&str, &str)]) -> String {
+    system_message(&p.run("compact-guardian-provision", &[], env, "{}").stdout)
+}
+
 #[test]
 fn the_first_start_says_it_is_downloading_or_building() {
     // A download that takes longer than the start's short wait: the user is told, once.
     let p = Plugin::new();
     let silent = TcpListener::bind("127.0.0.1:0").unwrap();
     let url = format!("http://{}", silent.local_addr().unwrap());
-    let o = p.run(
-        "compact-guardian-provision",
-        &[],
-        &[("COMPACT_GUARDIAN_RELEASE_URL", &url)],
-        "{}",
-    );
-    let msg = system_message(&o.stdout);
+    let msg = first_words(&p, &[("COMPACT_GUARDIAN_RELEASE_URL", &url)]);
     assert!(
-        msg.starts_with("compact-guardian: downloading its binary for v")
-            && msg.contains("until it is installed, compactions are NOT protected"),
+        msg.starts_with("compact-guardian: downloading its binary for v"),
         "{msg}"
+    );
+    assert_has_all(
+        &msg,
+        &["until it is installed, compactions are NOT protected"],
     );
     // Stop the job (its lock) rather than wait out its timeouts.
     drop(silent);
@@ -2137,17 +1951,14 @@ fn the_first_start_says_it_is_downloading_or_building() {
     let q = Plugin::new();
     let path = fake_rust(&q, "1.95.0", "sleep 5; exit 1", true);
     let dead = dead_url();
-    let o = q.run(
-        "compact-guardian-provision",
-        &[],
+    let msg = first_words(
+        &q,
         &[("COMPACT_GUARDIAN_RELEASE_URL", &dead), ("PATH", &path)],
-        "{}",
     );
-    let msg = system_message(&o.stdout);
     assert!(
-        msg.starts_with("compact-guardian: building its binary for v")
-            && msg.contains("with cargo in the background"),
+        msg.starts_with("compact-guardian: building its binary for v"),
         "{msg}"
     );
+    assert_has_all(&msg, &["with cargo in the background"]);
     q.wait_for_provisioning();
 }

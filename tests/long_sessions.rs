@@ -81,7 +81,7 @@ fn prompts_behind_megabytes_of_small_tool_records_are_found() {
     autonomous(&t, 24 << 20, 640, 0);
     let out = save_then_restore(&sb, &t, None);
     for i in 1..=3 {
-        assert!(out.contains(&format!("EARLY PROMPT {i}")), "{out}");
+        assert_has_all(&out, &[&format!("EARLY PROMPT {i}")]);
     }
 }
 
@@ -115,10 +115,7 @@ fn no_prompt_in_reach_still_writes_a_snapshot_that_says_so() {
     );
     let out = sb.restore(&start_hook("s", &t)).stdout;
     assert!(out.contains("No instruction typed by the user was found in the whole transcript"));
-    assert!(
-        out.contains("/work/app/src/lib.rs") && out.contains("parse bodies"),
-        "{out}"
-    );
+    assert_has_all(&out, &["/work/app/src/lib.rs", "parse bodies"]);
 }
 
 #[test]
@@ -128,7 +125,7 @@ fn out_of_time_snapshot_says_how_far_it_read() {
     autonomous(&t, 8 << 20, 640, 0);
     // A zero budget has passed before the first look at the time, on any machine.
     let out = save_then_restore(&sb, &t, Some("0"));
-    assert!(out.contains("(reading stopped at the time limit)"), "{out}");
+    assert_has_all(&out, &["(reading stopped at the time limit)"]);
     assert!(!out.contains("EARLY PROMPT"));
 }
 
@@ -175,13 +172,13 @@ fn hundred_thousand_task_creations_replay_linearly_into_a_snapshot() {
     let r = sb.cmd(&["save"]).stdin(hook("s", &t)).run();
     r.assert_fail_open();
     let snap = std::fs::read_to_string(sb.snapshot_path("s")).expect("a snapshot was written");
-    assert!(
-        snap.contains("## Open tasks (1000 open, 0 completed)"),
-        "{snap}"
-    );
-    assert!(
-        snap.contains("task 99001") && snap.contains("not tracked"),
-        "{snap}"
+    assert_has_all(
+        &snap,
+        &[
+            "## Open tasks (1000 open, 0 completed)",
+            "task 99001",
+            "not tracked",
+        ],
     );
     assert!(snap.contains("create all the tasks"));
 }
@@ -227,7 +224,7 @@ fn memory_stays_bounded_whatever_the_record_count_and_line_lengths() {
     eprintln!("peak RSS of save on 32 MiB of tiny records: {kib} KiB");
     assert!(kib < 24 * 1024, "peak RSS {kib} KiB");
     let out = sb.restore(&start_hook("s", &t)).stdout;
-    assert!(out.contains("EARLY PROMPT 3"), "{out}");
+    assert_has_all(&out, &["EARLY PROMPT 3"]);
 }
 
 /// A Codex rollout line as the CLI writes it.
@@ -312,9 +309,12 @@ fn codex_prompts_behind_megabytes_of_tool_calls_are_found_once_each() {
         !out.contains("CODEX PROMPT 1:") && !out.contains("AGENTS.md"),
         "{out}"
     );
-    assert!(
-        out.contains("[in progress] importer") && out.contains("[pending] docs"),
-        "{out}"
+    assert_has_all(
+        &out,
+        &[
+            "[in progress] importer",
+            "[pending] docs",
+            "exec_command: step 29990  [FAILED]",
+        ],
     );
-    assert!(out.contains("exec_command: step 29990  [FAILED]"), "{out}");
 }

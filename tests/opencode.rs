@@ -7,7 +7,6 @@ use crate::common::*;
 use serde_json::{Value, json};
 use std::fs;
 use std::path::{Path, PathBuf};
-use std::time::{Duration, SystemTime};
 
 /// An excerpt line as the plugin writes it (its kind first).
 fn line(v: Value) -> String {
@@ -91,15 +90,6 @@ fn home_env(home: &Path) -> Vec<(String, String)> {
     vec![("HOME".into(), home.clone()), ("USERPROFILE".into(), home)]
 }
 
-fn set_mtime(path: &Path, t: SystemTime) {
-    fs::File::options()
-        .write(true)
-        .open(path)
-        .unwrap()
-        .set_modified(t)
-        .unwrap();
-}
-
 #[test]
 fn opencode_save_steers_and_restore_binds_the_context_to_its_compaction() {
     let sb = Sandbox::new();
@@ -112,11 +102,7 @@ fn opencode_save_steers_and_restore_binds_the_context_to_its_compaction() {
         "{}",
         save.stdout
     );
-    assert!(
-        save.stdout.contains("please fix the parser next"),
-        "{}",
-        save.stdout
-    );
+    assert_has_all(&save.stdout, &["please fix the parser next"]);
 
     let (first, answer) = restore(&sb, &ask("msg_7", None));
     let ctx = context(&answer);
@@ -125,16 +111,17 @@ fn opencode_save_steers_and_restore_binds_the_context_to_its_compaction() {
         "{}",
         first.stdout
     );
-    for item in [
-        "## Corrections to the compaction summary",
-        "[in progress] write renderer",
-        "> please fix the parser next",
-        "Bash: pytest -q tests/test_billing.py  [FAILED]",
-        "> The billing test fails.",
-        "before a manual compaction",
-    ] {
-        assert!(ctx.contains(item), "{item}:\n{ctx}");
-    }
+    assert_has_all(
+        ctx,
+        &[
+            "## Corrections to the compaction summary",
+            "[in progress] write renderer",
+            "> please fix the parser next",
+            "Bash: pytest -q tests/test_billing.py  [FAILED]",
+            "> The billing test fails.",
+            "before a manual compaction",
+        ],
+    );
     let line = answer["systemMessage"].as_str().unwrap();
     assert!(
         line.starts_with("compact-guardian restored 2 open tasks"),
@@ -175,11 +162,13 @@ fn a_compaction_without_a_snapshot_asks_for_the_session_then_rebuilds() {
     let excerpt2 = sb.transcript("excerpt2.jsonl", &with_summary);
     let (_, answer) = restore(&sb, &ask("msg_7", Some(&excerpt2)));
     let ctx = context(&answer);
-    assert!(
-        ctx.contains("Rebuilt by the compact-guardian plugin"),
-        "{ctx}"
+    assert_has_all(
+        ctx,
+        &[
+            "Rebuilt by the compact-guardian plugin",
+            "> please fix the parser next",
+        ],
     );
-    assert!(ctx.contains("> please fix the parser next"), "{ctx}");
     assert!(
         answer["systemMessage"]
             .as_str()
@@ -225,15 +214,12 @@ fn the_bound_context_outlives_the_snapshot_ttl_but_not_a_month() {
         let other = sb.transcript("other.jsonl", &small_session());
         sb.save(&hook("other-session", &other)).assert_fail_open();
     };
-    set_mtime(&bound, SystemTime::now() - Duration::from_secs(24 * 3600));
+    set_old(&bound, 24 * 3600);
     sweep(&sb);
     assert!(bound.is_file(), "a day-old context was swept");
     let (_, again) = restore(&sb, &ask("msg_7", None));
     assert!(context(&again).starts_with("# [compact-guardian snapshot]"));
-    set_mtime(
-        &bound,
-        SystemTime::now() - Duration::from_secs(31 * 24 * 3600),
-    );
+    set_old(&bound, 31 * 24 * 3600);
     sweep(&sb);
     assert!(!bound.exists(), "a month-old context is removed");
 }
@@ -260,7 +246,7 @@ fn an_ask_without_a_compaction_id_fails_open() {
     let run = sb.cmd(&["restore"]).stdin(input).run();
     run.assert_fail_open();
     assert_eq!(run.stdout, "");
-    assert!(run.stderr.contains("compaction_id"), "{}", run.stderr);
+    assert_has_all(&run.stderr, &["compaction_id"]);
 }
 
 #[test]
@@ -314,19 +300,14 @@ fn install_opencode_writes_the_plugin_naming_this_binary_and_status_finds_it() {
         "the plugin names the binary that installed it"
     );
     assert!(!text.contains("const INSTALLED_BINARY = null\n"));
-    assert!(
-        run.stdout.contains(&plugin.display().to_string()),
-        "{}",
-        run.stdout
-    );
+    assert_has_all(&run.stdout, &[&plugin.display().to_string()]);
     let s = status(&home);
-    assert!(
-        s.contains(&format!("OpenCode plugin: {}\n", plugin.display())),
-        "{s}"
-    );
-    assert!(
-        s.contains("Plugin last ran: save (before a summary) never"),
-        "{s}"
+    assert_has_all(
+        &s,
+        &[
+            &format!("OpenCode plugin: {}\n", plugin.display()),
+            "Plugin last ran: save (before a summary) never",
+        ],
     );
     // --dir: a project's plugins folder.
     let project = sb.path("project/.opencode/plugins");
@@ -383,27 +364,21 @@ fn install_opencode_names_the_line_found_and_status_says_which_export_it_runs() 
         assert_eq!(run.code, Some(0), "{}", run.stderr);
         let plugin = global_plugin(&home, "plugins");
         assert!(plugin.is_file());
-        assert!(
-            run.stdout.contains(&format!(
+        assert_has_all(
+            &run.stdout,
+            &[&format!(
                 "OpenCode {version} found (`opencode --version`): it runs the plugin's `{export}`."
-            )),
-            "{}",
-            run.stdout
+            )],
         );
         let status = in_home(&home, &path, &["status"], &[("OPENCODE", Path::new("1"))]);
-        assert!(
-            status
-                .stdout
-                .contains(&format!("OpenCode plugin: {}\n", plugin.display())),
-            "{}",
-            status.stdout
-        );
-        assert!(
-            status.stdout.contains(&format!(
-                "OpenCode found: OpenCode {version} (`opencode --version`), which runs the plugin's `{export}`"
-            )),
-            "{}",
-            status.stdout
+        assert_has_all(
+            &status.stdout,
+            &[
+                &format!("OpenCode plugin: {}\n", plugin.display()),
+                &format!(
+                    "OpenCode found: OpenCode {version} (`opencode --version`), which runs the plugin's `{export}`"
+                ),
+            ],
         );
         let json = in_home(
             &home,
@@ -432,21 +407,36 @@ fn without_opencode_on_path_the_config_shows_the_line() {
     )
     .unwrap();
     let run = in_home(&home, &path, &["install-opencode"], &[]);
-    assert!(
-        run.stdout.contains(&format!(
+    assert_has_all(
+        &run.stdout,
+        &[&format!(
             "OpenCode 2 found (the \"plugins\" key in {}): it runs the plugin's `setup`.",
             config.join("opencode.jsonc").display()
-        )),
-        "{}",
-        run.stdout
+        )],
     );
     fs::remove_file(config.join("opencode.jsonc")).unwrap();
     let run = in_home(&home, &path, &["install-opencode"], &[]);
-    assert!(
-        run.stdout.contains("No OpenCode found (no `opencode` on PATH, no OpenCode config): OpenCode 1 and 2 both load plugins from that folder."),
-        "{}",
-        run.stdout
+    assert_has_all(
+        &run.stdout,
+        &[
+            "No OpenCode found (no `opencode` on PATH, no OpenCode config): OpenCode 1 and 2 both load plugins from that folder.",
+        ],
     );
+}
+
+/// A sandbox, its home and an `$OPENCODE_CONFIG_DIR` of its own (not made yet).
+#[cfg(unix)]
+fn config_dir_sandbox() -> (Sandbox, PathBuf, PathBuf) {
+    let sb = Sandbox::new();
+    let (home, own) = (sb.path("home"), sb.path("oc-config"));
+    (sb, home, own)
+}
+
+/// `status` inside OpenCode (`OPENCODE=1`) with `own` as `$OPENCODE_CONFIG_DIR`.
+#[cfg(unix)]
+fn status_in(home: &Path, path: &Path, own: &Path) -> Run {
+    let env = [("OPENCODE", Path::new("1")), ("OPENCODE_CONFIG_DIR", own)];
+    in_home(home, path, &["status"], &env)
 }
 
 #[cfg(unix)]
@@ -454,34 +444,24 @@ fn without_opencode_on_path_the_config_shows_the_line() {
 fn with_opencode_config_dir_the_plugin_goes_there_and_one_copy_is_kept() {
     // OpenCode 2 reads only $OPENCODE_CONFIG_DIR when it is set; OpenCode 1 reads it beside
     // ~/.config/opencode, and would run a copy in each.
-    let sb = Sandbox::new();
-    let home = sb.path("home");
-    let own = sb.path("oc-config");
+    let (sb, home, own) = config_dir_sandbox();
     let path = opencode_on_path(sb.path("bin").as_path(), Some("opencode v2.0.24"));
     let older = global_plugin(&home, "plugins");
     let run = in_home(&home, &path, &["install-opencode"], &[]);
     assert!(older.is_file(), "{}", run.stderr);
-    let status = in_home(
-        &home,
-        &path,
-        &["status"],
-        &[("OPENCODE", Path::new("1")), ("OPENCODE_CONFIG_DIR", &own)],
-    );
-    assert!(
-        status.stdout.contains(&format!(
-            "OpenCode plugin: NOT found in {}",
-            own.join("plugins").display()
-        )),
-        "{}",
-        status.stdout
-    );
-    assert!(
-        status.stdout.contains(&format!(
-            "OpenCode plugin: also {} (a folder this OpenCode does not read;",
-            older.display()
-        )),
-        "{}",
-        status.stdout
+    let status = status_in(&home, &path, &own);
+    assert_has_all(
+        &status.stdout,
+        &[
+            &format!(
+                "OpenCode plugin: NOT found in {}",
+                own.join("plugins").display()
+            ),
+            &format!(
+                "OpenCode plugin: also {} (a folder this OpenCode does not read;",
+                older.display()
+            ),
+        ],
     );
     let run = in_home(
         &home,
@@ -492,33 +472,21 @@ fn with_opencode_config_dir_the_plugin_goes_there_and_one_copy_is_kept() {
     let placed = own.join("plugins/compact-guardian.js");
     assert!(placed.is_file(), "{}", run.stdout);
     assert!(!older.exists(), "the older copy is removed: {}", run.stdout);
-    assert!(
-        run.stdout
-            .contains(&format!("Removed an older copy: {}", older.display())),
-        "{}",
-        run.stdout
+    assert_has_all(
+        &run.stdout,
+        &[&format!("Removed an older copy: {}", older.display())],
     );
-    let status = in_home(
-        &home,
-        &path,
-        &["status"],
-        &[("OPENCODE", Path::new("1")), ("OPENCODE_CONFIG_DIR", &own)],
-    );
-    assert!(
-        status
-            .stdout
-            .contains(&format!("OpenCode plugin: {}\n", placed.display())),
-        "{}",
-        status.stdout
+    let status = status_in(&home, &path, &own);
+    assert_has_all(
+        &status.stdout,
+        &[&format!("OpenCode plugin: {}\n", placed.display())],
     );
 }
 
 #[cfg(unix)]
 #[test]
 fn install_opencode_remove_leaves_neither_lines_copy_behind() {
-    let sb = Sandbox::new();
-    let home = sb.path("home");
-    let own = sb.path("oc-config");
+    let (sb, home, own) = config_dir_sandbox();
     let path = opencode_on_path(sb.path("bin").as_path(), Some("1.18.33"));
     let with_dir = [("OPENCODE_CONFIG_DIR", own.as_path())];
     // A copy in each folder either line loads from, and someone else's file of that name.
@@ -556,11 +524,9 @@ fn install_opencode_remove_leaves_neither_lines_copy_behind() {
         run.stdout
     );
     assert!(foreign.is_file(), "a file that is not ours stays");
-    assert!(
-        run.stdout
-            .contains(&format!("Still named in {}: \"plugin\"", config.display())),
-        "{}",
-        run.stdout
+    assert_has_all(
+        &run.stdout,
+        &[&format!("Still named in {}: \"plugin\"", config.display())],
     );
     fs::remove_file(&config).unwrap();
     let status = in_home(

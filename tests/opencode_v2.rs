@@ -102,14 +102,15 @@ fn a_session_through_the_v2_host(runtime: &Runtime) {
     assert_eq!(first.len(), 1, "{r}");
     let context = &first[0];
     assert!(context.starts_with(MARKER), "{context}");
-    for item in [
-        "## Corrections to the compaction summary",
-        "[in progress] write renderer",
-        "> please fix the parser next",
-        "Bash: pytest -q tests/test_billing.py  [FAILED]",
-    ] {
-        assert!(context.contains(item), "{item}:\n{context}");
-    }
+    assert_has_all(
+        context,
+        &[
+            "## Corrections to the compaction summary",
+            "[in progress] write renderer",
+            "> please fix the parser next",
+            "Bash: pytest -q tests/test_billing.py  [FAILED]",
+        ],
+    );
     assert_eq!(
         texts(&r["requests"][1]["added"]),
         std::slice::from_ref(context),

@@ -67,15 +67,7 @@ fn calls(lines: &[&str], upto: usize) -> Vec<Call> {
                 Some("tool_result") => {
                     let id = b["tool_use_id"].as_str().unwrap_or("");
                     let Some(&i) = at.get(id) else { continue };
-                    let text = match &b["content"] {
-                        Value::String(s) => s.clone(),
-                        Value::Array(parts) => parts
-                            .iter()
-                            .filter_map(|p| p["text"].as_str())
-                            .collect::<Vec<_>>()
-                            .join("\n"),
-                        _ => String::new(),
-                    };
+                    let text = crate::common::content_text(&b["content"]);
                     let failed = b["is_error"] == Value::Bool(true)
                         || text
                             .strip_prefix("Exit code ")
@@ -333,14 +325,8 @@ fn transcripts(dir: &Path) -> Vec<PathBuf> {
         "{} is absent: without it no run of a check is measured",
         external.display()
     );
-    let mut out: Vec<PathBuf> = [dir.to_path_buf(), external]
-        .iter()
-        .filter_map(|d| std::fs::read_dir(d).ok())
-        .flatten()
-        .flatten()
-        .map(|e| e.path())
-        .filter(|p| p.extension().is_some_and(|e| e == "jsonl"))
-        .collect();
+    let mut out = crate::common::corpus_files(dir);
+    out.extend(crate::common::corpus_files(&external));
     out.sort();
     out
 }

@@ -157,20 +157,24 @@ impl Report {
     }
 
     fn print_text(&self, cfg: &Config, out: &mut impl Write) -> Result<()> {
-        let Report {
-            binary,
-            clients,
-            folder,
-            problem,
-            entries,
-            unprotected,
-            ..
-        } = self;
-        writeln!(out, "compact-guardian {VERSION} ({})", shown(binary))?;
+        writeln!(out, "compact-guardian {VERSION} ({})", shown(&self.binary))?;
         if cfg.run_by_opencode {
             Seen::gather(cfg).text(cfg, shown, out)?;
         }
-        match (folder, problem) {
+        self.folder_text(out)?;
+        for i in &cfg.ignored {
+            writeln!(out, "Ignored setting: {}", shown(i))?;
+        }
+        last_ran_line(cfg, self.last_run, out)?;
+        self.history_text(out)?;
+        codex_folder(cfg, self.folder.as_ref(), out)?;
+        opencode_folder(cfg, self.folder.as_ref(), out)?;
+        self.clients_text(out)
+    }
+
+    /// The snapshot folder, and whether it can be used.
+    fn folder_text(&self, out: &mut impl Write) -> Result<()> {
+        match (&self.folder, &self.problem) {
             (Some(f), None) if !f.exists() => writeln!(
                 out,
                 "Snapshot folder: {} (usable; it is created at the first compaction)",
@@ -186,30 +190,35 @@ impl Report {
             (None, Some(p)) => writeln!(out, "Snapshot folder: NOT usable: {}", shown(p))?,
             (None, None) => {}
         }
-        for i in &cfg.ignored {
-            writeln!(out, "Ignored setting: {}", shown(i))?;
-        }
-        last_ran_line(cfg, self.last_run, out)?;
-        if !unprotected.is_empty() {
+        Ok(())
+    }
+
+    /// The compactions no binary ran for, then the last compactions, newest first.
+    fn history_text(&self, out: &mut impl Write) -> Result<()> {
+        if !self.unprotected.is_empty() {
             writeln!(
                 out,
                 "Compactions NOT protected because no binary ran (newest first):"
             )?;
-            for (t, why) in unprotected.iter().rev().take(SHOWN) {
+            for (t, why) in self.unprotected.iter().rev().take(SHOWN) {
                 writeln!(out, "- {}: {}", time_of(*t), shown(why))?;
             }
         }
-        if entries.is_empty() {
+        if self.entries.is_empty() {
             writeln!(out, "No compaction recorded yet.")?;
         } else {
             writeln!(out, "Last compactions (newest first):")?;
-            for e in entries.iter().rev().take(SHOWN) {
+            for e in self.entries.iter().rev().take(SHOWN) {
                 writeln!(out, "- {}", line(e))?;
             }
         }
-        codex_folder(cfg, folder.as_ref(), out)?;
-        opencode_folder(cfg, folder.as_ref(), out)?;
-        for c in clients {
+        Ok(())
+    }
+
+    /// Each client's install, and for Codex whether it trusts the hooks and a compaction it made
+    /// without them.
+    fn clients_text(&self, out: &mut impl Write) -> Result<()> {
+        for c in &self.clients {
             let codex = c.name == "Codex";
             // Codex's own answer replaces the trust records' count, which cannot tell a record
             // Codex still accepts from one it refuses (issue #55: "6 of 6" beside "NOT protected").

@@ -1,6 +1,43 @@
-//! Test harness: run the binary with stdin, an isolated HOME and snapshot folder, and a hang guard.
+//! Test harness: run the binary with stdin, an isolated HOME and snapshot folder, and a hang guard;
+//! the transcripts and hook inputs the suites share ([`records`]), processes started through sh
+//! or several at once ([`process`]), and the plugin's sh scripts run as the client runs them
+//! ([`plugin`]).
 
 #![allow(dead_code)] // each test module uses a different part of the harness
+
+/// A test on the shared corpus of real transcripts, written once (as the real-CLI tests are,
+/// `tests/e2e/macros.rs`): the `#[test]`, the ignore with what it needs when the build found no
+/// corpus (`build.rs`'s `cg_no_corpus`), and `dir`, the corpus's folder ([`corpus`], which fails
+/// the test when the corpus is gone since the build): `corpus_test!(name, |dir| { .. })`, or
+/// `corpus_test!(name, || { .. })` for a body that finds what it reads itself.
+macro_rules! corpus_test {
+    ($name:ident, || $body:block) => {
+        #[test]
+        #[cfg_attr(
+            cg_no_corpus,
+            ignore = "needs the shared corpus of real transcripts: ../shared/transcripts, or COMPACT_GUARDIAN_CORPUS=<dir>"
+        )]
+        fn $name() $body
+    };
+    ($name:ident, |$dir:ident| $body:block) => {
+        corpus_test!($name, || {
+            let $dir = crate::common::corpus();
+            $body
+        });
+    };
+}
+
+#[cfg(unix)]
+pub mod plugin;
+#[cfg(unix)]
+pub mod process;
+pub mod records;
+
+#[cfg(unix)]
+pub use plugin::*;
+#[cfg(unix)]
+pub use process::*;
+pub use records::*;
 
 use std::io::{Read, Write};
 use std::net::TcpListener;
@@ -89,6 +126,13 @@ impl Sandbox {
         }
     }
 
+    /// A new sandbox with `lines` as its transcript `t.jsonl`, and that transcript's path.
+    pub fn with_transcript(lines: &[String]) -> (Sandbox, PathBuf) {
+        let sb = Sandbox::new();
+        let t = sb.transcript("t.jsonl", lines);
+        (sb, t)
+    }
+
     pub fn path(&self, name: &str) -> PathBuf {
         self.root.path().join(name)
     }
@@ -121,6 +165,39 @@ impl Sandbox {
     /// unwrapped: its `additionalContext`), `user_line` the `systemMessage` shown to the user.
     pub fn restore(&self, input: &str) -> Run {
         self.cmd(&["restore"]).stdin(input).run().unwrapped()
+    }
+
+    /// Ages by `secs` seconds every file of the snapshot folder whose name holds `containing`.
+    pub fn age(&self, containing: &str, secs: u64) {
+        for e in std::fs::read_dir(&self.store).unwrap().flatten() {
+            if e.file_name().to_string_lossy().contains(containing) {
+                set_old(&e.path(), secs);
+            }
+        }
+    }
+
+    /// Runs `audit` (Claude Code's PostCompact, `trigger` `manual` or `auto`) on `summary`.
+    pub fn audit(&self, session: &str, t: &Path, trigger: &str, summary: &str) -> Run {
+        self.cmd(&["audit"])
+            .stdin(records::post_compact(session, t, trigger, summary))
+            .run()
+    }
+
+    /// Claude Code's hooks of one compaction before its PostCompact: `save`, then `restore`,
+    /// each keeping the fail-open contract.
+    pub fn save_and_restore(&self, session: &str, t: &Path) {
+        self.save(&records::hook(session, t)).assert_fail_open();
+        self.restore(&records::start_hook(session, t))
+            .assert_fail_open();
+    }
+
+    /// The same, then the audit of `summary` (Claude Code's PostCompact, `trigger` `manual` or
+    /// `auto`): its run, the fail-open contract kept.
+    pub fn compact(&self, session: &str, t: &Path, trigger: &str, summary: &str) -> Run {
+        self.save_and_restore(session, t);
+        let audit = self.audit(session, t, trigger, summary);
+        audit.assert_fail_open();
+        audit
     }
 }
 
@@ -174,18 +251,7 @@ impl Cmd {
             .stdin(Stdio::piped())
             .stderr(Stdio::piped());
         c.stdout(self.stdout.unwrap_or_else(Stdio::piped));
-        for (k, _) in std::env::vars() {
-            // Nothing of the machine's decides where files go: OpenCode's mark, its config
-            // folder and the XDG folders would move them (a test run from inside OpenCode has
-            // OPENCODE=1).
-            if k.starts_with("COMPACT_GUARDIAN_")
-                || k == "CLAUDE_CONFIG_DIR"
-                || k.starts_with("OPENCODE")
-                || k.starts_with("XDG_")
-            {
-                c.env_remove(k);
-            }
-        }
+        isolate(&mut c);
         c.envs(self.env.iter().map(|(k, v)| (k, v)));
         let start = Instant::now();
         let mut child = spawn(&mut c);
@@ -225,6 +291,21 @@ impl Cmd {
     }
 }
 
+/// Removes from `c`'s environment what of the machine's would decide where files go: the
+/// binary's own settings, Claude Code's config folder, OpenCode's mark and config folder and
+/// the XDG folders (a test run from inside OpenCode has OPENCODE=1).
+pub fn isolate(c: &mut Command) {
+    for (k, _) in std::env::vars() {
+        if k.starts_with("COMPACT_GUARDIAN_")
+            || k == "CLAUDE_CONFIG_DIR"
+            || k.starts_with("OPENCODE")
+            || k.starts_with("XDG_")
+        {
+            c.env_remove(k);
+        }
+    }
+}
+
 /// Starts `c`. Under Wine, process creation fails now and then with ERROR_INTERNAL_ERROR (1359)
 /// when many tests start processes at once (seen in CI: one start in several hundred); that is
 /// the emulator's, not the binary's (which starts no processes), so a start that fails that way
@@ -254,96 +335,46 @@ fn read_all(r: Option<impl std::io::Read>) -> String {
     String::from_utf8_lossy(&buf).into_owned()
 }
 
-/// Hook input JSON.
-pub fn hook(session: &str, transcript: &Path) -> String {
-    serde_json::json!({
-        "session_id": session,
-        "transcript_path": transcript,
-        "cwd": "/work/app",
-        "hook_event_name": "PreCompact",
-        "trigger": "manual",
-        "custom_instructions": "keep the parser work"
-    })
-    .to_string()
+/// Sets `path`'s modification time to `t` (a file another process left, a clock far off).
+pub fn set_mtime(path: &Path, t: std::time::SystemTime) {
+    std::fs::File::options()
+        .write(true)
+        .open(path)
+        .unwrap()
+        .set_modified(t)
+        .unwrap();
 }
 
-/// SessionStart(compact) hook input.
-pub fn start_hook(session: &str, transcript: &Path) -> String {
-    serde_json::json!({
-        "session_id": session,
-        "transcript_path": transcript,
-        "cwd": "/work/app",
-        "hook_event_name": "SessionStart",
-        "source": "compact"
-    })
-    .to_string()
+/// Ages `path` by `secs` seconds: its modification time set that long ago.
+pub fn set_old(path: &Path, secs: u64) {
+    set_mtime(
+        path,
+        std::time::SystemTime::now() - Duration::from_secs(secs),
+    );
 }
 
-/// PostCompact hook input (`trigger`: `manual` or `auto`).
-pub fn post_compact(session: &str, transcript: &Path, trigger: &str, summary: &str) -> String {
-    serde_json::json!({
-        "session_id": session,
-        "transcript_path": transcript,
-        "hook_event_name": "PostCompact",
-        "trigger": trigger,
-        "compact_summary": summary
-    })
-    .to_string()
+/// A lock on `path` held by this process (as another process would hold it) until the file is
+/// dropped, its time `secs` seconds ago: how long it has been held, as far as a hook can tell.
+pub fn held_lock(path: &Path, secs: u64) -> std::fs::File {
+    let lock = std::fs::File::options()
+        .read(true)
+        .write(true)
+        .create(true)
+        .truncate(false)
+        .open(path)
+        .unwrap();
+    lock.lock().unwrap();
+    lock.set_modified(std::time::SystemTime::now() - Duration::from_secs(secs))
+        .unwrap();
+    lock
 }
 
-/// A user prompt record.
-pub fn prompt(uuid: &str, parent: Option<&str>, text: &str) -> String {
-    serde_json::json!({"type":"user","uuid":uuid,"parentUuid":parent,"message":{"role":"user","content":text}}).to_string()
-}
-
-/// An assistant text record.
-pub fn reply(uuid: &str, parent: &str, text: &str) -> String {
-    serde_json::json!({"type":"assistant","uuid":uuid,"parentUuid":parent,"message":{"role":"assistant","content":[{"type":"text","text":text}]}}).to_string()
-}
-
-/// An assistant tool call record.
-pub fn tool_use(
-    uuid: &str,
-    parent: &str,
-    id: &str,
-    name: &str,
-    input: serde_json::Value,
-) -> String {
-    serde_json::json!({"type":"assistant","uuid":uuid,"parentUuid":parent,"message":{"role":"assistant","content":[{"type":"tool_use","id":id,"name":name,"input":input}]}}).to_string()
-}
-
-/// A tool result record.
-pub fn tool_result(uuid: &str, parent: &str, id: &str, content: &str, is_error: bool) -> String {
-    serde_json::json!({"type":"user","uuid":uuid,"parentUuid":parent,"message":{"role":"user","content":[{"type":"tool_result","tool_use_id":id,"content":content,"is_error":is_error}]}}).to_string()
-}
-
-/// A small, ordinary session: two prompts, an edit, a failing test.
-pub fn small_session() -> Vec<String> {
-    vec![
-        prompt("u1", None, "add a parser for the config file"),
-        tool_use(
-            "a1",
-            "u1",
-            "t1",
-            "Edit",
-            serde_json::json!({"file_path":"/work/app/src/parse.rs","old_string":"a","new_string":"b"}),
-        ),
-        tool_result("r1", "a1", "t1", "ok", false),
-        tool_use(
-            "a2",
-            "r1",
-            "t2",
-            "Bash",
-            serde_json::json!({"command":"cargo test"}),
-        ),
-        tool_result("r2", "a2", "t2", "Exit code 101\nfailed", true),
-        prompt(
-            "u2",
-            Some("r2"),
-            "fix the failing test, then stop — ünïcødé ✓",
-        ),
-        reply("a3", "u2", "Working on it.\n- [ ] fix parse_empty"),
-    ]
+#[cfg(unix)]
+/// Makes a FIFO at `path` (and its folder): a file whose open waits for a writer.
+pub fn mkfifo(path: &Path) {
+    std::fs::create_dir_all(path.parent().unwrap()).unwrap();
+    let ok = Command::new("mkfifo").arg(path).status().unwrap().success();
+    assert!(ok, "mkfifo {}", path.display());
 }
 
 #[cfg(unix)]
@@ -449,20 +480,40 @@ pub fn tree(dir: &Path) -> std::collections::BTreeMap<PathBuf, (Vec<u8>, u32)> {
     out
 }
 
+#[cfg(unix)]
+/// What differs between two [`tree`]s of one folder: each file changed, added or gone.
+pub fn tree_changes<'a>(
+    before: &'a std::collections::BTreeMap<PathBuf, (Vec<u8>, u32)>,
+    after: &'a std::collections::BTreeMap<PathBuf, (Vec<u8>, u32)>,
+) -> Vec<&'a PathBuf> {
+    after
+        .iter()
+        .filter(|(p, v)| before.get(*p) != Some(v))
+        .map(|(p, _)| p)
+        .chain(before.keys().filter(|p| !after.contains_key(*p)))
+        .collect()
+}
+
 /// `scripts/dist` packaging the test build, as the release workflow packages its builds.
 pub fn dist(out: &Path) -> PathBuf {
-    let o = Command::new("sh")
-        .arg(PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("scripts/dist"))
+    let mut c = Command::new("sh");
+    c.arg(PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("scripts/dist"))
         .args(["--binary", env!("CARGO_BIN_EXE_compact-guardian"), "--out"])
-        .arg(out)
-        .output()
-        .unwrap();
+        .arg(out);
+    let o = succeeded(&mut c, "scripts/dist");
+    PathBuf::from(String::from_utf8_lossy(&o.stdout).trim())
+}
+
+/// Runs `c` to its end, its output captured; it must succeed (else the test fails, naming it
+/// `what`, with its stderr).
+pub fn succeeded(c: &mut Command, what: &str) -> std::process::Output {
+    let o = c.output().unwrap();
     assert!(
         o.status.success(),
-        "scripts/dist: {}",
+        "{what}: {}",
         String::from_utf8_lossy(&o.stderr)
     );
-    PathBuf::from(String::from_utf8_lossy(&o.stdout).trim())
+    o
 }
 
 /// A static file server on 127.0.0.1 for `dir`, answering GET with 200 or 404. Stops when dropped.
@@ -559,6 +610,34 @@ pub fn corpus() -> PathBuf {
         dir.display()
     );
     dir
+}
+
+/// Fails unless `text` holds every one of `parts`, naming the first one missing, with `text`.
+#[track_caller]
+pub fn assert_has_all(text: &str, parts: &[&str]) {
+    for part in parts {
+        assert!(text.contains(part), "{part}:\n{text}");
+    }
+}
+
+/// Fails if `text` holds any of `parts`, naming the first one found, with `text`.
+#[track_caller]
+pub fn assert_lacks_all(text: &str, parts: &[&str]) {
+    for part in parts {
+        assert!(!text.contains(part), "{part}:\n{text}");
+    }
+}
+
+/// The transcripts (`.jsonl`) in `dir`, in the order of their names.
+pub fn corpus_files(dir: &Path) -> Vec<PathBuf> {
+    let mut files: Vec<PathBuf> = std::fs::read_dir(dir)
+        .unwrap()
+        .flatten()
+        .map(|e| e.path())
+        .filter(|p| p.extension().is_some_and(|e| e == "jsonl"))
+        .collect();
+    files.sort();
+    files
 }
 
 /// What a hook's output tells the user: its `systemMessage` (JSON output), or the plain text it

@@ -84,26 +84,101 @@ fn serve(conn: TcpStream, brain: &Brain, reqs: &Mutex<Vec<Value>>, ids: &AtomicU
             "HTTP/1.1 {status}\r\ncontent-type: {content_type}\r\ncontent-length: {}\r\ncache-control: no-cache\r\nconnection: keep-alive\r\nrequest-id: req_mock\r\n\r\n",
             payload.len()
         );
-        if writer
-            .write_all(head.as_bytes())
-            .and_then(|_| writer.write_all(&payload))
-            .and_then(|_| writer.flush())
-            .is_err()
-        {
+        if !send(&mut writer, &head, &payload) {
             return;
         }
     }
 }
 
+/// Writes one response (its head, then its body); false once the client has gone.
+fn send(writer: &mut impl Write, head: &str, payload: &[u8]) -> bool {
+    writer
+        .write_all(head.as_bytes())
+        .and_then(|_| writer.write_all(payload))
+        .and_then(|_| writer.flush())
+        .is_ok()
+}
+
+/// A stand-in for another client's API on a loopback port (Codex's Responses API, OpenCode's
+/// chat completions): a POST to a path ending in `endpoint` is kept and answered by `answer`
+/// (given its number, from 1, and its body: the content type and the payload); anything else
+/// gets `other` as JSON. Keeps every such request's body.
+pub(super) struct StandIn {
+    pub(super) port: u16,
+    requests: Arc<Mutex<Vec<Value>>>,
+}
+
+/// How a [`StandIn`] answers a request it keeps.
+pub(super) type Answer = Arc<dyn Fn(usize, &Value) -> (&'static str, Vec<u8>) + Send + Sync>;
+
+impl StandIn {
+    /// Starts the stand-in; a connection idle for `idle` is closed.
+    pub(super) fn start(
+        endpoint: &'static str,
+        other: &'static [u8],
+        idle: Duration,
+        answer: Answer,
+    ) -> StandIn {
+        let listener = TcpListener::bind("127.0.0.1:0").unwrap();
+        let port = listener.local_addr().unwrap().port();
+        let requests = Arc::new(Mutex::new(Vec::new()));
+        let reqs = requests.clone();
+        std::thread::spawn(move || {
+            for conn in listener.incoming() {
+                let Ok(conn) = conn else { continue };
+                let (reqs, answer) = (reqs.clone(), answer.clone());
+                std::thread::spawn(move || {
+                    let _ = conn.set_read_timeout(Some(idle));
+                    let mut writer = conn.try_clone().unwrap();
+                    let mut reader = BufReader::new(conn);
+                    while let Some((method, path, body)) = read_request(&mut reader) {
+                        let (kind, payload) = if method == "POST" && path.ends_with(endpoint) {
+                            let req: Value = serde_json::from_slice(&body).unwrap_or(Value::Null);
+                            let n = {
+                                let mut r = reqs.lock().unwrap();
+                                r.push(req.clone());
+                                r.len()
+                            };
+                            answer(n, &req)
+                        } else {
+                            ("application/json", other.to_vec())
+                        };
+                        let head = format!(
+                            "HTTP/1.1 200 OK\r\ncontent-type: {kind}\r\ncontent-length: {}\r\nconnection: keep-alive\r\n\r\n",
+                            payload.len()
+                        );
+                        if !send(&mut writer, &head, &payload) {
+                            return;
+                        }
+                    }
+                });
+            }
+        });
+        StandIn { port, requests }
+    }
+
+    /// Every request kept so far, in order.
+    pub(super) fn requests(&self) -> Vec<Value> {
+        self.requests.lock().unwrap().clone()
+    }
+}
+
 pub(super) fn read_request(r: &mut impl BufRead) -> Option<(String, String, Vec<u8>)> {
+    let (line, body) = read_message(r, false)?;
+    let mut parts = line.split_whitespace();
+    let method = parts.next()?.to_owned();
+    let path = parts.next()?.to_owned();
+    Some((method, path, body))
+}
+
+/// One HTTP/1.1 message: its first line and its body (by `content-length`, or chunked; with
+/// neither, none, or with `to_end` what comes until the connection closes).
+pub(super) fn read_message(r: &mut impl BufRead, to_end: bool) -> Option<(String, Vec<u8>)> {
     let mut line = String::new();
     if r.read_line(&mut line).ok()? == 0 {
         return None;
     }
-    let mut parts = line.split_whitespace();
-    let method = parts.next()?.to_owned();
-    let path = parts.next()?.to_owned();
-    let (mut length, mut chunked) = (0usize, false);
+    let (mut length, mut chunked) = (None, false);
     loop {
         let mut h = String::new();
         if r.read_line(&mut h).ok()? == 0 {
@@ -115,7 +190,7 @@ pub(super) fn read_request(r: &mut impl BufRead) -> Option<(String, String, Vec<
         }
         let (k, v) = h.split_once(':')?;
         match k.trim().to_ascii_lowercase().as_str() {
-            "content-length" => length = v.trim().parse().ok()?,
+            "content-length" => length = Some(v.trim().parse::<usize>().ok()?),
             "transfer-encoding" => chunked = v.to_ascii_lowercase().contains("chunked"),
             _ => {}
         }
@@ -133,11 +208,13 @@ pub(super) fn read_request(r: &mut impl BufRead) -> Option<(String, String, Vec<
             }
             body.extend_from_slice(&chunk[..n]);
         }
-    } else {
-        body.resize(length, 0);
+    } else if let Some(n) = length {
+        body.resize(n, 0);
         r.read_exact(&mut body).ok()?;
+    } else if to_end {
+        r.read_to_end(&mut body).ok()?;
     }
-    Some((method, path, body))
+    Some((line, body))
 }
 
 fn respond(
@@ -227,15 +304,7 @@ fn sse(reply: &Reply, id: usize, input_tokens: u64) -> String {
 
 /// The text blocks of a message, joined.
 pub fn message_text(m: &Value) -> String {
-    match &m["content"] {
-        Value::String(s) => s.clone(),
-        Value::Array(blocks) => blocks
-            .iter()
-            .filter_map(|b| b["text"].as_str())
-            .collect::<Vec<_>>()
-            .join("\n"),
-        _ => String::new(),
-    }
+    crate::common::content_text(&m["content"])
 }
 
 /// Whether a request is Claude Code's compaction (summarizer) call.
