@@ -401,6 +401,31 @@ impl Codex {
         server
     }
 
+    /// An update of the plugin as a user gets one: an upstream commit that changes a file of the
+    /// plugin, installed by Codex's own upgrade, so every hook is `modified`. A file written
+    /// into Codex's copy only is no update: Codex re-installs that copy from its clone at some
+    /// starts (on 0.169, 3 of 9 runs of the status test below, each with three starts, saw it), and
+    /// the hooks then run again.
+    fn update_plugin(&self) {
+        let market = self.path("market");
+        let script = market.join("plugin/lib/provision.sh");
+        let mut text = std::fs::read_to_string(&script).unwrap();
+        text.push_str("# an update\n");
+        std::fs::write(&script, text).unwrap();
+        git(&market, &["commit", "-qam", "an update"]);
+        let o = self
+            .command()
+            .args(["plugin", "marketplace", "upgrade", "compact-guardian"])
+            .output()
+            .unwrap();
+        assert!(o.status.success(), "{o:?}");
+        let installed = std::fs::read_to_string(self.plugin_folder().join("lib/provision.sh"));
+        assert!(
+            installed.unwrap().ends_with("# an update\n"),
+            "not installed"
+        );
+    }
+
     /// The installed plugin's folder (Codex's copy of it).
     fn plugin_folder(&self) -> PathBuf {
         self.home()
@@ -944,7 +969,7 @@ codex_test!(codex_status_tells_trust_and_what_an_uninstall_leaves, |c| {
     assert_has_all(&out, &["Codex's own hook list: all 6 trusted"]);
     // Issue #47: a record that no longer matches the plugin's files looks like any other in
     // config.toml; Codex refuses the hooks, and status says so and exits 1.
-    std::fs::write(c.plugin_folder().join("stray"), "x").unwrap();
+    c.update_plugin();
     let (code, out) = status(&tools);
     assert_eq!(code, Some(1), "{out}");
     assert_has_all(
@@ -969,7 +994,6 @@ codex_test!(codex_status_tells_trust_and_what_an_uninstall_leaves, |c| {
             && out.contains("none of the plugin's hooks ran: that compaction was NOT protected"),
         "{out}"
     );
-    std::fs::remove_file(c.plugin_folder().join("stray")).unwrap();
     // The TUI's review writes an empty `[hooks.state]` header before the records (0.171,
     // measured); the README's uninstall removes it too.
     let config_path = c.home().join(".codex/config.toml");
@@ -1084,7 +1108,7 @@ codex_test!(
             "{out}"
         );
         // An update: every hook changed since trusted, and no binary for it yet.
-        std::fs::write(c.plugin_folder().join("stray"), "x").unwrap();
+        c.update_plugin();
         std::fs::remove_dir_all(c.data_folder().join("bin")).unwrap();
         let out = status(true, 1);
         assert_has_all(

@@ -204,3 +204,138 @@ fn a_commit_the_record_never_holds_is_answered_and_one_it_holds_is_not() {
     let c = compact(&lines, "## Current Work\nCommitted the fix.");
     assert!(!c.corrections.contains("Corrections"), "{}", c.corrections);
 }
+
+/// `session` with one more call of `tool` (`input`) answered `out`, after the last call.
+fn with_call(
+    mut lines: Vec<String>,
+    tool: &str,
+    input: serde_json::Value,
+    out: &str,
+) -> Vec<String> {
+    let parent = lines.len().to_string();
+    let last = format!("r{}", lines.len() / 2 - 1);
+    lines.push(tool_use(
+        &format!("a{parent}x"),
+        &last,
+        &format!("t{parent}x"),
+        tool,
+        input,
+    ));
+    lines.push(tool_result(
+        &format!("r{parent}x"),
+        &format!("a{parent}x"),
+        &format!("t{parent}x"),
+        out,
+        false,
+    ));
+    lines
+}
+
+/// Files are kept by base name (a bounded set of hashes): the answer names no file of that name.
+#[test]
+fn a_file_said_edited_that_was_only_read_or_never_opened_is_answered() {
+    let lines = with_call(
+        session(&[("cargo test", 0, PASSED)]),
+        "Read",
+        json!({"file_path": "/p/src/billing.rs"}),
+        "fn total() {}",
+    );
+    let c = compact(
+        &lines,
+        "## Files and Code Sections\n- src/billing.rs (edited): fixed the rounding\n- src/tax.rs (edited): new rate",
+    );
+    assert_has_all(
+        &c.corrections,
+        &[
+            "holds no change to `billing.rs` (it was only read)",
+            "holds no change to `tax.rs` (no tool opened it)",
+        ],
+    );
+}
+
+#[test]
+fn a_sub_agent_that_may_write_leaves_absences_unanswered_and_a_read_only_one_does_not() {
+    let summary = "## Current Work\nCommitted the fix.\n\n## Files and Code Sections\n- src/tax.rs (edited): new rate";
+    let writer = with_call(
+        session(&[("cargo test", 0, PASSED)]),
+        "Task",
+        json!({"subagent_type": "general-purpose", "prompt": "fix the tax rate and commit"}),
+        "Done.",
+    );
+    let c = compact(&writer, summary);
+    assert_lacks_all(
+        &c.corrections,
+        &["holds no `git commit`", "holds no change"],
+    );
+    let explorer = with_call(
+        session(&[("cargo test", 0, PASSED)]),
+        "Task",
+        json!({"subagent_type": "Explore", "prompt": "find where the tax rate is set"}),
+        "src/tax.rs:3",
+    );
+    let c = compact(&explorer, summary);
+    assert_has_all(
+        &c.corrections,
+        &[
+            "holds no `git commit` at all",
+            "holds no change to `tax.rs`",
+        ],
+    );
+}
+
+#[test]
+fn a_commit_the_user_ran_with_a_bang_is_no_absence() {
+    let mut lines = session(&[("cargo test", 0, PASSED)]);
+    lines.push(prompt(
+        "u9",
+        Some("r0"),
+        "<bash-input>git commit -am 'fix billing'</bash-input>",
+    ));
+    let c = compact(&lines, "## Current Work\nCommitted the fix.");
+    assert_lacks_all(&c.corrections, &["git commit"]);
+}
+
+/// The summary a session continued from another file begins with is found however far back it
+/// lies, past megabytes of lines that name no call (the deep read searches for its needles).
+#[test]
+fn a_session_continued_from_another_file_answers_no_absence_however_far_back_it_began() {
+    let continued = json!({"type":"user","uuid":"c0","parentUuid":null,"isCompactSummary":true,
+        "message":{"role":"user","content":"This session is being continued from a previous conversation that ran out of context. The fix was committed."}})
+    .to_string();
+    let mut lines = vec![continued];
+    let mut parent = "c0".to_owned();
+    for i in 0..3000 {
+        let uuid = format!("f{i}");
+        lines.push(reply(
+            &uuid,
+            &parent,
+            &"lorem ipsum dolor sit amet ".repeat(40),
+        ));
+        parent = uuid;
+    }
+    // Prompts enough near the end that none is looked for further back.
+    for i in 0..12 {
+        let (u, a, t, r) = (
+            format!("u{i}"),
+            format!("a{i}"),
+            format!("t{i}"),
+            format!("r{i}"),
+        );
+        lines.push(prompt(
+            &u,
+            Some(&parent),
+            &format!("step {i} of the billing fix"),
+        ));
+        lines.push(tool_use(
+            &a,
+            &u,
+            &t,
+            "Bash",
+            json!({"command": "cargo test"}),
+        ));
+        lines.push(tool_result(&r, &a, &t, PASSED, false));
+        parent = r;
+    }
+    let c = compact(&lines, "## Current Work\nCommitted the fix and pushed it.");
+    assert_lacks_all(&c.corrections, &["holds no `git"]);
+}

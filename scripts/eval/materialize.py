@@ -65,9 +65,11 @@ def base_lines(case: dict) -> list[str]:
     return lines[:cut]
 
 
-def base_code(lines: list[str]) -> list[tuple[str, str]]:
+def base_code(lines: list[str], kept: set[str] | None = None) -> list[tuple[str, str]]:
     """(path, code) of the base's edits and new files, then of the files it read, newest first:
-    what a summary's "Files and Code Sections" shows."""
+    what a summary's "Files and Code Sections" shows. `kept`: the tool calls a conversion to
+    Codex kept (it leaves out the work before the first typed prompt and a call with no result
+    yet): a summary of the rollout names only what the rollout holds."""
     out = []
     reads = {}
     read_out = []
@@ -92,7 +94,7 @@ def base_code(lines: list[str]) -> list[tuple[str, str]]:
         if not isinstance(c, list):
             continue
         for b in c:
-            if isinstance(b, dict) and b.get("type") == "tool_use" and b.get("id") not in failed:
+            if isinstance(b, dict) and b.get("type") == "tool_use" and b.get("id") not in failed and (kept is None or b.get("id") in kept):
                 inp = b.get("input") or {}
                 if b.get("name") == "Edit" and inp.get("new_string"):
                     out.append((inp.get("file_path", ""), inp["new_string"], "edit"))
@@ -171,7 +173,7 @@ def materialize(case: dict) -> dict:
 
     summarized = dict(case)
     summarized["steps"] = pre if variant == "up_to" else steps
-    comp = composer(summarized, tl_base.events, tl_span, {"code": base_code(base) if client == "claude" or case["base"] != "codex:fixture" else []})
+    comp = composer(summarized, tl_base.events, tl_span, {"code": base_code(base, None if client == "claude" else w.converted) if client == "claude" or case["base"] != "codex:fixture" else []})
     if client == "claude":
         summary = fit(comp, case)
     else:

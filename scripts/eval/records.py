@@ -24,7 +24,8 @@ Codex: rollout lines as 0.169 writes them (`timestamp`, `ordinal`, `type`, `payl
 ("Process exited with code N"), `apply_patch` custom tool calls, `update_plan`, and the
 `event_msg` items beside them. `convert_claude()` turns a real Claude Code transcript's
 conversation into such a rollout (prompts, replies, Bash -> exec_command, Edit/Write ->
-apply_patch, TodoWrite/Task* -> update_plan, Read/Grep/Glob -> the shell command Codex would run).
+apply_patch, TodoWrite/Task* -> update_plan, Task/Agent -> spawn_agent, Read/Grep/Glob -> the shell
+command Codex would run).
 """
 
 from __future__ import annotations
@@ -362,6 +363,9 @@ class CodexWriter:
         self.turn = None
         self.n = 0
         self.user_items: list[dict] = []
+        # The tool calls of a converted transcript whose results were converted: what the
+        # rollout holds (a summary's files are read from these, see `materialize.base_code`).
+        self.converted: set[str] = set()
         self._line(
             "session_meta",
             {
@@ -480,6 +484,13 @@ class CodexWriter:
         body = "\n".join("+" + l for l in content.split("\n"))
         self._patch(f"*** Begin Patch\n*** Add File: {path}\n{body}\n*** End Patch\n", True, [path])
 
+    def agent(self, message: str, kind: str, result: str):
+        """A sub-agent started and waited for: `spawn_agent` (an explorer for a read-only one)."""
+        cid = self._id("call")
+        role = "explorer" if kind in ("Explore", "Plan") else "worker"
+        self._item({"type": "function_call", "id": self._id("fc"), "name": "spawn_agent", "arguments": json.dumps({"message": message[:2000], "agent_type": role}), "call_id": cid})
+        self._item({"type": "function_call_output", "id": self._id("fco"), "call_id": cid, "output": json.dumps({"agent_id": cid, "status": "completed", "message": result[:2000]})})
+
     def plan(self, md: str):
         # Codex has no plan approval step: the agent states its plan in a reply.
         self.reply(md)
@@ -577,6 +588,7 @@ def convert_claude(base_lines: list[str], seed: str) -> CodexWriter:
                     text = _text_of(b.get("content")) if not isinstance(b.get("content"), str) else b["content"]
                     err = bool(b.get("is_error"))
                     _convert_result(w, name, inp, text, err, task_ids, order)
+                    w.converted.add(b.get("tool_use_id"))
                 continue
             text = _text_of(c)
             src = d.get("promptSource")
@@ -633,6 +645,9 @@ def _convert_result(w, name, inp, text, err, task_ids, order):
         task_ids[tid] = [inp.get("subject", ""), "pending"]
         order.append(tid)
         w.tasks([tuple(task_ids[i]) for i in order])
+    elif name in ("Task", "Agent"):
+        # Codex's own sub-agents (0.169: `spawn_agent`, sharing the workspace).
+        w.agent(inp.get("prompt", "") or inp.get("description", ""), inp.get("subagent_type", ""), text)
     elif name == "TaskUpdate" and not err:
         tid = str(inp.get("taskId", ""))
         if tid in task_ids and inp.get("status"):

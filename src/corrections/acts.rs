@@ -128,12 +128,14 @@ fn same_subject(kind: ActKind, act: &Act, s: &Sentence) -> bool {
 }
 
 /// Whether the record's silence about `kind` is evidence: it reaches the session's start, no
-/// sub-agent ran, the user did not run one themselves, and the claim does not name a commit made
-/// before the session (by its hash).
+/// sub-agent ran, the user did not run one themselves, no command ran whose words say it may
+/// have done one (`make install`), and the claim does not name a commit made before the
+/// session (by its hash).
 fn never_attempted(f: &Facts, kind: ActKind, s: &Sentence) -> bool {
     f.reach.since_start
         && !f.reach.delegated
         && !f.reach.by_user.contains(&kind)
+        && !f.reach.hinted.contains(&kind)
         && (kind != ActKind::Commit || !names_a_hash(s))
 }
 

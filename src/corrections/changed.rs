@@ -165,7 +165,13 @@ impl<'a> Judge<'a> {
         if !(a_file && silent && names_as_changed(s, path)) {
             return None;
         }
-        let how = if reach.read.holds(path) == Some(true) {
+        // A file listed with a participle ("- `a.rs`: inspected for the retry path") may be
+        // one the work only read: answered so only when no tool opened it at all.
+        let read = reach.read.holds(path) == Some(true);
+        if read && !says_change(s) {
+            return None;
+        }
+        let how = if read {
             "it was only read"
         } else {
             "no tool opened it"
@@ -237,15 +243,25 @@ fn change_claim(s: &Sentence) -> Option<Verb> {
     let described = words::words(&s.own)
         .first()
         .is_some_and(|w| w.ends_with("ed") && w.len() > 4);
-    let label = s.text.split_once('(').is_some_and(|(_, rest)| {
+    let listed = s.role == Role::Files && !read && (described && asserted(s) || change_label(s));
+    listed.then_some(Verb::Changed)
+}
+
+/// Whether the sentence says a change in so many words: a change verb, or a label that says it
+/// ("(edited)"), not only a participle that describes the file.
+fn says_change(s: &Sentence) -> bool {
+    change_verb(s).is_some() || change_label(s)
+}
+
+/// "- `WebStore.ts` (second change): ...": a label that says the file changed.
+fn change_label(s: &Sentence) -> bool {
+    s.text.split_once('(').is_some_and(|(_, rest)| {
         let inside = words::words(rest.split(')').next().unwrap_or_default());
         let says_changed = inside.iter().any(|w| {
             matches!(w.as_str(), "change" | "changes" | "new") || CHANGED.contains(&w.as_str())
         });
         says_changed && !inside.iter().any(|w| NOT_ASSERTED.contains(&w.as_str()))
-    });
-    let listed = s.role == Role::Files && !read && (described && asserted(s) || label);
-    listed.then_some(Verb::Changed)
+    })
 }
 
 /// Whether the sentence names `path` only as a reference for what changed ("for the

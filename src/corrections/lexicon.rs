@@ -49,6 +49,9 @@ pub(crate) const NOT_ASSERTED_UNSPACED: &[&str] = &[
     "해야", "예정", "필요", "하려면", "위해", "다음", "경우", "목표", "요청",
     // About another moment than now.
     "此前", "之前", "以前", "先前", "当时", "前回", "이전",
+    // A request to the agent (a user's message repeated): "please check it again".
+    "请你", "请帮", "帮我", "麻烦你", "ください", "下さい", "してほしい", "お願い", "줘",
+    "주세요", "바랍니다", "부탁",
 ];
 
 /// Past forms that make a "when" clause tell what happened ("when I ran it, all tests passed").

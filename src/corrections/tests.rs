@@ -764,3 +764,38 @@ fn the_all_clear_names_only_what_was_checked() {
     let none = judge_within(&d, "## 当前工作\n重构了解析器模块。", None).unwrap();
     assert_eq!(none.agreed.said(), None);
 }
+
+#[test]
+fn a_request_to_the_agent_in_an_unspaced_script_claims_nothing() {
+    let d = with(&[sh("cargo test", 0, "test result: ok. 3 passed; 0 failed")]);
+    // A user's message repeated where the work's status stands: a request, no claim.
+    for summary in [
+        "## Current Work\n- 새 포매터 설치했어, 한번 더 봐줘",
+        "## Current Work\n- 새 포매터 설치했어, 다시 확인해 주세요",
+        "## Current Work\n- 新しいフォーマッターをインストールした、もう一度確認してください",
+    ] {
+        assert!(kinds_of(&d, summary).is_empty(), "{summary}");
+    }
+    // The agent's own report in the same words is still answered.
+    let claim = "## Current Work\n- 새 포매터를 설치했다.";
+    assert_eq!(kinds_of(&d, claim), vec![Kind::Acted], "{claim}");
+}
+
+#[test]
+fn a_purpose_heading_is_the_request_in_every_language() {
+    for title in [
+        "Purpose",
+        "목적",
+        "Zweck",
+        "Propósito",
+        "Objectif",
+        "Scopo",
+        "Finalidade",
+    ] {
+        assert_eq!(
+            headings::role_of(title),
+            Some(headings::Role::Request),
+            "{title}"
+        );
+    }
+}

@@ -70,6 +70,9 @@ pub struct Spec {
 /// How an approved plan's result begins ("User has approved your plan. You can now start coding").
 pub const PLAN_APPROVED: &str = "approved your plan";
 
+/// How Codex records a command the user ran themselves (`!cmd`), in a user message.
+pub const USER_SHELL_COMMAND: &str = "<user_shell_command>";
+
 /// The tools whose calls change the task list.
 pub const TASK_LIST_TOOLS: [&str; 3] = ["TodoWrite", "TaskCreate", "TaskUpdate"];
 
@@ -157,9 +160,19 @@ pub const FAR: [Spec; 5] = [
             b"local_shell_call",
             b"apply_patch",
             b"container.exec",
+            b"spawn_agent",
+            b"send_input",
+            b"resume_agent",
         ],
         codex_outputs: CodexOutputs::None,
-        also: &[],
+        // What says work was done where the calls do not show it: the user's own commands
+        // (Claude Code's `!`, Codex's), and the start of a session continued from another file.
+        also: &[
+            b"<bash-input>",
+            USER_SHELL_COMMAND.as_bytes(),
+            b"isCompactSummary",
+            b"being continued from a previous conversation",
+        ],
         by_needles: true,
     },
 ];
@@ -348,6 +361,31 @@ mod tests {
             ..Wants::default()
         };
         assert_eq!(lines.needles(), None);
+    }
+
+    #[test]
+    fn the_deep_read_never_passes_over_what_says_work_was_done_unseen() {
+        // The facts' reach (D089) reads these records; the whole-chunk search must find their
+        // lines, however far back, or an absence would be answered that is none.
+        let calls = Wants {
+            far: FarSet::default().with(Far::Calls),
+            ..Wants::default()
+        };
+        let needles = calls.needles().expect("found by needles");
+        let lines: [&[u8]; 5] = [
+            br#"{"type":"user","message":{"content":"<bash-input>git push</bash-input>"}}"#,
+            br#"{"type":"response_item","payload":{"type":"message","role":"user","content":[{"type":"input_text","text":"<user_shell_command>git push</user_shell_command>"}]}}"#,
+            br#"{"type":"user","isCompactSummary":true,"message":{"content":"..."}}"#,
+            br#"{"type":"user","message":{"content":"This session is being continued from a previous conversation that ran out of context."}}"#,
+            br#"{"type":"response_item","payload":{"type":"function_call","name":"spawn_agent","arguments":"{}"}}"#,
+        ];
+        for line in lines {
+            assert!(
+                needles.iter().any(|n| Finder::new(n).find(line).is_some()),
+                "{}",
+                String::from_utf8_lossy(line)
+            );
+        }
     }
 
     #[test]

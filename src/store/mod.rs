@@ -154,6 +154,11 @@ impl Store {
             let _ = file.set_modified(SystemTime::now());
             return Some(file);
         }
+        // Not waiting at all: no thread is left queued for a lock nobody will take (it would
+        // take it later for a moment and make the next hook's `try_lock` fail for nothing).
+        if wait.is_zero() {
+            return None;
+        }
         // Wait in the kernel's queue, not by polling: two hundred hooks polling at once starve
         // the holder of the CPU. The blocking call runs on a thread so that the wait is bounded;
         // the locked file comes back through the channel (a lock taken after the timeout is let

@@ -147,32 +147,13 @@ pub(super) fn kind_of(words: &[String]) -> Option<ActKind> {
 
 /// The kinds package managers, service managers, migration tools and deploy tools attempt.
 fn tool_kind(prog: &str, args: &[String]) -> Option<ActKind> {
+    if let Some(decided) = package_kind(prog, args) {
+        return decided;
+    }
     let arg = |i: usize| args.get(i).map(String::as_str).unwrap_or("");
     let (a0, a1) = (arg(0), arg(1));
     let any_arg = |f: &dyn Fn(&str) -> bool| args.iter().any(|a| f(a));
     Some(match prog {
-        "npm" | "pnpm" | "yarn" | "bun" => match a0 {
-            "install" | "i" | "ci" | "add" => ActKind::Install,
-            "publish" => ActKind::Publish,
-            "run" | "run-script" => script_kind(a1)?,
-            s => script_kind(s)?,
-        },
-        "pip" | "pip3" | "pipx" | "gem" | "brew" | "apt" | "apt-get" | "dnf" | "yum" | "apk"
-        | "conda" | "mamba" | "go" | "composer"
-            if matches!(a0, "install" | "add" | "get" | "require") =>
-        {
-            ActKind::Install
-        }
-        "uv" if a0 == "add" || (a0 == "pip" && a1 == "install") => ActKind::Install,
-        "uv" | "poetry" | "flit" | "hatch" | "twine" if matches!(a0, "publish" | "upload") => {
-            ActKind::Publish
-        }
-        "poetry" | "bundle" if matches!(a0, "add" | "install") => ActKind::Install,
-        "cargo" => match a0 {
-            "add" | "install" => ActKind::Install,
-            "publish" => ActKind::Publish,
-            _ => return None,
-        },
         "docker" if a0 == "push" => ActKind::Publish,
         "docker" | "podman" if a0 == "restart" => ActKind::Restart,
         "docker" | "podman" if a0 == "compose" && matches!(a1, "restart" | "up") => {
@@ -221,6 +202,128 @@ fn tool_kind(prog: &str, args: &[String]) -> Option<ActKind> {
     })
 }
 
+/// What a package manager's command does: install, publish, or run a script whose name says
+/// (`npm run deploy`). `Some(None)`: npm's or cargo's command that does none of these (`cargo
+/// test`, decided here: no rule after this one is asked); `None`: not decided here.
+fn package_kind(prog: &str, args: &[String]) -> Option<Option<ActKind>> {
+    let arg = |i: usize| args.get(i).map(String::as_str).unwrap_or("");
+    let (a0, a1) = (arg(0), arg(1));
+    let kind = match prog {
+        "npm" | "pnpm" | "yarn" | "bun" => {
+            return Some(match a0 {
+                "install" | "i" | "ci" | "add" => Some(ActKind::Install),
+                // Bare `yarn` installs what the manifest names.
+                "" if prog == "yarn" => Some(ActKind::Install),
+                "publish" => Some(ActKind::Publish),
+                "run" | "run-script" => script_kind(a1),
+                s => script_kind(s),
+            });
+        }
+        "cargo" => {
+            return Some(match a0 {
+                "add" | "install" => Some(ActKind::Install),
+                "publish" => Some(ActKind::Publish),
+                _ => None,
+            });
+        }
+        "pip" | "pip3" | "pipx" | "gem" | "brew" | "apt" | "apt-get" | "dnf" | "yum" | "apk"
+        | "conda" | "mamba" | "go" | "composer"
+            if matches!(a0, "install" | "add" | "get" | "require") =>
+        {
+            ActKind::Install
+        }
+        "uv" if matches!(a0, "add" | "sync") || (a0 == "pip" && a1 == "install") => {
+            ActKind::Install
+        }
+        // `python -m pip install x`: pip run by its interpreter.
+        p if p.starts_with("python") && a0 == "-m" && a1 == "pip" && arg(2) == "install" => {
+            ActKind::Install
+        }
+        "pipenv" | "pdm" | "deno" | "pixi" if matches!(a0, "install" | "add" | "sync") => {
+            ActKind::Install
+        }
+        "bundle" if a0.is_empty() => ActKind::Install,
+        "dotnet" if a0 == "restore" || (a0 == "add" && a1 == "package") => ActKind::Install,
+        "mix" if a0 == "deps.get" => ActKind::Install,
+        "uv" | "poetry" | "flit" | "hatch" | "twine" if matches!(a0, "publish" | "upload") => {
+            ActKind::Publish
+        }
+        "poetry" | "bundle" if matches!(a0, "add" | "install") => ActKind::Install,
+        _ => return None,
+    };
+    Some(Some(kind))
+}
+
+/// The kinds of action a word of a command says it may do ([`hinted`]): `release` may commit,
+/// push, tag, deploy and publish. `word` is lowercase.
+fn kinds_said(word: &str) -> &'static [ActKind] {
+    use ActKind::*;
+    match word {
+        "commit" => &[Commit],
+        "release" => &[Commit, Push, Tag, Deploy, Publish],
+        "version" | "bump" => &[Commit, Tag],
+        "ship" => &[Commit, Push, PullRequest, Deploy, Publish],
+        "push" => &[Push],
+        "publish" => &[Push, Publish],
+        "sync" => &[Push, Install],
+        "tag" => &[Tag],
+        "pr" | "mr" | "pull" | "review" => &[PullRequest],
+        "deploy" => &[Deploy, Publish],
+        "rollout" | "provision" | "apply" => &[Deploy],
+        "up" => &[Deploy, Restart],
+        "install" | "setup" | "bootstrap" | "deps" | "dependencies" | "requirements"
+        | "restore" | "vendor" | "init" => &[Install],
+        "restart" | "reload" | "start" | "serve" | "reboot" => &[Restart],
+        "migrate" | "migration" | "migrations" | "db" | "schema" | "seed" => &[Migration],
+        "upload" => &[Publish],
+        "activate" | "venv" | "conda" | "workon" => &[Activate],
+        _ => &[],
+    }
+}
+
+/// The kinds of action a command may have done that no rule above names it for: its words say
+/// so (`make install`, `./scripts/release.sh`, `just deploy`, `npm version patch`, which
+/// commits and tags). The record's silence about such a kind is no evidence (D106).
+pub(super) fn hinted(words: &[String]) -> Vec<ActKind> {
+    // A program that only reads or prints does none, whatever its arguments name.
+    const INERT: &[&str] = &[
+        "cat", "head", "tail", "less", "more", "grep", "rg", "ag", "ls", "find", "fd", "echo",
+        "printf", "awk", "wc", "diff", "file", "stat", "tree", "pwd", "cd", "which", "type", "jq",
+        "git", "bat", "nl", "sort", "uniq", "cut", "tr", "du", "df", "ps", "env", "test", "[",
+        "true", "false", "sleep", "date", "whoami", "uname", "man",
+    ];
+    let (prog, args) = program(words);
+    let reads = prog == "sed" && !args.iter().any(|a| a.starts_with("-i"));
+    if prog.is_empty() || reads || INERT.contains(&prog) {
+        return Vec::new();
+    }
+    // One pass over the words' parts, each lowercased into a buffer on the stack: this runs for
+    // most commands, and a part longer than any word [`kinds_said`] knows says none.
+    const LONGEST: usize = "requirements".len();
+    let mut kinds = Vec::new();
+    let mut buf = [0u8; LONGEST];
+    // A flag is how, not what: `cargo build --release` releases nothing.
+    let parts = std::iter::once(prog)
+        .chain(
+            args.iter()
+                .map(String::as_str)
+                .filter(|a| !a.starts_with('-')),
+        )
+        .flat_map(|w| w.split(|c: char| !c.is_ascii_alphanumeric()))
+        .filter(|p| (2..=LONGEST).contains(&p.len()));
+    for part in parts {
+        let lower = &mut buf[..part.len()];
+        lower.copy_from_slice(part.as_bytes());
+        lower.make_ascii_lowercase();
+        for kind in kinds_said(std::str::from_utf8(lower).unwrap_or_default()) {
+            if !kinds.contains(kind) {
+                kinds.push(*kind);
+            }
+        }
+    }
+    kinds
+}
+
 /// The kind a package script or a script file's name says ("deploy", "db:migrate",
 /// "publish-docs"); `None` for any other.
 fn script_kind(name: &str) -> Option<ActKind> {
@@ -238,13 +341,13 @@ fn script_kind(name: &str) -> Option<ActKind> {
 /// Whether a program's or a script's name (its base name) holds `word` as one of its parts
 /// (`deploy.sh`, `deploy_to_github`, `db:migrate`), not inside another word.
 fn name_says(name: &str, word: &str) -> bool {
-    let base = name
-        .rsplit(['/', '\\'])
-        .next()
-        .unwrap_or(name)
-        .to_lowercase();
+    let base = name.rsplit(['/', '\\']).next().unwrap_or(name);
+    // Compared in place (`word` is lowercase): this runs for most commands.
     base.split(|c: char| !c.is_ascii_alphanumeric())
-        .any(|part| part.starts_with(word))
+        .any(|part| {
+            part.get(..word.len())
+                .is_some_and(|start| start.eq_ignore_ascii_case(word))
+        })
 }
 
 /// The kind a tool other than the shell attempts by its name (an MCP server's
@@ -346,6 +449,33 @@ mod tests {
     }
 
     #[test]
+    fn a_command_whose_words_name_an_action_may_have_done_it() {
+        let hinted = |cmd: &str| {
+            let simple = crate::extract::checks::simple_commands(cmd);
+            hinted(&simple[0].words)
+        };
+        assert!(hinted("make install").contains(&ActKind::Install));
+        let release = hinted("./scripts/release.sh 1.2.0");
+        for kind in [
+            ActKind::Commit,
+            ActKind::Push,
+            ActKind::Tag,
+            ActKind::Publish,
+        ] {
+            assert!(release.contains(&kind), "{kind:?}");
+        }
+        assert!(hinted("npm version patch").contains(&ActKind::Commit));
+        assert!(hinted("curl -X POST https://hooks.example/deploy").contains(&ActKind::Deploy));
+        // Reading or naming is no action.
+        assert!(hinted("cat setup.py").is_empty());
+        assert!(hinted("grep -rn deploy docs/").is_empty());
+        assert!(hinted("git log --grep release").is_empty());
+        assert!(hinted("sed -n 1,20p scripts/release.sh").is_empty());
+        // A flag says how it runs, not what it does.
+        assert!(hinted("cargo build --release").is_empty());
+    }
+
+    #[test]
     fn actions_are_read_from_the_program_not_the_text() {
         assert_eq!(
             kinds("git add -A && git commit -m 'x' && git push origin main"),
@@ -363,6 +493,17 @@ mod tests {
         assert_eq!(kinds("gh pr create --fill"), [ActKind::PullRequest]);
         assert_eq!(kinds("npm install left-pad"), [ActKind::Install]);
         assert_eq!(kinds("pip install -r requirements.txt"), [ActKind::Install]);
+        for install in [
+            "python3 -m pip install requests",
+            "uv sync",
+            "yarn",
+            "bundle",
+            "pipenv install",
+            "dotnet add package Serilog",
+            "mix deps.get",
+        ] {
+            assert_eq!(kinds(install), [ActKind::Install], "{install}");
+        }
         assert_eq!(kinds("npm run deploy"), [ActKind::Deploy]);
         assert_eq!(kinds("./scripts/deploy.sh prod"), [ActKind::Deploy]);
         assert_eq!(kinds("vercel --prod"), [ActKind::Deploy]);

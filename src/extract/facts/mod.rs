@@ -33,6 +33,7 @@ use super::calls::{Ended, action_of, output_ends};
 use super::checks::{Check, check_of, simple_commands};
 use crate::read::record::ToolUse;
 use crate::read::tools::{is_edit, is_shell};
+use crate::read::wants::USER_SHELL_COMMAND;
 use crate::text::{escaped_line, folded_line};
 use serde::{Deserialize, Serialize};
 
@@ -96,6 +97,9 @@ pub struct Reach {
     pub read: Names,
     /// Kinds of action the user ran themselves (a `!` command) or said they did.
     pub by_user: Vec<ActKind>,
+    /// Kinds of action a command that ran may have done unnamed (`make install`, a
+    /// `release.sh`): their absence is no evidence.
+    pub hinted: Vec<ActKind>,
 }
 
 /// The last run of one check command.
@@ -310,9 +314,15 @@ impl FactsFold {
         self.facts.calls = self.facts.calls.saturating_add(1);
         let name = tu.name.as_str();
         if matches!(name, "Task" | "Agent") {
-            // Claude Code's read-only sub-agents search and plan; any other may write or commit.
-            let read_only = matches!(tu.agent.as_deref(), Some("Explore" | "Plan"));
+            // Claude Code's (and OpenCode's) read-only sub-agents search and plan; any other may
+            // write or commit.
+            let read_only = tu.agent.as_deref().is_some_and(|a| {
+                a.eq_ignore_ascii_case("explore") || a.eq_ignore_ascii_case("plan")
+            });
             self.facts.reach.delegated |= !read_only;
+        } else if matches!(name, "spawn_agent" | "send_input" | "resume_agent") {
+            // Codex's agents share the workspace, whatever their role: their work is not here.
+            self.facts.reach.delegated = true;
         } else if is_edit(name) {
             self.edit(tu, ended, age);
         } else if is_shell(name) {
@@ -332,13 +342,19 @@ impl FactsFold {
         if rec.kind == RecordKind::CompactBoundary {
             self.continued = false; // the summary met belongs to this file's own compaction
         }
+        // The parser keeps no text of a summary record (`isCompactSummary`): its flag says it.
+        if rec.compact_summary {
+            self.continued = true;
+        }
         for text in &rec.texts {
-            if rec.compact_summary || text.starts_with(super::authorship::CONTINUED) {
+            if text.starts_with(super::authorship::CONTINUED) {
                 self.continued = true;
             }
-            if let Some(cmd) = bash_input(text) {
+            if let Some(cmd) = users_command(text) {
                 for s in simple_commands(cmd) {
-                    if let Some(kind) = acts::kind_of(&s.words) {
+                    if let Some(kind) = acts::kind_of(&s.words)
+                        && !self.facts.reach.by_user.contains(&kind)
+                    {
                         self.facts.reach.by_user.push(kind);
                     }
                 }
@@ -401,7 +417,8 @@ impl FactsFold {
         }
         let mut found_check = false;
         for (i, s) in simple.iter().enumerate() {
-            if let Some((check, first)) = check_of(&s.words) {
+            let check = check_of(&s.words);
+            if let Some((check, first)) = check {
                 found_check = true;
                 // How it ended is read only for a run that is kept (most are not: their
                 // command's newer run stands, or the list is full).
@@ -414,6 +431,13 @@ impl FactsFold {
             if let Some(kind) = acts::kind_of(&s.words) {
                 let end = acts::ended(ended, &simple[i..], output());
                 self.attempt(kind, cmd, end, age);
+            } else if ran && check.is_none() {
+                // A check (a test run, a build) is no action, whatever its words.
+                for kind in acts::hinted(&s.words) {
+                    if !self.facts.reach.hinted.contains(&kind) {
+                        self.facts.reach.hinted.push(kind);
+                    }
+                }
             }
         }
         // A command no rule names, whose output is a test runner's report (`./ci`, `just`).
@@ -557,11 +581,30 @@ impl FactsFold {
     }
 }
 
-/// The command a user ran themselves with Claude Code's `!` (`<bash-input>git push</bash-input>`).
-fn bash_input(text: &str) -> Option<&str> {
-    let start = text.find("<bash-input>")? + "<bash-input>".len();
-    let end = text[start..].find("</bash-input>")? + start;
-    Some(&text[start..end])
+/// The command a user ran themselves with `!`: Claude Code's `<bash-input>git push</bash-input>`,
+/// Codex's `<user_shell_command>` (its command in `<command>` since 0.1xx, bare before).
+fn users_command(text: &str) -> Option<&str> {
+    // Where the text between `open` and `close` (or the text's end) lies.
+    fn between(text: &str, open: &str, close: &str) -> Option<(usize, usize)> {
+        let start = text.find(open)? + open.len();
+        let end = text[start..].find(close).map_or(text.len(), |e| e + start);
+        Some((start, end))
+    }
+    // Both open the message they are in: a text that starts otherwise (most) is not searched.
+    let text = text.trim_start();
+    if text.starts_with("<bash-input>") {
+        let (s, e) = between(text, "<bash-input>", "</bash-input>")?;
+        return Some(&text[s..e]);
+    }
+    if !text.starts_with(USER_SHELL_COMMAND) {
+        return None;
+    }
+    let (s, e) = between(text, USER_SHELL_COMMAND, "</user_shell_command>")?;
+    let inner = &text[s..e];
+    match between(inner, "<command>", "</command>") {
+        Some((cs, ce)) => Some(inner[cs..ce].trim()),
+        None => Some(inner.split("<user_shell_command_output>").next()?.trim()),
+    }
 }
 
 /// The words of a run's arguments that narrow it: names, paths, filters (lowercased, split at

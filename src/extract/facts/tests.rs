@@ -109,6 +109,13 @@ fn a_session_continued_from_another_file_holds_no_absence() {
     };
     fold.record(&summary);
     assert!(!fold.finish(true).reach.since_start);
+    // As the parser gives it: the summary record's flag, and no text kept.
+    let mut fold = FactsFold::default();
+    fold.record(&crate::read::record::Record {
+        compact_summary: true,
+        ..crate::read::record::Record::empty(crate::read::record::RecordKind::User)
+    });
+    assert!(!fold.finish(true).reach.since_start);
 }
 
 #[test]
@@ -120,4 +127,36 @@ fn only_a_sub_agent_that_may_write_hides_work_from_the_record() {
     assert_eq!(f.reach.read.holds("README.md"), Some(true));
     let f = facts(&[tool("Task", "Implement the parser")]);
     assert!(f.reach.delegated);
+}
+
+#[test]
+fn a_codex_agent_of_any_role_hides_work_from_the_record() {
+    for name in ["spawn_agent", "send_input", "resume_agent"] {
+        let f = facts(&[tool(name, "fix the tax rate")]);
+        assert!(f.reach.delegated, "{name}");
+    }
+    // OpenCode's `explore` agent only reads, as Claude Code's `Explore` does.
+    let mut explore = tool("Task", "find the tax rate");
+    explore.0.agent = Some("explore".into());
+    assert!(!facts(&[explore]).reach.delegated);
+}
+
+#[test]
+fn a_command_the_user_ran_is_theirs_in_either_clients_words() {
+    let texts = [
+        "<bash-input>git push origin main</bash-input>",
+        "<user_shell_command>\n<command>\ngit push origin main\n</command>\n<result>\nExit code: 0\n</result>\n</user_shell_command>",
+        "<user_shell_command>\ngit push origin main\n</user_shell_command>\n<user_shell_command_output>\nok\n</user_shell_command_output>",
+    ];
+    for text in texts {
+        let mut fold = FactsFold::default();
+        let rec = crate::read::record::Record {
+            texts: vec![text.to_owned()],
+            ..crate::read::record::Record::empty(crate::read::record::RecordKind::Other)
+        };
+        fold.record(&rec);
+        fold.record(&rec);
+        let f = fold.finish(true);
+        assert_eq!(f.reach.by_user, vec![ActKind::Push], "{text}");
+    }
 }

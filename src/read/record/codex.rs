@@ -18,7 +18,7 @@
 
 use super::{Record, RecordKind, TodoItem, ToolResult, ToolUse, Triage, bounded, bounded_tail};
 use crate::json::{self, LContent, LList, LObj, LStr, LText, MAX_TEXT, bounded_string};
-use crate::read::wants::{CodexOutputs, RowNeedles, Wants};
+use crate::read::wants::{CodexOutputs, Far, RowNeedles, USER_SHELL_COMMAND, Wants};
 use memchr::memmem::Finder;
 use serde::Deserialize;
 use serde_json::value::RawValue;
@@ -74,6 +74,8 @@ static OUTPUTS: LazyLock<RowNeedles> = LazyLock::new(|| {
 static USER_MESSAGE: LazyLock<Finder<'static>> = LazyLock::new(|| Finder::new(b"UserMessage"));
 static USER_MESSAGE_EVENT: LazyLock<Finder<'static>> =
     LazyLock::new(|| Finder::new(b"user_message"));
+static USER_SHELL_COMMAND_TAG: LazyLock<Finder<'static>> =
+    LazyLock::new(|| Finder::new(USER_SHELL_COMMAND.as_bytes()));
 static ASSISTANT: LazyLock<Finder<'static>> =
     LazyLock::new(|| Finder::new(b"\"role\":\"assistant\""));
 
@@ -85,7 +87,10 @@ pub fn triage(line: &[u8], wants: Wants) -> Triage {
         (b"compacted", _) | (b"session_meta", _) | (b"turn_context", _) => Triage::Parse,
         (b"event_msg", b"user_message") => parse(wants.lines),
         (b"event_msg", b"item_completed") => parse(wants.lines && has(&USER_MESSAGE)),
-        (b"response_item", b"message") => parse(wants.everything && has(&ASSISTANT)),
+        (b"response_item", b"message") => parse(
+            (wants.everything && has(&ASSISTANT))
+                || (wants.far.has(Far::Calls) && has(&USER_SHELL_COMMAND_TAG)),
+        ),
         // A call matters while recent actions are collected (once the list is full, only the
         // agent's replies may still be wanted), or when a far-back thing wanted names it.
         (b"response_item", b"function_call" | b"custom_tool_call" | b"local_shell_call") => {
@@ -264,6 +269,15 @@ pub fn parse(line: &[u8]) -> Option<Record> {
         ("response_item", "message") if p.role.get() == Some("assistant") => {
             rec.kind = RecordKind::Assistant;
             rec.texts = texts(p.content);
+        }
+        // A command the user ran themselves (`!git push`): no prompt, but work the agent's
+        // calls do not show (the facts read it, D089).
+        ("response_item", "message") if p.role.get() == Some("user") => {
+            let text = texts(p.content).join("\n");
+            if !text.trim_start().starts_with(USER_SHELL_COMMAND) {
+                return None;
+            }
+            rec.texts.push(text);
         }
         ("response_item", "function_call" | "custom_tool_call" | "local_shell_call") => {
             rec.kind = RecordKind::Assistant;
@@ -625,6 +639,26 @@ mod tests {
                 serde_json::json!({"type":"user_message","message":"<environment_context><cwd>/w</cwd></environment_context>"}),
             ),
         ];
+        lines.extend(typed("the real prompt"));
+        assert_eq!(ex(&lines).instructions, vec!["the real prompt"]);
+    }
+
+    #[test]
+    fn a_users_shell_command_is_no_prompt_but_is_read_far_back() {
+        let cmd = line(
+            "response_item",
+            serde_json::json!({"type":"message","role":"user","content":[{"type":"input_text","text":"<user_shell_command>\n<command>\ngit push\n</command>\n<result>\nExit code: 0\n</result>\n</user_shell_command>"}]}),
+        );
+        let rec = parse(cmd.as_bytes()).expect("parsed");
+        assert_eq!(rec.kind, RecordKind::Other, "never a prompt");
+        assert!(rec.texts[0].contains("git push"));
+        let calls = Wants {
+            far: FarSet::default().with(Far::Calls),
+            ..Wants::default()
+        };
+        assert_eq!(triage(cmd.as_bytes(), calls), Triage::Parse);
+        assert_eq!(triage(cmd.as_bytes(), Wants::default()), Triage::Skip);
+        let mut lines = vec![cmd];
         lines.extend(typed("the real prompt"));
         assert_eq!(ex(&lines).instructions, vec!["the real prompt"]);
     }

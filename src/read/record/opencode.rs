@@ -112,6 +112,9 @@ struct RawInput<'a> {
     query: LText<'a, KEEP_ARG>,
     #[serde(borrow)]
     description: LText<'a, KEEP_ARG>,
+    /// The `task` tool's kind of sub-agent (`general` may write; `explore` only reads).
+    #[serde(borrow)]
+    subagent_type: LStr<'a>,
 }
 
 #[derive(Deserialize, Default)]
@@ -143,6 +146,7 @@ fn shared_name(tool: &str) -> &str {
         "multiedit" => "MultiEdit",
         "todowrite" => "TodoWrite",
         "patch" => "apply_patch",
+        "task" => "Task",
         other => other,
     }
 }
@@ -232,6 +236,7 @@ fn read_input(call: &mut ToolUse, name: &str, input: &RawInput) {
                 .unwrap_or_default();
         }
         "todowrite" => call.todos = input.todos.as_ref().map(todos),
+        "task" => call.agent = input.subagent_type.non_blank().map(|a| bounded(a, 128)),
         _ => {}
     }
     call.key_arg = input
