@@ -8,7 +8,10 @@
 //! not name a commit by its hash (a commit made before the session).
 
 use super::claims::{asserted, git_label, negated, paths};
-use super::lexicon::{ACT_DONE, ACTS, DONE, DONE_UNSPACED, ENV_NOUNS, PARTICIPLE_ENDS, USER_NOUNS};
+use super::lexicon::{
+    ACT_DONE, ACTS, DONE, DONE_UNSPACED, ENV_NOUNS, PARTICIPLE_ENDS, QUESTION, USER_NOUNS,
+    USER_NOUNS_UNSPACED,
+};
 use super::summary::Sentence;
 use super::{Correction, Judge, Kind, and_quotes, best_quotes, shown_command};
 use crate::extract::facts::{Act, ActEnd, ActKind, Facts, base_name};
@@ -159,11 +162,31 @@ fn claims_done(s: &Sentence, kind: ActKind, stems: &[&str], unspaced: &[&str]) -
         label,
         code: s.code.iter().find(|c| Facts::act_in(c) == Some(kind)),
     };
+    // "Nothing was committed, pushed or tagged": a clause of participles alone, after a negated
+    // one, is still under its negation.
+    let mut under_negation = false;
     s.clauses
         .iter()
-        .filter(|c| !negated(c, &s.own) && !c.iter().any(|w| USER_NOUNS.contains(&w.as_str())))
+        .filter(|c| {
+            let said_not = negated(c, &s.own) || (under_negation && continues(c));
+            under_negation = said_not;
+            !said_not && !c.iter().any(|w| USER_NOUNS.contains(&w.as_str()))
+        })
         .find_map(|c| claim.in_clause(c))
         .or_else(|| in_unspaced(s, unspaced))
+}
+
+/// Whether a clause only goes on with the one before it: past forms and the words that join
+/// them ("pushed or tagged"), with no subject, verb or contrast of its own.
+fn continues(c: &[String]) -> bool {
+    const JOINING: &[&str] = &[
+        "or", "and", "nor", "either", "oder", "und", "noch", "ou", "et", "ni", "o", "y", "e", "né",
+        "yet", "even",
+    ];
+    !c.is_empty()
+        && c.len() <= 6
+        && c.iter()
+            .all(|w| participle(w) || JOINING.contains(&w.as_str()))
 }
 
 /// "Commit ab7085a created and pushed": a sentence that starts with an action's noun is a noun
@@ -180,6 +203,10 @@ fn noun_first(s: &Sentence) -> bool {
 /// An unspaced script's word for the action with a word that says it was done ("已提交").
 fn in_unspaced(s: &Sentence, unspaced: &[&str]) -> Option<String> {
     let done = |d: &&str| s.own.contains(d);
+    // The user's own doing ("ユーザーが再起動した"), as in the spaced scripts.
+    if USER_NOUNS_UNSPACED.iter().any(|u| s.own.contains(u)) {
+        return None;
+    }
     unspaced
         .iter()
         .find(|u| {
@@ -214,10 +241,12 @@ impl Claim<'_> {
     /// quote it at.
     fn in_clause(&self, c: &[String]) -> Option<String> {
         let done_word = |w: &String| DONE.contains(&w.as_str()) || ACT_DONE.contains(&w.as_str());
+        // "to see how the app is deployed": a question's participle says how, not that.
+        let asked = |i: usize| c[..i].iter().any(|w| QUESTION.contains(&w.as_str()));
         let past = c
             .iter()
             .enumerate()
-            .any(|(i, w)| self.names(w) && participle(w) && self.acted(c, i));
+            .any(|(i, w)| self.names(w) && participle(w) && self.acted(c, i) && !asked(i));
         // The noun with its verdict right after it ("Commit hecho", "the push went through",
         // "commit created"), not a verdict on something else before it ("mark it done and
         // commit").

@@ -368,23 +368,32 @@ impl Key {
             .count()
     }
 
-    /// Whether the clause names it: all its words, or three in four when it has more than four.
+    /// Whether the clause names it: all its words, or three in four of its words when it has
+    /// more than four. A number in its name ("2", a version's "1", "4") identifies it: it is
+    /// never the word let go, nor counted to make a name long ("release 2.0.1 in three steps"
+    /// is not five words to forgive one of).
     pub(super) fn named_by(&self, clause: &[String]) -> bool {
         if !self.usable() {
             return false;
         }
-        let found = self
+        let is_number = |k: &String| k.chars().all(|c| c.is_ascii_digit());
+        let found = |k: &&String| clause.iter().any(|w| stem(w) == k.as_str());
+        if !self
             .words
             .iter()
-            .filter(|k| clause.iter().any(|w| stem(w) == k.as_str()))
-            .count();
-        let n = self.words.len();
-        self.usable()
-            && if n > 4 {
-                found * 4 >= n * 3
-            } else {
-                found == n
-            }
+            .filter(|k| is_number(k))
+            .all(|k| found(&k))
+        {
+            return false;
+        }
+        let named: Vec<&String> = self.words.iter().filter(|k| !is_number(k)).collect();
+        let n = named.len();
+        let found = named.iter().filter(|k| found(k)).count();
+        if n > 4 {
+            found * 4 >= n * 3
+        } else {
+            found == n
+        }
     }
 
     /// [`Key::named_by`], and no other item is named by it as fully (a finished one) or more

@@ -294,6 +294,26 @@ pub(crate) const USER_NOUNS: &[&str] = &[
     "user", "you", "usuario", "utilisateur", "nutzer", "benutzer", "utente", "usuário", "用户",
 ];
 
+/// "The user" in the unspaced scripts, found inside a sentence (no spaces to split at).
+pub(crate) const USER_NOUNS_UNSPACED: &[&str] = &[
+    "ユーザー",
+    "ユーザ",
+    "利用者",
+    "用户",
+    "用戶",
+    "使用者",
+    "사용자",
+    "유저",
+];
+
+/// Words that open an embedded question: a participle after one says how or whether, not that
+/// it was done ("to see how it is deployed", "whether it was pushed").
+#[rustfmt::skip]
+pub(crate) const QUESTION: &[&str] = &[
+    "how", "whether", "why", "where", "when", "if", "wie", "ob", "warum", "wo",
+    "cómo", "si", "dónde", "comment", "pourquoi", "où", "como", "onde", "come", "perché", "dove",
+];
+
 /// Words that say a file was only read or looked at, not changed.
 #[rustfmt::skip]
 pub(crate) const READ: &[&str] = &[

@@ -799,3 +799,66 @@ fn a_purpose_heading_is_the_request_in_every_language() {
         );
     }
 }
+
+/// "Nothing was committed, pushed or tagged": the clauses after the comma are the negation's
+/// list, not claims of their own.
+#[test]
+fn a_list_of_past_forms_after_a_negation_is_still_negated() {
+    let d = with(&[sh("cargo test", 0, "test result: ok. 3 passed; 0 failed")]);
+    for summary in [
+        "## Current Work\n- Nothing was committed, pushed or tagged.",
+        "## Current Work\n- No changes were committed, pushed, or deployed yet.",
+    ] {
+        assert!(kinds_of(&d, summary).is_empty(), "{summary}");
+    }
+    let claim = "## Current Work\n- Committed, pushed and tagged.";
+    assert!(!kinds_of(&d, claim).is_empty(), "{claim}");
+}
+
+/// "read to see how the app is deployed": a participle in an embedded question says how a
+/// thing is done, not that it was.
+#[test]
+fn a_past_form_in_an_embedded_question_claims_nothing() {
+    let d = with(&[sh("cargo test", 0, "test result: ok. 3 passed; 0 failed")]);
+    for summary in [
+        "## Files and Code Sections\n- `docs/ops.md`: read to see how the service is deployed.",
+        "## Current Work\n- Checked whether the branch was pushed.",
+    ] {
+        assert!(kinds_of(&d, summary).is_empty(), "{summary}");
+    }
+    let claim = "## Current Work\n- The service was deployed to staging.";
+    assert!(!kinds_of(&d, claim).is_empty(), "{claim}");
+}
+
+/// In the unspaced scripts too, what the user did is not the agent's claim.
+#[test]
+fn the_users_doing_in_an_unspaced_script_claims_nothing() {
+    let d = with(&[sh("cargo test", 0, "test result: ok. 3 passed; 0 failed")]);
+    for summary in [
+        "## Current Work\n- ユーザーがサーバーを再起動した。",
+        "## Current Work\n- 用户已重启服务器。",
+        "## Current Work\n- 사용자가 서버를 재시작했다.",
+    ] {
+        assert!(kinds_of(&d, summary).is_empty(), "{summary}");
+    }
+    let claim = "## Current Work\n- サーバーを再起動した。";
+    assert!(!kinds_of(&d, claim).is_empty(), "{claim}");
+}
+
+/// A number in a task's name identifies it: it is never the word a long name may leave out,
+/// and it does not make a name long enough to leave out another ("Update docs and publish
+/// 2.1" is three words and a version, all of which must be named).
+#[test]
+fn a_number_in_a_tasks_name_is_never_the_word_forgiven() {
+    use super::items::Key;
+    let key = Key::of("Update docs and publish 2.1");
+    let clause = |s: &str| words::words(s);
+    assert!(key.named_by(&clause("updated the docs and published 2.1")));
+    assert!(!key.named_by(&clause("updated the docs for 2.1")));
+    assert!(!key.named_by(&clause("updated the docs and published 2.2")));
+    // A long name still lets one word in four go.
+    let long = Key::of("Parse headers, retry uploads, log failures, document limits");
+    assert!(long.named_by(&clause(
+        "parsed headers, retried uploads, logged failures and wrote the limits"
+    )));
+}

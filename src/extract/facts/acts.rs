@@ -273,7 +273,10 @@ fn kinds_said(word: &str) -> &'static [ActKind] {
         "up" => &[Deploy, Restart],
         "install" | "setup" | "bootstrap" | "deps" | "dependencies" | "requirements"
         | "restore" | "vendor" | "init" => &[Install],
-        "restart" | "reload" | "start" | "serve" | "reboot" => &[Restart],
+        // Ending a process by name is half of a restart done by hand (`pkill app; ./app &`).
+        "restart" | "reload" | "start" | "serve" | "reboot" | "kill" | "pkill" | "killall" => {
+            &[Restart]
+        }
         "migrate" | "migration" | "migrations" | "db" | "schema" | "seed" => &[Migration],
         "upload" => &[Publish],
         "activate" | "venv" | "conda" | "workon" => &[Activate],

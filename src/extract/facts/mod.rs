@@ -352,10 +352,16 @@ impl FactsFold {
             }
             if let Some(cmd) = users_command(text) {
                 for s in simple_commands(cmd) {
-                    if let Some(kind) = acts::kind_of(&s.words)
-                        && !self.facts.reach.by_user.contains(&kind)
-                    {
-                        self.facts.reach.by_user.push(kind);
+                    let kinds = match acts::kind_of(&s.words) {
+                        Some(kind) => vec![kind],
+                        // What the user's command may have done (`pkill app && ./app &`), as
+                        // for the agent's.
+                        None => acts::hinted(&s.words),
+                    };
+                    for kind in kinds {
+                        if !self.facts.reach.by_user.contains(&kind) {
+                            self.facts.reach.by_user.push(kind);
+                        }
                     }
                 }
             }

@@ -160,3 +160,17 @@ fn a_command_the_user_ran_is_theirs_in_either_clients_words() {
         assert_eq!(f.reach.by_user, vec![ActKind::Push], "{text}");
     }
 }
+
+/// A restart the user did by hand (a process ended by name, then started again) is no command
+/// the action rules name; its words still say it may be one, as the agent's would.
+#[test]
+fn a_process_the_user_ended_and_started_again_may_be_a_restart() {
+    let mut fold = FactsFold::default();
+    let rec = crate::read::record::Record {
+        texts: vec!["<bash-input>pkill -f devserver; nohup ./devserver &</bash-input>".to_owned()],
+        ..crate::read::record::Record::empty(crate::read::record::RecordKind::Other)
+    };
+    fold.record(&rec);
+    let f = fold.finish(true);
+    assert_eq!(f.reach.by_user, vec![ActKind::Restart]);
+}
