@@ -407,23 +407,29 @@ impl Codex {
     /// starts (on 0.169, 3 of 9 runs of the status test below, each with three starts, saw it), and
     /// the hooks then run again.
     fn update_plugin(&self) {
-        let market = self.path("market");
-        let script = market.join("plugin/lib/provision.sh");
-        let mut text = std::fs::read_to_string(&script).unwrap();
+        let script = "plugin/lib/provision.sh";
+        let mut text = std::fs::read_to_string(self.path("market").join(script)).unwrap();
         text.push_str("# an update\n");
-        std::fs::write(&script, text).unwrap();
-        git(&market, &["commit", "-qam", "an update"]);
+        self.upstream_commit(script, &text, "an update");
+        let installed = std::fs::read_to_string(self.plugin_folder().join("lib/provision.sh"));
+        assert!(
+            installed.unwrap().ends_with("# an update\n"),
+            "not installed"
+        );
+    }
+
+    /// A commit in the marketplace's repository that writes `text` to `file` (a path in it),
+    /// installed as users get it: by Codex's own `plugin marketplace upgrade`.
+    fn upstream_commit(&self, file: &str, text: &str, message: &str) {
+        let market = self.path("market");
+        std::fs::write(market.join(file), text).unwrap();
+        git(&market, &["commit", "-qam", message]);
         let o = self
             .command()
             .args(["plugin", "marketplace", "upgrade", "compact-guardian"])
             .output()
             .unwrap();
         assert!(o.status.success(), "{o:?}");
-        let installed = std::fs::read_to_string(self.plugin_folder().join("lib/provision.sh"));
-        assert!(
-            installed.unwrap().ends_with("# an update\n"),
-            "not installed"
-        );
     }
 
     /// The installed plugin's folder (Codex's copy of it).
@@ -750,19 +756,11 @@ codex_test!(
                 "{prompt}: {err}"
             );
         }
-        let market = c.path("market");
-        std::fs::write(
-            market.join("README.md"),
+        c.upstream_commit(
+            "README.md",
             "an upstream change outside the plugin\n",
-        )
-        .unwrap();
-        git(&market, &["commit", "-qam", "docs"]);
-        let o = c
-            .command()
-            .args(["plugin", "marketplace", "upgrade", "compact-guardian"])
-            .output()
-            .unwrap();
-        assert!(o.status.success(), "{o:?}");
+            "docs",
+        );
         c.exec(&["third start"]);
         for h in c.hooks() {
             assert_eq!(h["trustStatus"], "trusted", "{h}");

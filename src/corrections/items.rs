@@ -376,19 +376,19 @@ impl Key {
         if !self.usable() {
             return false;
         }
-        let is_number = |k: &String| k.chars().all(|c| c.is_ascii_digit());
-        let found = |k: &&String| clause.iter().any(|w| stem(w) == k.as_str());
-        if !self
-            .words
-            .iter()
-            .filter(|k| is_number(k))
-            .all(|k| found(&k))
-        {
-            return false;
+        // One pass: a number must be named; the other words count towards the tolerance.
+        let (mut n, mut found) = (0, 0);
+        for k in &self.words {
+            let named = clause.iter().any(|w| stem(w) == k.as_str());
+            if k.chars().all(|c| c.is_ascii_digit()) {
+                if !named {
+                    return false;
+                }
+            } else {
+                n += 1;
+                found += usize::from(named);
+            }
         }
-        let named: Vec<&String> = self.words.iter().filter(|k| !is_number(k)).collect();
-        let n = named.len();
-        let found = named.iter().filter(|k| found(k)).count();
         if n > 4 {
             found * 4 >= n * 3
         } else {

@@ -95,7 +95,8 @@ pub struct Reach {
     pub touched: Names,
     /// Every file read (a read tool, `cat`, `grep`).
     pub read: Names,
-    /// Kinds of action the user ran themselves (a `!` command) or said they did.
+    /// Kinds of action the user ran themselves (a `!` command), or whose words such a command
+    /// has (`pkill app`: a restart, maybe).
     pub by_user: Vec<ActKind>,
     /// Kinds of action a command that ran may have done unnamed (`make install`, a
     /// `release.sh`): their absence is no evidence.
@@ -351,17 +352,13 @@ impl FactsFold {
                 self.continued = true;
             }
             if let Some(cmd) = users_command(text) {
+                let by_user = &mut self.facts.reach.by_user;
                 for s in simple_commands(cmd) {
-                    let kinds = match acts::kind_of(&s.words) {
-                        Some(kind) => vec![kind],
+                    match acts::kind_of(&s.words) {
+                        Some(kind) => add_kinds(by_user, [kind]),
                         // What the user's command may have done (`pkill app && ./app &`), as
                         // for the agent's.
-                        None => acts::hinted(&s.words),
-                    };
-                    for kind in kinds {
-                        if !self.facts.reach.by_user.contains(&kind) {
-                            self.facts.reach.by_user.push(kind);
-                        }
+                        None => add_kinds(by_user, acts::hinted(&s.words)),
                     }
                 }
             }
@@ -423,8 +420,8 @@ impl FactsFold {
         }
         let mut found_check = false;
         for (i, s) in simple.iter().enumerate() {
-            let check = check_of(&s.words);
-            if let Some((check, first)) = check {
+            let as_check = check_of(&s.words);
+            if let Some((check, first)) = as_check {
                 found_check = true;
                 // How it ended is read only for a run that is kept (most are not: their
                 // command's newer run stands, or the list is full).
@@ -437,13 +434,9 @@ impl FactsFold {
             if let Some(kind) = acts::kind_of(&s.words) {
                 let end = acts::ended(ended, &simple[i..], output());
                 self.attempt(kind, cmd, end, age);
-            } else if ran && check.is_none() {
+            } else if ran && as_check.is_none() {
                 // A check (a test run, a build) is no action, whatever its words.
-                for kind in acts::hinted(&s.words) {
-                    if !self.facts.reach.hinted.contains(&kind) {
-                        self.facts.reach.hinted.push(kind);
-                    }
-                }
+                add_kinds(&mut self.facts.reach.hinted, acts::hinted(&s.words));
             }
         }
         // A command no rule names, whose output is a test runner's report (`./ci`, `just`).
@@ -584,6 +577,15 @@ impl FactsFold {
         self.facts.acts.sort_by_key(|a| a.kind);
         self.facts.reach.since_start = whole && !self.continued;
         self.facts
+    }
+}
+
+/// Adds each of `kinds` to `list` once.
+fn add_kinds(list: &mut Vec<ActKind>, kinds: impl IntoIterator<Item = ActKind>) {
+    for kind in kinds {
+        if !list.contains(&kind) {
+            list.push(kind);
+        }
     }
 }
 
